@@ -1,0 +1,2 @@
+//! The `flinch` command-line tool.
+fn main() {}

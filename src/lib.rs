@@ -1,0 +1,18 @@
+//! # flinch
+//!
+//! Physics-driven mocap middleware: a motion-captured skeleton and clip (BVH, glTF, URDF) become a rigid-body
+//! character that replays its clip, reacts physically to hits and returns to the clip (Cline 2002).
+//!
+//! ## Conventions
+//! - SI units: metres, kilograms, seconds, radians. Importers convert.
+//! - World frame right-handed, **Y up**, gravity (0, −9.81, 0). Z-up sources are rotated at import.
+//! - Quaternions are nalgebra `UnitQuaternion<f64>`.
+//! - BVH Euler channels: the rotation is the product in the listed order (`Zrotation Xrotation Yrotation` →
+//!   R = Rz·Rx·Ry).
+//! - Joint rotation = child relative to parent, relative to the rest (bind) pose.
+//!
+//! Layers, lowest first: [`math`], [`skeleton`], [`io`].
+
+pub mod io;
+pub mod math;
+pub mod skeleton;

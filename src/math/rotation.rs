@@ -1,0 +1,247 @@
+//! Rotations: Euler angles in any of the six axis orders, quaternion exp/log, hemisphere continuity.
+//!
+//! Convention (BVH, see `docs/conventions.md`): the rotation of an Euler triple is the product of the elementary
+//! rotations **in the order the axes are listed**, `ZXY` → `R = Rz(a)·Rx(b)·Ry(c)`. Angles are in radians here;
+//! formats convert degrees at their boundary.
+
+use nalgebra::{UnitQuaternion, Vector3};
+
+/// A coordinate axis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Axis {
+    /// The x axis.
+    X,
+    /// The y axis.
+    Y,
+    /// The z axis.
+    Z,
+}
+
+impl Axis {
+    /// Index 0, 1, 2 of the axis.
+    pub fn index(self) -> usize {
+        match self {
+            Axis::X => 0,
+            Axis::Y => 1,
+            Axis::Z => 2,
+        }
+    }
+
+    /// The unit vector along the axis.
+    pub fn unit(self) -> Vector3<f64> {
+        let mut v = Vector3::zeros();
+        v[self.index()] = 1.0;
+        v
+    }
+
+    /// Upper-case letter of the axis.
+    pub fn letter(self) -> char {
+        match self {
+            Axis::X => 'X',
+            Axis::Y => 'Y',
+            Axis::Z => 'Z',
+        }
+    }
+}
+
+/// One of the six Tait–Bryan orders; the rotation is the product in the listed order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EulerOrder(pub [Axis; 3]);
+
+impl EulerOrder {
+    /// `Xrotation Yrotation Zrotation`: R = Rx·Ry·Rz.
+    pub const XYZ: EulerOrder = EulerOrder([Axis::X, Axis::Y, Axis::Z]);
+    /// R = Rx·Rz·Ry.
+    pub const XZY: EulerOrder = EulerOrder([Axis::X, Axis::Z, Axis::Y]);
+    /// R = Ry·Rx·Rz.
+    pub const YXZ: EulerOrder = EulerOrder([Axis::Y, Axis::X, Axis::Z]);
+    /// R = Ry·Rz·Rx.
+    pub const YZX: EulerOrder = EulerOrder([Axis::Y, Axis::Z, Axis::X]);
+    /// R = Rz·Rx·Ry.
+    pub const ZXY: EulerOrder = EulerOrder([Axis::Z, Axis::X, Axis::Y]);
+    /// R = Rz·Ry·Rx.
+    pub const ZYX: EulerOrder = EulerOrder([Axis::Z, Axis::Y, Axis::X]);
+    /// All six orders.
+    pub const ALL: [EulerOrder; 6] = [
+        Self::XYZ,
+        Self::XZY,
+        Self::YXZ,
+        Self::YZX,
+        Self::ZXY,
+        Self::ZYX,
+    ];
+
+    /// Builds an order from three axes; `None` unless they are a permutation of X, Y, Z.
+    pub fn from_axes(axes: [Axis; 3]) -> Option<EulerOrder> {
+        let distinct = axes[0] != axes[1] && axes[1] != axes[2] && axes[0] != axes[2];
+        distinct.then_some(EulerOrder(axes))
+    }
+
+    /// The order as three letters, e.g. `"ZYX"`.
+    pub fn name(self) -> String {
+        self.0.iter().map(|a| a.letter()).collect()
+    }
+
+    /// Quaternion of the angles (radians), given in the same order as the axes.
+    pub fn to_quaternion(self, angles: [f64; 3]) -> UnitQuaternion<f64> {
+        let [a, b, c] = self.0;
+        axis_rotation(a, angles[0]) * axis_rotation(b, angles[1]) * axis_rotation(c, angles[2])
+    }
+
+    /// Angles (radians, in axis order) of a rotation: the inverse of [`EulerOrder::to_quaternion`].
+    ///
+    /// The middle angle lies in [−π/2, π/2]; at gimbal lock the first angle takes the whole rotation about the
+    /// shared axis. Use [`EulerOrder::to_angles_near`] to keep a sequence continuous.
+    pub fn to_angles(self, q: &UnitQuaternion<f64>) -> [f64; 3] {
+        let m = q.to_rotation_matrix();
+        let m = m.matrix();
+        let [a, b, c] = self.0.map(Axis::index);
+        // Parity of the permutation (a, b, c): +1 for cyclic (XYZ, YZX, ZXY), −1 otherwise.
+        let sign = if (b + 3 - a) % 3 == 1 { 1.0 } else { -1.0 };
+        let s2 = (sign * m[(a, c)]).clamp(-1.0, 1.0);
+        let second = s2.asin();
+        if s2.abs() < 1.0 - 1e-12 {
+            let first = (-sign * m[(b, c)]).atan2(m[(c, c)]);
+            let third = (-sign * m[(a, b)]).atan2(m[(a, a)]);
+            [first, second, third]
+        } else {
+            // Gimbal lock: first and third axes align; put everything in the first angle.
+            let first = (sign * m[(c, b)]).atan2(m[(b, b)]);
+            [first, second, 0.0]
+        }
+    }
+
+    /// Angles of `q` chosen among the equivalent solutions (both branches, ±2π wraps) to be nearest to `prev`,
+    /// so that a sequence of rotations gives continuous channel curves.
+    pub fn to_angles_near(self, q: &UnitQuaternion<f64>, prev: [f64; 3]) -> [f64; 3] {
+        let [x, y, z] = self.to_angles(q);
+        let pi = std::f64::consts::PI;
+        let alt = [x + pi, pi - y, z + pi];
+        let mut best = [x, y, z];
+        let mut best_d = f64::INFINITY;
+        for cand in [[x, y, z], alt] {
+            let mut wrapped = [0.0; 3];
+            for i in 0..3 {
+                wrapped[i] = cand[i] + (2.0 * pi) * ((prev[i] - cand[i]) / (2.0 * pi)).round();
+            }
+            let d: f64 = (0..3).map(|i| (wrapped[i] - prev[i]).powi(2)).sum();
+            if d < best_d {
+                best_d = d;
+                best = wrapped;
+            }
+        }
+        best
+    }
+}
+
+/// Rotation by `angle` radians about a coordinate axis.
+pub fn axis_rotation(axis: Axis, angle: f64) -> UnitQuaternion<f64> {
+    UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_unchecked(axis.unit()), angle)
+}
+
+/// Quaternion exponential of a rotation vector: the rotation by |v| radians about v/|v|.
+pub fn exp_rotation(v: &Vector3<f64>) -> UnitQuaternion<f64> {
+    UnitQuaternion::from_scaled_axis(*v)
+}
+
+/// Rotation vector (axis × angle, angle in [0, π]) of a unit quaternion; the inverse of [`exp_rotation`].
+pub fn log_rotation(q: &UnitQuaternion<f64>) -> Vector3<f64> {
+    // Take the short way round: q and −q are the same rotation.
+    let q = if q.w < 0.0 {
+        UnitQuaternion::new_unchecked(-q.into_inner())
+    } else {
+        *q
+    };
+    q.scaled_axis()
+}
+
+/// `q` or `−q`, whichever lies in the same hemisphere as `reference` (dot product ≥ 0).
+pub fn same_hemisphere(
+    q: UnitQuaternion<f64>,
+    reference: &UnitQuaternion<f64>,
+) -> UnitQuaternion<f64> {
+    if q.coords.dot(&reference.coords) < 0.0 {
+        UnitQuaternion::new_unchecked(-q.into_inner())
+    } else {
+        q
+    }
+}
+
+/// Angle in radians between two rotations (0 … π), insensitive to the quaternion sign.
+pub fn rotation_distance(a: &UnitQuaternion<f64>, b: &UnitQuaternion<f64>) -> f64 {
+    // atan2 of the relative rotation keeps full precision for tiny angles, where acos(dot) loses half the digits.
+    let d = a.inverse() * b;
+    2.0 * d.imag().norm().atan2(d.w.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcg(seed: &mut u64) -> f64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((*seed >> 11) as f64) / ((1u64 << 53) as f64)
+    }
+
+    #[test]
+    fn euler_product_follows_listed_order() {
+        let q = EulerOrder::ZXY.to_quaternion([0.3, -0.2, 1.1]);
+        let expected = axis_rotation(Axis::Z, 0.3)
+            * axis_rotation(Axis::X, -0.2)
+            * axis_rotation(Axis::Y, 1.1);
+        assert!(rotation_distance(&q, &expected) < 1e-14);
+    }
+
+    #[test]
+    fn euler_round_trip_all_orders() {
+        let mut seed = 7;
+        for order in EulerOrder::ALL {
+            for _ in 0..500 {
+                let angles = [
+                    (lcg(&mut seed) - 0.5) * 6.0,
+                    (lcg(&mut seed) - 0.5) * 3.0,
+                    (lcg(&mut seed) - 0.5) * 6.0,
+                ];
+                let q = order.to_quaternion(angles);
+                let back = order.to_angles(&q);
+                let q2 = order.to_quaternion(back);
+                assert!(
+                    rotation_distance(&q, &q2) < 1e-9,
+                    "{} {:?} {:?}",
+                    order.name(),
+                    angles,
+                    back
+                );
+                let near = order.to_angles_near(&q, angles);
+                for i in 0..3 {
+                    assert!(
+                        (near[i] - angles[i]).abs() < 1e-7,
+                        "{} {:?} {:?}",
+                        order.name(),
+                        angles,
+                        near
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gimbal_lock_still_reproduces_rotation() {
+        for order in EulerOrder::ALL {
+            let q = order.to_quaternion([0.4, std::f64::consts::FRAC_PI_2, -0.7]);
+            let q2 = order.to_quaternion(order.to_angles(&q));
+            assert!(rotation_distance(&q, &q2) < 1e-6, "{}", order.name());
+        }
+    }
+
+    #[test]
+    fn exp_log_inverse() {
+        let v = Vector3::new(0.3, -1.2, 0.5);
+        assert!((log_rotation(&exp_rotation(&v)) - v).norm() < 1e-12);
+        let q = UnitQuaternion::new_unchecked(-exp_rotation(&v).into_inner());
+        assert!((log_rotation(&q) - v).norm() < 1e-12);
+    }
+}
