@@ -1,0 +1,52 @@
+//! Shared helpers for the integration tests: where the real corpus lives.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The corpus folder: `$FLINCH_DATA`, else `../shared/data` next to the repository.
+///
+/// Returns `None` (the caller skips) when it is missing, except under `CI=true`, where a missing corpus is a
+/// failure: CI must exercise the real files.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("FLINCH_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
+        panic!("corpus not found at {} (set FLINCH_DATA); CI=true makes this a failure", dir.display());
+    }
+    eprintln!("corpus not found at {}: skipping (set FLINCH_DATA)", dir.display());
+    None
+}
+
+/// All files with extension `ext` in the corpus subfolder `sub` (e.g. `bvh`), sorted by name.
+pub fn corpus_files(sub: &str, ext: &str) -> Vec<PathBuf> {
+    let Some(dir) = corpus_dir() else { return Vec::new() };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case(ext)));
+    files.sort();
+    if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
+        assert!(!files.is_empty(), "no .{ext} files in corpus folder {sub}");
+    }
+    files
+}
+
+/// A deterministic pseudo-random generator for robustness tests (no dependency needed).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// Next value in [0, 1).
+    pub fn next_f64(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 11) as f64) / ((1u64 << 53) as f64)
+    }
+
+    /// Next value in 0..n.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_f64() * n as f64) as usize).min(n.saturating_sub(1))
+    }
+}
