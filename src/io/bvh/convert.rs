@@ -51,7 +51,11 @@ fn raw_pose(joints: &[RawJoint], layouts: &[JointLayout], values: &[f64], pose: 
         }
         let mut q = UnitQuaternion::identity();
         for &(at, axis) in &l.rotations {
-            q *= axis_rotation(axis, values.get(at).copied().unwrap_or(0.0).to_radians());
+            let angle = values.get(at).copied().unwrap_or(0.0);
+            // Zero angles are common (unused channels); skipping them saves a sin/cos and a product.
+            if angle != 0.0 {
+                q *= axis_rotation(axis, angle.to_radians());
+            }
         }
         pose.translations.push(t);
         pose.rotations.push(q);
@@ -120,10 +124,16 @@ pub(crate) fn build(doc: BvhDocument, opts: &ImportOptions) -> Result<Imported, 
     for i in 0..frame_count {
         let values = doc.frame(i).unwrap_or(&[]);
         raw_pose(&doc.joints, &layouts, values, &mut scratch);
-        frames.push(Pose {
-            translations: scratch.translations.iter().map(convert).collect(),
-            rotations: scratch.rotations.iter().map(|q| c * q * ci).collect(),
-        });
+        if up == UpAxis::Y {
+            // Identity change of frame: only the unit scale applies.
+            scratch.translations.iter_mut().for_each(|t| *t *= f);
+            frames.push(scratch.clone());
+        } else {
+            frames.push(Pose {
+                translations: scratch.translations.iter().map(convert).collect(),
+                rotations: scratch.rotations.iter().map(|q| c * q * ci).collect(),
+            });
+        }
     }
     let frame_time = match &doc.motion {
         Some(m) => m.frame_time,

@@ -1,13 +1,12 @@
 //! Detection of cgspeed's leading T-pose reference frame.
 //!
-//! The cgspeed CMU conversion prepends a reference frame (integer values, all rotations zero) that is not part
-//! of the motion. Rule: the clip has at least [`MIN_FRAMES`] frames, every rotation channel of frame 0 is exactly
-//! 0 in the file, and the jump from frame 0 to frame 1 (the largest joint rotation change) is both larger than
+//! The cgspeed CMU conversion prepends a reference frame (whole-degree rotations, nearly all zero, e.g. ±17° on
+//! the upper legs and ±5° on the shoulders) that is not part of the motion. Rule: the clip has at least
+//! [`MIN_FRAMES`] frames, every rotation channel of frame 0 is a whole number of degrees in the file, and the jump from frame 0 to frame 1 (the largest joint rotation change) is both larger than
 //! [`MIN_JUMP_RAD`] and more than [`JUMP_RATIO`] × the largest frame-to-frame change in the rest of the clip.
 //! A static clip (all frames equal) and a one-frame pose are never flagged.
 
 use super::BvhDocument;
-use crate::math::rotation_distance;
 use crate::skeleton::{Channel, Clip, Pose};
 
 /// Fewest frames for which the test makes sense (frame 0, frame 1, and at least one more step to compare to).
@@ -19,11 +18,15 @@ pub const JUMP_RATIO: f64 = 3.0;
 
 /// Largest rotation change of any joint between two poses (radians).
 pub fn max_rotation_step(a: &Pose, b: &Pose) -> f64 {
-    a.rotations
+    // The angle between two rotations grows as |q_a · q_b| shrinks, so find the smallest |dot| first (4
+    // multiplications per joint) and take one arccos at the end.
+    let min_dot = a
+        .rotations
         .iter()
         .zip(&b.rotations)
-        .map(|(x, y)| rotation_distance(x, y))
-        .fold(0.0, f64::max)
+        .map(|(x, y)| x.coords.dot(&y.coords).abs())
+        .fold(1.0, f64::min);
+    2.0 * min_dot.clamp(0.0, 1.0).acos()
 }
 
 /// (jump from frame 0 to 1, largest later frame-to-frame step), both in radians; `None` for short clips.
@@ -44,7 +47,7 @@ pub fn jump_statistics(clip: &Clip) -> Option<(f64, f64)> {
     Some((jump, later))
 }
 
-/// Whether frame 0 of the file is a zero-rotation reference frame that breaks away from the motion.
+/// Whether frame 0 of the file is a whole-degree reference frame that breaks away from the motion.
 pub(crate) fn has_leading_tpose(doc: &BvhDocument, clip: &Clip) -> bool {
     let Some(values) = doc.frame(0) else {
         return false;
@@ -54,7 +57,8 @@ pub(crate) fn has_leading_tpose(doc: &BvhDocument, clip: &Clip) -> bool {
         for (k, c) in j.channels.iter().enumerate() {
             if matches!(c, Channel::Rotation(_)) {
                 rotation_channels += 1;
-                if values.get(j.first_value + k).copied() != Some(0.0) {
+                let v = values.get(j.first_value + k).copied().unwrap_or(f64::NAN);
+                if v.fract() != 0.0 {
                     return false;
                 }
             }
