@@ -14,6 +14,8 @@
 mod convert;
 mod hierarchy;
 mod motion;
+#[cfg(test)]
+mod tests;
 mod tokenizer;
 mod tpose;
 pub mod units;
