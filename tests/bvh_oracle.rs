@@ -24,7 +24,10 @@ enum Verdict {
 
 const CORPUS: [(&str, Verdict); 10] = [
     // Frame-count mismatch (3069 declared, 3070 lines): bvh_anim refuses the file; we use 3070 and warn.
-    ("assimp_Boxing_Toes.bvh", Verdict::Rejects("expected to find 202554 motion values, found 202620")),
+    (
+        "assimp_Boxing_Toes.bvh",
+        Verdict::Rejects("expected to find 202554 motion values, found 202620"),
+    ),
     ("cmu_01_01_jump.bvh", Verdict::Agrees),
     ("cmu_02_01_walk.bvh", Verdict::Agrees),
     ("cmu_12_01_walk_mixed_eol.bvh", Verdict::Agrees),
@@ -56,7 +59,10 @@ fn close(theirs: f32, ours: f64) -> bool {
 }
 
 fn run_anim(bytes: &[u8]) -> Result<Result<bvh_anim::Bvh, String>, ()> {
-    catch_unwind(AssertUnwindSafe(|| bvh_anim::from_bytes(bytes).map_err(|e| e.to_string()))).map_err(|_| ())
+    catch_unwind(AssertUnwindSafe(|| {
+        bvh_anim::from_bytes(bytes).map_err(|e| e.to_string())
+    }))
+    .map_err(|_| ())
 }
 
 /// Compares everything; returns the list of disagreements (empty = agreement). Counts compared values.
@@ -64,15 +70,24 @@ fn compare(theirs: &bvh_anim::Bvh, ours: &BvhDocument, values: &mut usize) -> Ve
     let mut issues = Vec::new();
     let joints: Vec<_> = theirs.joints().collect();
     if joints.len() != ours.joints.len() {
-        issues.push(format!("joint count {} vs ours {}", joints.len(), ours.joints.len()));
+        issues.push(format!(
+            "joint count {} vs ours {}",
+            joints.len(),
+            ours.joints.len()
+        ));
     }
     for (t, o) in joints.iter().zip(&ours.joints) {
         let d = t.data();
-        if d.name().to_string() != o.name {
+        if *d.name() != o.name.as_bytes() {
             issues.push(format!("name '{}' vs ours '{}'", d.name(), o.name));
         }
         if d.parent_index() != o.parent {
-            issues.push(format!("parent of '{}': {:?} vs ours {:?}", o.name, d.parent_index(), o.parent));
+            issues.push(format!(
+                "parent of '{}': {:?} vs ours {:?}",
+                o.name,
+                d.parent_index(),
+                o.parent
+            ));
         }
         let off = d.offset();
         if !(close(off.x, o.offset.x) && close(off.y, o.offset.y) && close(off.z, o.offset.z)) {
@@ -88,13 +103,21 @@ fn compare(theirs: &bvh_anim::Bvh, ours: &BvhDocument, values: &mut usize) -> Ve
         if !sites_agree {
             issues.push(format!("end site of '{}'", o.name));
         }
-        let chans: Vec<Channel> = d.channels().iter().map(|c| channel_of(c.channel_type())).collect();
+        let chans: Vec<Channel> = d
+            .channels()
+            .iter()
+            .map(|c| channel_of(c.channel_type()))
+            .collect();
         if chans != o.channels {
             issues.push(format!("channels of '{}'", o.name));
         }
     }
     if theirs.num_frames() != ours.frame_count() {
-        issues.push(format!("frames {} vs ours {}", theirs.num_frames(), ours.frame_count()));
+        issues.push(format!(
+            "frames {} vs ours {}",
+            theirs.num_frames(),
+            ours.frame_count()
+        ));
     }
     let ft = theirs.frame_time().as_secs_f64();
     let our_ft = ours.motion.as_ref().map_or(0.0, |m| m.frame_time);
@@ -127,7 +150,11 @@ fn bvh_anim_agrees_on_every_file_it_reads_correctly() {
     let mut values = 0usize;
     let mut agreeing = 0usize;
     for path in &files {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
         let expected = &CORPUS
             .iter()
             .find(|(f, _)| *f == name)
@@ -177,19 +204,26 @@ fn bvh_anim_findings_on_synthetic_quirks() {
     let ours_ok = |bytes: &[u8]| bvh::parse_document(bytes).expect("ours reads it");
     // Sanity: the plain file agrees.
     let mut n = 0;
-    let plain = run_anim(base.as_bytes()).expect("no panic").expect("reads the plain file");
+    let plain = run_anim(base.as_bytes())
+        .expect("no panic")
+        .expect("reads the plain file");
     assert!(compare(&plain, &ours_ok(base.as_bytes()), &mut n).is_empty());
 
     // A UTF-8 byte-order mark makes bvh_anim panic ("Unexpected root").
     let mut bom = vec![0xEF, 0xBB, 0xBF];
     bom.extend_from_slice(base.as_bytes());
-    assert!(run_anim(&bom).is_err(), "bvh_anim no longer panics on a BOM");
+    assert!(
+        run_anim(&bom).is_err(),
+        "bvh_anim no longer panics on a BOM"
+    );
     assert_eq!(ours_ok(&bom).joints.len(), 2);
 
     // Names are cut at the first ':' or space: `mixamorig:LeftArm` → `mixamorig`, `Left Arm` → `Left`.
     for (name, cut) in [("mixamorig:LeftArm", "mixamorig"), ("Left Arm", "Left")] {
         let text = tiny(name);
-        let b = run_anim(text.as_bytes()).expect("no panic").expect("reads it");
+        let b = run_anim(text.as_bytes())
+            .expect("no panic")
+            .expect("reads it");
         let names: Vec<String> = b.joints().map(|j| j.data().name().to_string()).collect();
         assert_eq!(names, ["Hips", cut]);
         assert_eq!(ours_ok(text.as_bytes()).joints[1].name, name);
@@ -197,7 +231,9 @@ fn bvh_anim_findings_on_synthetic_quirks() {
 
     // A leaf JOINT without End Site vanishes.
     let leaf = base.replace("\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 1 0 0\n\t\t}\n", "");
-    let b = run_anim(leaf.as_bytes()).expect("no panic").expect("reads it");
+    let b = run_anim(leaf.as_bytes())
+        .expect("no panic")
+        .expect("reads it");
     assert_eq!(b.joints().count(), 1);
     assert_eq!(ours_ok(leaf.as_bytes()).joints.len(), 2);
 
@@ -210,7 +246,10 @@ fn bvh_anim_findings_on_synthetic_quirks() {
         base.trim_end().trim_end_matches(" 6").to_string(),
     ];
     for text in &rejected {
-        assert!(matches!(run_anim(text.as_bytes()), Ok(Err(_))), "bvh_anim accepted:\n{text}");
+        assert!(
+            matches!(run_anim(text.as_bytes()), Ok(Err(_))),
+            "bvh_anim accepted:\n{text}"
+        );
         assert_eq!(ours_ok(text.as_bytes()).joints.len(), 2);
     }
 }

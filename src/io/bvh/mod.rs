@@ -14,6 +14,7 @@
 mod convert;
 mod hierarchy;
 mod motion;
+mod number;
 #[cfg(test)]
 mod tests;
 mod tokenizer;

@@ -5,7 +5,7 @@
 //! Nothing is allocated per token.
 
 use super::BvhError;
-use super::hierarchy::parse_finite;
+use super::number::parse_finite;
 use super::tokenizer::{Cursor, Token};
 
 /// The motion data as written: raw channel values, frame-major.
@@ -54,7 +54,9 @@ fn labelled_value<'a>(
                 return Ok((rest, t.line, t.column + used));
             }
             let v = cur.next_token().ok_or_else(|| {
-                cur.error_here(format!("expected a value after '{display}', found end of file"))
+                cur.error_here(format!(
+                    "expected a value after '{display}', found end of file"
+                ))
             })?;
             return Ok((v.text, v.line, v.column));
         }
@@ -123,7 +125,10 @@ pub(crate) fn parse_motion(
         // No channels: every frame is an empty line, so the declared count is all there is.
         while let Some(l) = cur.take_line() {
             if let Some((at, _)) = l.words().next() {
-                return Err(l.error(at, "expected no values (the hierarchy declares no channels)"));
+                return Err(l.error(
+                    at,
+                    "expected no values (the hierarchy declares no channels)",
+                ));
             }
         }
         return Ok(Some(RawMotion {

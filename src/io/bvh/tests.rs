@@ -30,7 +30,10 @@ MOTION\nFrames:\t2\nframe time: .5\n\
 fn accepts_every_grammar_variant() {
     let doc = parse_document(VARIANTS.as_bytes()).expect("variants parse");
     let names: Vec<&str> = doc.joints.iter().map(|j| j.name.as_str()).collect();
-    assert_eq!(names, ["mixamorig:Hips", "toe1-1.R", "Left Fore Arm", "leaf.L"]);
+    assert_eq!(
+        names,
+        ["mixamorig:Hips", "toe1-1.R", "Left Fore Arm", "leaf.L"]
+    );
     let parents: Vec<Option<usize>> = doc.joints.iter().map(|j| j.parent).collect();
     assert_eq!(parents, [None, Some(0), Some(1), Some(0)]);
     let counts: Vec<usize> = doc.joints.iter().map(|j| j.channels.len()).collect();
@@ -40,11 +43,27 @@ fn accepts_every_grammar_variant() {
     assert_eq!(doc.joints[0].channels[3], Channel::Rotation(Axis::Z));
     assert_eq!(doc.frame_count(), 2);
     assert_eq!(doc.motion.as_ref().map(|m| m.frame_time), Some(0.5));
-    assert_eq!(doc.frame(1).map(|f| f[0..3].to_vec()), Some(vec![1.0, 2.0, 3.0]));
+    assert_eq!(
+        doc.frame(1).map(|f| f[0..3].to_vec()),
+        Some(vec![1.0, 2.0, 3.0])
+    );
     assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
     let imp = parse(VARIANTS.as_bytes(), &raw_opts()).expect("import");
-    let orders: Vec<Option<EulerOrder>> = imp.skeleton.joints.iter().map(Joint::rotation_order).collect();
-    assert_eq!(orders, [Some(EulerOrder::ZXY), None, Some(EulerOrder::YZX), Some(EulerOrder::XYZ)]);
+    let orders: Vec<Option<EulerOrder>> = imp
+        .skeleton
+        .joints
+        .iter()
+        .map(Joint::rotation_order)
+        .collect();
+    assert_eq!(
+        orders,
+        [
+            Some(EulerOrder::ZXY),
+            None,
+            Some(EulerOrder::YZX),
+            Some(EulerOrder::XYZ)
+        ]
+    );
 }
 
 #[test]
@@ -59,7 +78,12 @@ fn local_transform_is_offset_plus_positions_then_listed_euler_product() {
     assert!(rotation_distance(&f1.rotations[0], &expected) < 1e-14);
     // Depth-2 six-channel joint: offset (0, 2, 0) + (0.5, 0, 0); rotation Y0 Z90 X0.
     assert!((f1.translations[2] - Vector3::new(0.5, 2.0, 0.0)).norm() < 1e-15);
-    assert!(rotation_distance(&f1.rotations[2], &axis_rotation(Axis::Z, std::f64::consts::FRAC_PI_2)) < 1e-14);
+    assert!(
+        rotation_distance(
+            &f1.rotations[2],
+            &axis_rotation(Axis::Z, std::f64::consts::FRAC_PI_2)
+        ) < 1e-14
+    );
     // Zero-channel joint: rest offset, identity.
     assert_eq!(f1.translations[1], Vector3::new(1.0, 0.0, 0.0));
     assert_eq!(f1.rotations[1], UnitQuaternion::identity());
@@ -82,7 +106,8 @@ fn z_up_files_are_rotated_to_y_up() {
 
 #[test]
 fn hierarchy_without_motion_is_one_rest_frame() {
-    let text = "HIERARCHY\nROOT r\n{\n OFFSET 0 0 0\n CHANNELS 3 Xrotation Yrotation Zrotation\n}\n";
+    let text =
+        "HIERARCHY\nROOT r\n{\n OFFSET 0 0 0\n CHANNELS 3 Xrotation Yrotation Zrotation\n}\n";
     let imp = parse(text.as_bytes(), &raw_opts()).expect("import");
     assert_eq!(imp.clip.frame_count(), 1);
     assert_eq!(imp.report.warnings.len(), 1);
@@ -91,16 +116,33 @@ fn hierarchy_without_motion_is_one_rest_frame() {
 /// A skeleton exercising the writer's unusual layouts: no rotation channels, one rotation channel, two
 /// position channels only, and a six-channel non-root joint.
 fn odd_skeleton() -> Skeleton {
-    let rot = |axes: &[Axis]| axes.iter().map(|a| Channel::Rotation(*a)).collect::<Vec<_>>();
-    let mut root_ch = vec![Channel::Position(Axis::X), Channel::Position(Axis::Y), Channel::Position(Axis::Z)];
+    let rot = |axes: &[Axis]| {
+        axes.iter()
+            .map(|a| Channel::Rotation(*a))
+            .collect::<Vec<_>>()
+    };
+    let mut root_ch = vec![
+        Channel::Position(Axis::X),
+        Channel::Position(Axis::Y),
+        Channel::Position(Axis::Z),
+    ];
     root_ch.extend(rot(&[Axis::Y, Axis::X, Axis::Z]));
     let mut six = vec![Channel::Rotation(Axis::Z), Channel::Position(Axis::X)];
-    six.extend([Channel::Rotation(Axis::X), Channel::Position(Axis::Y), Channel::Position(Axis::Z)]);
+    six.extend([
+        Channel::Rotation(Axis::X),
+        Channel::Position(Axis::Y),
+        Channel::Position(Axis::Z),
+    ]);
     six.push(Channel::Rotation(Axis::Y));
     let mut j = vec![
         Joint::new("root", None, Vector3::new(0.0, 1.0, 0.0), root_ch),
         Joint::new("fixed", Some(0), Vector3::new(0.1, 0.0, 0.0), vec![]),
-        Joint::new("hinge", Some(1), Vector3::new(0.0, 0.3, 0.0), rot(&[Axis::X])),
+        Joint::new(
+            "hinge",
+            Some(1),
+            Vector3::new(0.0, 0.3, 0.0),
+            rot(&[Axis::X]),
+        ),
         Joint::new(
             "slider",
             Some(0),
@@ -129,28 +171,56 @@ fn writer_round_trips_unusual_channel_layouts() {
             p
         })
         .collect();
-    let clip = Clip { frame_time: 1.0 / 60.0, frames };
+    let clip = Clip {
+        frame_time: 1.0 / 60.0,
+        frames,
+    };
     for up in [UpAxis::Y, UpAxis::Z] {
-        let opts = WriteOptions { unit: LengthUnit::Centimetre, up_axis: up, decimals: 9 };
+        let opts = WriteOptions {
+            unit: LengthUnit::Centimetre,
+            up_axis: up,
+            decimals: 9,
+        };
         let text = write(&sk, &clip, &opts);
         let back = parse(
             text.as_bytes(),
-            &ImportOptions { unit: Some(LengthUnit::Centimetre), up_axis: Some(up), ..ImportOptions::default() },
+            &ImportOptions {
+                unit: Some(LengthUnit::Centimetre),
+                up_axis: Some(up),
+                ..ImportOptions::default()
+            },
         )
         .expect("written file parses");
-        assert_eq!(back.skeleton.joints.iter().map(|j| &j.channels).collect::<Vec<_>>(),
-                   sk.joints.iter().map(|j| &j.channels).collect::<Vec<_>>());
+        assert_eq!(
+            back.skeleton
+                .joints
+                .iter()
+                .map(|j| &j.channels)
+                .collect::<Vec<_>>(),
+            sk.joints.iter().map(|j| &j.channels).collect::<Vec<_>>()
+        );
         assert_eq!(back.skeleton.joints[2].end_sites.len(), 1);
         for (a, b) in clip.frames.iter().zip(&back.clip.frames) {
             for j in 0..sk.len() {
-                assert!((a.translations[j] - b.translations[j]).norm() < 1e-9, "{up} joint {j}");
-                assert!(rotation_distance(&a.rotations[j], &b.rotations[j]) < 1e-9, "{up} joint {j}");
+                assert!(
+                    (a.translations[j] - b.translations[j]).norm() < 1e-9,
+                    "{up} joint {j}"
+                );
+                assert!(
+                    rotation_distance(&a.rotations[j], &b.rotations[j]) < 1e-9,
+                    "{up} joint {j}"
+                );
             }
         }
         // Euler curves are continuous: the root's Y angle winds past ±180° without jumps.
         let doc = parse_document(text.as_bytes()).expect("doc");
-        let ys: Vec<f64> = (0..doc.frame_count()).filter_map(|i| doc.frame(i).map(|f| f[3])).collect();
-        assert!(ys.windows(2).all(|w| (w[1] - w[0]).abs() < 60.0), "{up}: {ys:?}");
+        let ys: Vec<f64> = (0..doc.frame_count())
+            .filter_map(|i| doc.frame(i).map(|f| f[3]))
+            .collect();
+        assert!(
+            ys.windows(2).all(|w| (w[1] - w[0]).abs() < 60.0),
+            "{up}: {ys:?}"
+        );
         if up == UpAxis::Y {
             assert!(ys.last().copied().unwrap_or(0.0) > 360.0, "{ys:?}");
         }
@@ -163,7 +233,10 @@ fn writer_drops_what_the_layout_cannot_express() {
     let mut p = Pose::rest(&sk);
     p.rotations[1] = axis_rotation(Axis::Z, 0.5); // "fixed" has no rotation channel
     p.translations[2] += Vector3::new(0.0, 0.1, 0.0); // "hinge" has no position channel
-    let clip = Clip { frame_time: 0.1, frames: vec![p] };
+    let clip = Clip {
+        frame_time: 0.1,
+        frames: vec![p],
+    };
     let text = write(&sk, &clip, &WriteOptions::default());
     let back = parse(text.as_bytes(), &raw_opts()).expect("parses");
     assert_eq!(back.clip.frames[0].rotations[1], UnitQuaternion::identity());
@@ -177,7 +250,10 @@ fn writer_sanitises_names_and_never_writes_negative_zero() {
         Joint::new("", Some(0), Vector3::new(0.0, 1.0, 0.0), vec![]),
     ];
     let sk = Skeleton::new(j).expect("valid");
-    let clip = Clip { frame_time: 0.1, frames: vec![Pose::rest(&sk)] };
+    let clip = Clip {
+        frame_time: 0.1,
+        frames: vec![Pose::rest(&sk)],
+    };
     let text = write(&sk, &clip, &WriteOptions::default());
     assert!(!text.contains("-0.0"), "{text}");
     let back = parse_document(text.as_bytes()).expect("parses");
