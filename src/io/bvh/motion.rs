@@ -122,19 +122,24 @@ pub(crate) fn parse_motion(
     cur.skip_line();
 
     if channel_count == 0 {
-        // No channels: every frame is an empty line, so the declared count is all there is.
+        // No channels: each frame is an empty line. Count the lines present, as for any other file, so a huge
+        // declared count cannot make the importer build billions of frames.
+        let mut frames = 0usize;
         while let Some(l) = cur.take_line() {
             if let Some((at, _)) = l.words().next() {
-                return Err(l.error(
-                    at,
-                    "expected no values (the hierarchy declares no channels)",
-                ));
+                return Err(l.error(at, "expected no values (the hierarchy declares no channels)"));
             }
+            frames += 1;
+        }
+        if frames != declared_frames {
+            warnings.push(format!(
+                "MOTION: header declares Frames: {declared_frames} but {frames} (empty) frame lines follow; using {frames}"
+            ));
         }
         return Ok(Some(RawMotion {
             frame_time,
             declared_frames,
-            frames: declared_frames,
+            frames,
             values: Vec::new(),
         }));
     }

@@ -260,3 +260,15 @@ fn writer_sanitises_names_and_never_writes_negative_zero() {
     assert_eq!(back.joints[0].name, "left_arm__");
     assert_eq!(back.joints[1].name, "joint1");
 }
+
+#[test]
+fn channel_less_files_count_their_empty_frame_lines() {
+    let head = "HIERARCHY\nROOT r\n{\n OFFSET 0 0 0\n CHANNELS 0\n}\nMOTION\n";
+    let doc = parse_document(format!("{head}Frames: 3\nFrame Time: 0.1\n\n\n\n").as_bytes()).expect("parses");
+    assert_eq!(doc.frame_count(), 3);
+    assert!(doc.warnings.is_empty());
+    let huge = format!("{head}Frames: 18446744073709551615\nFrame Time: 0.1\n\n");
+    let imp = parse(huge.as_bytes(), &raw_opts()).expect("parses");
+    assert_eq!(imp.clip.frame_count(), 1);
+    assert_eq!(imp.report.warnings.len(), 1, "{:?}", imp.report.warnings);
+}
