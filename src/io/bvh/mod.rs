@@ -5,7 +5,7 @@
 //!   flagging cgspeed's leading T-pose frame.
 //! - [`parse_document`] gives the file's raw content (names, offsets, channels, values as written) for tools and
 //!   tests that need the numbers before unit conversion.
-//! - [`write`] / [`write_file`] write any clip on a skeleton back to BVH text, in metres Y up or in the source
+//! - [`write()`] / [`write_file`] write any clip on a skeleton back to BVH text, in metres Y up or in the source
 //!   unit and up axis.
 //!
 //! The accepted grammar, the inference rules and their results on the corpus are in `docs/bvh.md`. The parser
@@ -28,7 +28,7 @@ pub use hierarchy::{MAX_CHANNELS, RawJoint};
 pub use motion::RawMotion;
 pub use tpose::jump_statistics;
 pub use units::rest_height;
-pub use writer::{WriteOptions, write, write_file};
+pub use writer::{MIN_DECIMALS, WriteOptions, write, write_file};
 
 use crate::io::{ImportOptions, Imported};
 
