@@ -24,11 +24,13 @@
 //! allocates only when the structure differs from the previous call; `factor` and `solve` on an unchanged
 //! structure allocate nothing. See docs/tree_solver.md.
 
-use std::collections::HashMap;
-
 use nalgebra::{LU, Matrix6, U6, Vector6};
 
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
+
+mod analysis;
+
+use analysis::Analysis;
 
 type Lu6 = LU<f64, U6, U6>;
 
@@ -386,191 +388,64 @@ fn scatter(members: &[Member], v: &Vector6<f64>, lambda: &mut [f64]) {
     }
 }
 
-/// The structure analysis: which body is whose parent, the elimination order and the groups.
-struct Analysis {
-    plans: Vec<Plan>,
-    members: Vec<Member>,
-    coupling_refs: Vec<CouplingRef>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::system::{ConstraintBlock, Coupling, DenseSolver};
 
-fn structure(msg: String) -> SolveError {
-    SolveError::Structure(msg)
-}
-
-impl Analysis {
-    fn build(sys: &BlockSystem) -> Result<Self, SolveError> {
-        let n = sys.bodies();
-        let mut world_rows = vec![0usize; n];
-        let mut pair_id: HashMap<(usize, usize), usize> = HashMap::new();
-        let mut pair_rows: Vec<usize> = Vec::new();
-        let mut adj: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
-        let mut lambda0 = Vec::with_capacity(sys.constraints.len());
-        let mut off = 0;
-        for (k, c) in sys.constraints.iter().enumerate() {
-            if c.rows == 0 || c.rows > 6 {
-                return Err(structure(format!("constraint {k}: {} rows, expected 1 … 6", c.rows)));
-            }
-            if c.body_a >= n {
-                return Err(structure(format!("constraint {k}: body_a {} out of range ({n} bodies)", c.body_a)));
-            }
-            match c.body_b {
-                None => world_rows[c.body_a] += c.rows,
-                Some(b) if b >= n || b == c.body_a => {
-                    return Err(structure(format!(
-                        "constraint {k}: body_b {b} must be a body other than body_a {} ({n} bodies)",
-                        c.body_a
-                    )));
-                }
-                Some(b) => {
-                    let key = (c.body_a.min(b), c.body_a.max(b));
-                    let id = *pair_id.entry(key).or_insert_with(|| {
-                        adj[key.0].push((key.1, pair_rows.len()));
-                        adj[key.1].push((key.0, pair_rows.len()));
-                        pair_rows.push(0);
-                        pair_rows.len() - 1
-                    });
-                    pair_rows[id] += c.rows;
-                }
-            }
-            lambda0.push(off);
-            off += c.rows;
+    #[test]
+    fn pair_indices_are_distinct() {
+        let all = [pair(0, 1), pair(0, 2), pair(0, 3), pair(1, 2), pair(1, 3), pair(2, 3)];
+        for (k, p) in all.iter().enumerate() {
+            assert_eq!(*p, k);
         }
-        if let Some(b) = (0..n).find(|&b| world_rows[b] > 6) {
-            return Err(SolveError::Singular(format!(
-                "body {b} has {} world constraint rows; at most 6 can be independent",
-                world_rows[b]
-            )));
-        }
-        if let Some((&(a, b), &id)) = pair_id.iter().find(|&(_, &id)| pair_rows[id] > 6) {
-            return Err(structure(format!(
-                "bodies {a} and {b} are joined by {} constraint rows (more than 6): use the dense solver",
-                pair_rows[id]
-            )));
-        }
-        let order = Self::order(n, &adj, &world_rows)?;
-        // parent[v] = (parent body, pair id) for non-roots.
-        let mut parent: Vec<Option<(usize, usize)>> = vec![None; n];
-        let mut visited = vec![false; n];
-        let mut bfs = Vec::with_capacity(n);
-        for &root in &order {
-            visited[root] = true;
-            let start = bfs.len();
-            bfs.push(root);
-            let mut head = start;
-            while head < bfs.len() {
-                let u = bfs[head];
-                head += 1;
-                for &(v, p) in &adj[u] {
-                    if !visited[v] {
-                        visited[v] = true;
-                        parent[v] = Some((u, p));
-                        bfs.push(v);
-                    }
-                }
-            }
-        }
-        for (c, par) in parent.iter().enumerate() {
-            if let Some((p, id)) = *par
-                && world_rows[c] + pair_rows[id] > 6
-            {
-                return Err(structure(format!(
-                    "body {c}: {} world rows + {} rows to its parent {p} exceed 6 (a loop closed through the \
-                     world): use the dense solver",
-                    world_rows[c], pair_rows[id]
-                )));
-            }
-        }
-        // Members per body (world group and joint group to the parent), in constraint order.
-        let mut world: Vec<Vec<Member>> = vec![Vec::new(); n];
-        let mut joint: Vec<Vec<Member>> = vec![Vec::new(); n];
-        for (k, c) in sys.constraints.iter().enumerate() {
-            let (group, child_is_a) = match c.body_b {
-                None => (&mut world[c.body_a], true),
-                Some(b) if parent[b].is_some_and(|(p, _)| p == c.body_a) => (&mut joint[b], false),
-                Some(_) => (&mut joint[c.body_a], true),
-            };
-            let row0 = group.last().map_or(0, |m: &Member| m.row0 + m.rows);
-            group.push(Member { con: k, rows: c.rows, row0, lambda0: lambda0[k], child_is_a });
-        }
-        let mut couplings: Vec<Vec<CouplingRef>> = vec![Vec::new(); n];
-        for (k, c) in sys.couplings.iter().enumerate() {
-            let parent_of = |b: usize| parent.get(b).copied().flatten().map(|(p, _)| p);
-            if parent_of(c.i) == Some(c.j) && c.j < n {
-                couplings[c.i].push(CouplingRef { idx: k, child_is_i: true });
-            } else if parent_of(c.j) == Some(c.i) && c.i < n {
-                couplings[c.j].push(CouplingRef { idx: k, child_is_i: false });
-            } else {
-                return Err(structure(format!(
-                    "coupling {k} joins bodies {} and {}, which no constraint joins ({n} bodies): use the dense \
-                     solver",
-                    c.i, c.j
-                )));
-            }
-        }
-        // Elimination order: reversed BFS, so every body comes after all its descendants.
-        let mut pos_of = vec![0usize; n];
-        for (pos, &b) in bfs.iter().rev().enumerate() {
-            pos_of[b] = pos;
-        }
-        let mut out = Self { plans: Vec::with_capacity(n), members: Vec::new(), coupling_refs: Vec::new() };
-        for &b in bfs.iter().rev() {
-            let w0 = out.members.len();
-            out.members.extend_from_slice(&world[b]);
-            let j0 = out.members.len();
-            out.members.extend_from_slice(&joint[b]);
-            let c0 = out.coupling_refs.len();
-            out.coupling_refs.extend_from_slice(&couplings[b]);
-            out.plans.push(Plan {
-                body: b,
-                parent: parent[b].map(|(p, _)| pos_of[p]),
-                world: (w0, j0),
-                world_rows: world_rows[b],
-                joint: (j0, out.members.len()),
-                joint_rows: parent[b].map_or(0, |(_, id)| pair_rows[id]),
-                couplings: (c0, out.coupling_refs.len()),
-            });
-        }
-        Ok(out)
     }
 
-    /// One root per connected component (the body with the most world rows, ties to the lowest index), after
-    /// checking that no component has a loop.
-    fn order(n: usize, adj: &[Vec<(usize, usize)>], world_rows: &[usize]) -> Result<Vec<usize>, SolveError> {
-        let mut seen = vec![false; n];
-        let mut via: Vec<Option<usize>> = vec![None; n];
-        let mut roots = Vec::new();
-        let mut queue = Vec::new();
-        for s in 0..n {
-            if seen[s] {
-                continue;
-            }
-            seen[s] = true;
-            queue.clear();
-            queue.push(s);
-            let mut head = 0;
-            let mut root = s;
-            while head < queue.len() {
-                let u = queue[head];
-                head += 1;
-                if world_rows[u] > world_rows[root] || (world_rows[u] == world_rows[root] && u < root) {
-                    root = u;
-                }
-                for &(v, p) in &adj[u] {
-                    if via[u] == Some(p) {
-                        continue;
-                    }
-                    if seen[v] {
-                        return Err(structure(format!(
-                            "constraints form a loop through bodies {u} and {v}: use the dense solver"
-                        )));
-                    }
-                    seen[v] = true;
-                    via[v] = Some(p);
-                    queue.push(v);
-                }
-            }
-            roots.push(root);
+    #[test]
+    fn coupled_chain_with_world_group_matches_dense() {
+        // 0 (root, 2 world rows) — 1 — 2, drive couplings on both joints, two 4-row joints, and a 2-row world
+        // attachment on body 2 (2 + 4 ≤ 6).
+        let m = |s: f64| Matrix6::from_fn(|r, c| s * ((r * 7 + c * 3) % 5) as f64 - s);
+        let diag: Vec<_> = (0..3).map(|i| Matrix6::identity() * (3.0 + i as f64) + m(0.05)).collect();
+        let j = |seed: f64| Matrix6::from_fn(|r, c| if r == c { 2.0 } else { seed * ((r + 2 * c) % 3) as f64 });
+        let con = |rows, a, b, s| ConstraintBlock {
+            rows,
+            body_a: a,
+            body_b: b,
+            ja: Matrix6::from_fn(|r, c| if r < rows { j(s)[(r, c)] } else { 0.0 }),
+            jb: Matrix6::from_fn(|r, c| if r < rows { -j(0.3 * s)[(c, r)] } else { 0.0 }),
+        };
+        let sys = BlockSystem {
+            diag,
+            couplings: vec![
+                Coupling { i: 0, j: 1, a_ij: m(0.1), a_ji: m(-0.2) },
+                Coupling { i: 2, j: 1, a_ij: m(0.15), a_ji: m(0.1) },
+            ],
+            constraints: vec![con(4, 1, Some(0), 0.2), con(2, 0, None, 0.1), con(4, 2, Some(1), -0.1), {
+                let mut c = con(2, 2, None, 0.4);
+                // Body 2's joint rows are diagonally dominant in columns 0 … 3: world rows on 4, 5 stay independent.
+                c.ja = Matrix6::zeros();
+                c.ja[(0, 5)] = 1.0;
+                c.ja[(1, 4)] = 1.0;
+                c
+            }],
+        };
+        let a: Vec<Vector6<f64>> = (0..3).map(|i| Vector6::from_fn(|r, _| (r + i) as f64 - 2.0)).collect();
+        let b: Vec<f64> = (0..sys.constraint_rows()).map(|r| 0.1 * r as f64).collect();
+        let run = |s: &mut dyn SaddlePointSolver| {
+            s.factor(&sys).expect("factor");
+            let mut x = vec![Vector6::zeros(); 3];
+            let mut l = vec![0.0; b.len()];
+            s.solve(&a, &b, &mut x, &mut l);
+            (x, l)
+        };
+        let (xd, ld) = run(&mut DenseSolver::default());
+        let (xt, lt) = run(&mut TreeSolver::new());
+        for i in 0..3 {
+            assert!((xd[i] - xt[i]).norm() <= 1e-10 * xd[i].norm().max(1.0), "x[{i}]");
         }
-        Ok(roots)
+        for (d, t) in ld.iter().zip(&lt) {
+            assert!((d - t).abs() <= 1e-10 * d.abs().max(1.0));
+        }
     }
 }
