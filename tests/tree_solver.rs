@@ -37,7 +37,8 @@ fn random_system(rng: &mut Lcg, n: usize) -> BlockSystem {
     for i in 0..n {
         let b = rand_mat(rng, 1.0);
         let mass = 0.5 + 5.0 * rng.next_f64();
-        sys.diag.push(b * b.transpose() * 0.5 + Matrix6::identity() * mass + rand_mat(rng, 0.1));
+        sys.diag
+            .push(b * b.transpose() * 0.5 + Matrix6::identity() * mass + rand_mat(rng, 0.1));
         // Rows of one well-conditioned matrix per body: the world rows and the body's own joint rows together
         // are independent.
         let q = Matrix6::identity() * 2.0 + rand_mat(rng, 0.5);
@@ -51,10 +52,18 @@ fn random_system(rng: &mut Lcg, n: usize) -> BlockSystem {
             root_of[i] = root_of[p];
             let r = 3 + rng.below(4);
             let cap = root_rows[root_of[i]].min(6 - r);
-            let w = if cap > 0 && rng.below(6) == 0 { 1 + rng.below(cap) } else { 0 };
+            let w = if cap > 0 && rng.below(6) == 0 {
+                1 + rng.below(cap)
+            } else {
+                0
+            };
             let jp = rows_of(&rand_mat(rng, 1.0), 0, 6);
             // Split the joint into two constraints sometimes.
-            let split = if r > 3 && rng.below(3) == 0 { 1 + rng.below(r - 1) } else { r };
+            let split = if r > 3 && rng.below(3) == 0 {
+                1 + rng.below(r - 1)
+            } else {
+                r
+            };
             for (from, rows) in [(0, split), (split, r - split)] {
                 if rows == 0 {
                     continue;
@@ -73,9 +82,19 @@ fn random_system(rng: &mut Lcg, n: usize) -> BlockSystem {
                 let (cp, pc) = (rand_mat(rng, 0.3), rand_mat(rng, 0.3));
                 let swap = rng.below(2) == 0;
                 sys.couplings.push(if swap {
-                    Coupling { i: p, j: i, a_ij: pc, a_ji: cp }
+                    Coupling {
+                        i: p,
+                        j: i,
+                        a_ij: pc,
+                        a_ji: cp,
+                    }
                 } else {
-                    Coupling { i, j: p, a_ij: cp, a_ji: pc }
+                    Coupling {
+                        i,
+                        j: p,
+                        a_ij: cp,
+                        a_ji: pc,
+                    }
                 });
             }
             w
@@ -109,13 +128,19 @@ fn solve_with(
     b: &[f64],
 ) -> Result<Solution, SolveError> {
     solver.factor(sys)?;
-    let mut s = Solution { x: vec![Vector6::zeros(); sys.bodies()], lambda: vec![0.0; sys.constraint_rows()] };
+    let mut s = Solution {
+        x: vec![Vector6::zeros(); sys.bodies()],
+        lambda: vec![0.0; sys.constraint_rows()],
+    };
     solver.solve(a, b, &mut s.x, &mut s.lambda);
     Ok(s)
 }
 
 fn flat(s: &Solution) -> Vec<f64> {
-    s.x.iter().flat_map(|v| v.iter().copied()).chain(s.lambda.iter().copied()).collect()
+    s.x.iter()
+        .flat_map(|v| v.iter().copied())
+        .chain(s.lambda.iter().copied())
+        .collect()
 }
 
 fn norm(v: &[f64]) -> f64 {
@@ -136,13 +161,19 @@ fn relative_residual(sys: &BlockSystem, s: &Solution, a: &[Vector6<f64>], b: &[f
         .flat_map(|(t, ai)| (t - ai).iter().copied().collect::<Vec<_>>())
         .chain(jx.iter().zip(b).map(|(j, bi)| j - bi))
         .collect();
-    let rhs: Vec<f64> = a.iter().flat_map(|v| v.iter().copied()).chain(b.iter().copied()).collect();
+    let rhs: Vec<f64> = a
+        .iter()
+        .flat_map(|v| v.iter().copied())
+        .chain(b.iter().copied())
+        .collect();
     norm(&r) / norm(&rhs)
 }
 
 fn random_rhs(rng: &mut Lcg, sys: &BlockSystem) -> (Vec<Vector6<f64>>, Vec<f64>) {
     let a = (0..sys.bodies()).map(|_| rand_vec(rng)).collect();
-    let b = (0..sys.constraint_rows()).map(|_| rng.next_f64() - 0.5).collect();
+    let b = (0..sys.constraint_rows())
+        .map(|_| rng.next_f64() - 0.5)
+        .collect();
     (a, b)
 }
 
@@ -157,19 +188,25 @@ fn random_trees_agree_with_dense_lu() {
             let sys = random_system(&mut rng, n);
             let (a, b) = random_rhs(&mut rng, &sys);
             let dense = solve_with(&mut DenseSolver::default(), &sys, &a, &b).expect("dense solve");
-            let t = solve_with(&mut tree, &sys, &a, &b).unwrap_or_else(|e| panic!("{n} bodies: {e}"));
+            let t =
+                solve_with(&mut tree, &sys, &a, &b).unwrap_or_else(|e| panic!("{n} bodies: {e}"));
             let (fd, ft) = (flat(&dense), flat(&t));
             let diff: Vec<f64> = fd.iter().zip(&ft).map(|(d, t)| d - t).collect();
             let rel = norm(&diff) / norm(&fd);
             let res = relative_residual(&sys, &t, &a, &b);
-            assert!(rel <= 1e-9, "{n} bodies: tree vs dense relative difference {rel:e}");
+            assert!(
+                rel <= 1e-9,
+                "{n} bodies: tree vs dense relative difference {rel:e}"
+            );
             assert!(res <= 1e-10, "{n} bodies: relative KKT residual {res:e}");
             worst_diff = worst_diff.max(rel);
             worst_res = worst_res.max(res);
             systems += 1;
         }
     }
-    println!("figure tree_vs_dense_max_rel_diff {worst_diff:e} ratio ({systems} random systems, 1 … 200 bodies)");
+    println!(
+        "figure tree_vs_dense_max_rel_diff {worst_diff:e} ratio ({systems} random systems, 1 … 200 bodies)"
+    );
     println!("figure tree_kkt_max_rel_residual {worst_res:e} ratio");
 }
 
@@ -179,19 +216,29 @@ fn ball(s_a: [f64; 3], s_b: [f64; 3]) -> (Matrix6<f64>, Matrix6<f64>) {
     let mut jb = Matrix6::zeros();
     let cross = |s: [f64; 3]| nalgebra::Vector3::from(s).cross_matrix();
     ja.view_mut((0, 0), (3, 3)).copy_from(&(-cross(s_a)));
-    ja.view_mut((0, 3), (3, 3)).copy_from(&nalgebra::Matrix3::identity());
+    ja.view_mut((0, 3), (3, 3))
+        .copy_from(&nalgebra::Matrix3::identity());
     jb.view_mut((0, 0), (3, 3)).copy_from(&cross(s_b));
-    jb.view_mut((0, 3), (3, 3)).copy_from(&(-nalgebra::Matrix3::identity()));
+    jb.view_mut((0, 3), (3, 3))
+        .copy_from(&(-nalgebra::Matrix3::identity()));
     (ja, jb)
 }
 
 fn joint(a: usize, b: Option<usize>) -> ConstraintBlock {
     let (ja, jb) = ball([0.1, 0.2, 0.0], [0.0, -0.3, 0.1]);
-    ConstraintBlock { rows: 3, body_a: a, body_b: b, ja, jb }
+    ConstraintBlock {
+        rows: 3,
+        body_a: a,
+        body_b: b,
+        ja,
+        jb,
+    }
 }
 
 fn bodies(n: usize) -> Vec<Matrix6<f64>> {
-    (0..n).map(|i| Matrix6::identity() * (1.0 + i as f64)).collect()
+    (0..n)
+        .map(|i| Matrix6::identity() * (1.0 + i as f64))
+        .collect()
 }
 
 fn structure_err(sys: &BlockSystem) -> String {
@@ -214,7 +261,12 @@ fn loops_and_foreign_couplings_are_structure_errors() {
 
     let chain = BlockSystem {
         diag: bodies(3),
-        couplings: vec![Coupling { i: 0, j: 2, a_ij: Matrix6::identity(), a_ji: Matrix6::identity() }],
+        couplings: vec![Coupling {
+            i: 0,
+            j: 2,
+            a_ij: Matrix6::identity(),
+            a_ji: Matrix6::identity(),
+        }],
         constraints: vec![joint(0, Some(1)), joint(1, Some(2))],
     };
     assert!(structure_err(&chain).contains("coupling 0"));
@@ -233,28 +285,57 @@ fn loops_and_foreign_couplings_are_structure_errors() {
     let nine_world = BlockSystem {
         diag: bodies(2),
         couplings: vec![],
-        constraints: vec![joint(0, None), joint(0, Some(1)), ConstraintBlock { body_a: 0, ..weld.clone() }],
+        constraints: vec![
+            joint(0, None),
+            joint(0, Some(1)),
+            ConstraintBlock {
+                body_a: 0,
+                ..weld.clone()
+            },
+        ],
     };
-    assert!(matches!(TreeSolver::new().factor(&nine_world), Err(SolveError::Singular(_))));
+    assert!(matches!(
+        TreeSolver::new().factor(&nine_world),
+        Err(SolveError::Singular(_))
+    ));
     // Both bodies welded to the world and joined: a loop closed through the world.
     let two_world = BlockSystem {
         diag: bodies(2),
         couplings: vec![],
-        constraints: vec![weld.clone(), joint(0, Some(1)), ConstraintBlock { body_a: 0, ..weld.clone() }],
+        constraints: vec![
+            weld.clone(),
+            joint(0, Some(1)),
+            ConstraintBlock {
+                body_a: 0,
+                ..weld.clone()
+            },
+        ],
     };
     assert!(structure_err(&two_world).contains("world"));
 }
 
 #[test]
 fn bad_indices_are_structure_errors_without_panic() {
-    let mut sys = BlockSystem { diag: bodies(2), couplings: vec![], constraints: vec![joint(0, Some(5))] };
+    let mut sys = BlockSystem {
+        diag: bodies(2),
+        couplings: vec![],
+        constraints: vec![joint(0, Some(5))],
+    };
     assert!(structure_err(&sys).contains("constraint 0"));
     sys.constraints = vec![joint(1, Some(1))];
     assert!(structure_err(&sys).contains("body_b 1"));
-    sys.constraints = vec![ConstraintBlock { rows: 7, ..joint(0, Some(1)) }];
+    sys.constraints = vec![ConstraintBlock {
+        rows: 7,
+        ..joint(0, Some(1))
+    }];
     assert!(structure_err(&sys).contains("7 rows"));
     sys.constraints = vec![joint(0, Some(1))];
-    sys.couplings = vec![Coupling { i: 0, j: 9, a_ij: Matrix6::zeros(), a_ji: Matrix6::zeros() }];
+    sys.couplings = vec![Coupling {
+        i: 0,
+        j: 9,
+        a_ij: Matrix6::zeros(),
+        a_ji: Matrix6::zeros(),
+    }];
     assert!(structure_err(&sys).contains("coupling 0"));
 }
 
@@ -276,12 +357,18 @@ fn redundant_constraints_are_singular_errors() {
         couplings: vec![],
         constraints: vec![joint(0, None), joint(0, Some(1)), joint(0, None)],
     };
-    assert!(matches!(TreeSolver::new().factor(&dup_world), Err(SolveError::Singular(_))));
+    assert!(matches!(
+        TreeSolver::new().factor(&dup_world),
+        Err(SolveError::Singular(_))
+    ));
     // A massless body.
     let mut massless = dup_world.clone();
     massless.constraints.truncate(2);
     massless.diag[1] = Matrix6::zeros();
-    assert!(matches!(TreeSolver::new().factor(&massless), Err(SolveError::Singular(_))));
+    assert!(matches!(
+        TreeSolver::new().factor(&massless),
+        Err(SolveError::Singular(_))
+    ));
 }
 
 #[test]
@@ -290,7 +377,11 @@ fn failed_factor_leaves_no_stale_solution() {
     let good = random_system(&mut rng, 5);
     let mut solver = TreeSolver::new();
     solver.factor(&good).expect("factor");
-    let bad = BlockSystem { diag: bodies(5), couplings: vec![], constraints: vec![joint(0, Some(0))] };
+    let bad = BlockSystem {
+        diag: bodies(5),
+        couplings: vec![],
+        constraints: vec![joint(0, Some(0))],
+    };
     assert!(solver.factor(&bad).is_err());
     let mut x = vec![Vector6::zeros(); 5];
     let mut lambda = vec![0.0; 3];
@@ -303,11 +394,16 @@ fn free_bodies_and_structure_changes() {
     let mut rng = Lcg(7);
     let mut solver = TreeSolver::new();
     // Free bodies only: x_i = A_i⁻¹ a_i.
-    let free = BlockSystem { diag: (0..4).map(|_| Matrix6::identity() * 2.0 + rand_mat(&mut rng, 0.3)).collect(), ..Default::default() };
+    let free = BlockSystem {
+        diag: (0..4)
+            .map(|_| Matrix6::identity() * 2.0 + rand_mat(&mut rng, 0.3))
+            .collect(),
+        ..Default::default()
+    };
     let a: Vec<Vector6<f64>> = (0..4).map(|_| rand_vec(&mut rng)).collect();
     let s = solve_with(&mut solver, &free, &a, &[]).expect("free bodies");
-    for i in 0..4 {
-        assert!((free.diag[i] * s.x[i] - a[i]).norm() < 1e-12);
+    for ((d, x), ai) in free.diag.iter().zip(&s.x).zip(&a) {
+        assert!((d * x - ai).norm() < 1e-12);
     }
     // Alternate structures (and sizes) on one solver: each factor re-analyses when needed.
     for n in [3, 17, 3, 60, 1] {
@@ -317,7 +413,10 @@ fn free_bodies_and_structure_changes() {
         let d = solve_with(&mut DenseSolver::default(), &sys, &a, &b).expect("dense");
         let (fd, ft) = (flat(&d), flat(&t));
         let diff: Vec<f64> = fd.iter().zip(&ft).map(|(d, t)| d - t).collect();
-        assert!(norm(&diff) <= 1e-9 * norm(&fd), "{n} bodies after a structure change");
+        assert!(
+            norm(&diff) <= 1e-9 * norm(&fd),
+            "{n} bodies after a structure change"
+        );
     }
 }
 
@@ -329,8 +428,19 @@ fn root_is_the_world_attached_body() {
     weld.ja = Matrix6::identity();
     let sys = BlockSystem {
         diag: bodies(5),
-        couplings: vec![Coupling { i: 3, j: 2, a_ij: Matrix6::identity() * -0.2, a_ji: Matrix6::identity() * 0.1 }],
-        constraints: vec![joint(0, Some(1)), joint(2, Some(1)), joint(2, Some(3)), joint(4, Some(3)), weld],
+        couplings: vec![Coupling {
+            i: 3,
+            j: 2,
+            a_ij: Matrix6::identity() * -0.2,
+            a_ji: Matrix6::identity() * 0.1,
+        }],
+        constraints: vec![
+            joint(0, Some(1)),
+            joint(2, Some(1)),
+            joint(2, Some(3)),
+            joint(4, Some(3)),
+            weld,
+        ],
     };
     let mut rng = Lcg(3);
     let (a, b) = random_rhs(&mut rng, &sys);

@@ -35,7 +35,8 @@ static GLOBAL: Counting = Counting;
 fn tree(step: f64) -> BlockSystem {
     let mut sys = BlockSystem::default();
     for k in 0..20 {
-        sys.diag.push(Matrix6::identity() * (2.0 + k as f64 * 0.1 + step));
+        sys.diag
+            .push(Matrix6::identity() * (2.0 + k as f64 * 0.1 + step));
         let mut ja = Matrix6::zeros();
         let mut jb = Matrix6::zeros();
         for r in 0..3 {
@@ -45,10 +46,21 @@ fn tree(step: f64) -> BlockSystem {
             jb[(r, (r + 2) % 3)] = -0.1;
         }
         let parent = (k > 0).then(|| (k - 1) / 2);
-        sys.constraints.push(ConstraintBlock { rows: 3, body_a: k, body_b: parent, ja, jb });
+        sys.constraints.push(ConstraintBlock {
+            rows: 3,
+            body_a: k,
+            body_b: parent,
+            ja,
+            jb,
+        });
         if let Some(p) = parent {
             let d = Matrix6::identity() * (0.1 + step);
-            sys.couplings.push(Coupling { i: k, j: p, a_ij: -d, a_ji: -d * 0.5 });
+            sys.couplings.push(Coupling {
+                i: k,
+                j: p,
+                a_ij: -d,
+                a_ji: -d * 0.5,
+            });
         }
     }
     sys
@@ -82,6 +94,8 @@ fn factor_and_solve_allocate_nothing_after_the_first_call() {
         assert_eq!(used, 0, "step {step}: {used} allocations in factor + solve");
     }
     let total = ALLOCATIONS.load(Ordering::SeqCst) - before;
-    println!("figure tree_solver_allocations_per_step 0 count (allocations incl. rebuilding values: {total})");
+    println!(
+        "figure tree_solver_allocations_per_step 0 count (allocations incl. rebuilding values: {total})"
+    );
     assert!(x.iter().all(|v| v.iter().all(|e| e.is_finite())));
 }

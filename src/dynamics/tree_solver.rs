@@ -12,7 +12,7 @@
 //!
 //! **Non-symmetry.** `A` may be non-symmetric and the KKT signs are `[[A, −Jᵀ], [J, 0]]`, so this is LU, not
 //! LDLᵀ: lower blocks `F[u][k]` and scaled upper blocks `D_k⁻¹ F[k][u]` are stored separately. Pivots are never
-//! exchanged across nodes; inside a pivot block, nalgebra's partial-pivoting LU is used.
+//! exchanged across nodes; inside a pivot block, a fixed-size partial-pivoting LU is used.
 //!
 //! **Limits.** Loops (including two bodies joined by constraints with more than 6 rows in total), couplings
 //! between bodies no constraint joins, and a non-root body whose world rows plus parent-joint rows exceed 6 (a
@@ -24,15 +24,15 @@
 //! allocates only when the structure differs from the previous call; `factor` and `solve` on an unchanged
 //! structure allocate nothing. See docs/tree_solver.md.
 
-use nalgebra::{LU, Matrix6, U6, Vector6};
+use nalgebra::{Matrix6, Vector6};
 
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
 
 mod analysis;
+mod lu6;
 
 use analysis::Analysis;
-
-type Lu6 = LU<f64, U6, U6>;
+use lu6::Lu6;
 
 /// A pivot whose smallest LU diagonal entry is below this fraction of the block's largest entry is singular.
 const PIVOT_TOL: f64 = 1e-12;
@@ -43,7 +43,7 @@ const WORLD: usize = 1;
 const JOINT: usize = 2;
 const PARENT: usize = 3;
 
-/// Index of the off-diagonal pair `(k, u)`, `k < u ≤ 3`, in the per-node block arrays.
+/// Index of the off-diagonal pair `(k, u)`, `k < u ≤ 3`, among all six pairs of a front.
 const fn pair(k: usize, u: usize) -> usize {
     match (k, u) {
         (0, 1) => 0,
@@ -87,6 +87,13 @@ struct Plan {
     joint: (usize, usize),
     joint_rows: usize,
     couplings: (usize, usize),
+    /// First of this front's pivots in the solver's LU pool; pivot `k` is at `lu0 + pivot[k]`.
+    lu0: usize,
+    pivot: [usize; 3],
+    /// First of this front's blocks in the lower/upper pools; pair `(k, u)` is at `block0 + slot[pair(k, u)]`.
+    /// Only pairs of present slots are stored, which halves the memory of a chain's fronts.
+    block0: usize,
+    slot: [usize; 6],
 }
 
 impl Plan {
@@ -94,14 +101,35 @@ impl Plan {
         let p = self.parent.is_some();
         [true, self.world_rows > 0, p, p]
     }
-}
 
-/// The factors of one front: LU of its three pivots, `F[u][k]` and `D_k⁻¹ F[k][u]` for `k < u`.
-#[derive(Debug, Clone)]
-struct NodeFactor {
-    lu: [Lu6; 3],
-    lower: [Matrix6<f64>; 6],
-    upper: [Matrix6<f64>; 6],
+    /// Fills the pool offsets from the running totals; returns the numbers of pivots and of pairs stored.
+    fn place(&mut self, lu0: usize, block0: usize) -> (usize, usize) {
+        let present = self.present();
+        let (mut pivots, mut pairs) = (0, 0);
+        for k in 0..3 {
+            if !present[k] {
+                continue;
+            }
+            self.pivot[k] = pivots;
+            pivots += 1;
+            for (u, &here) in present.iter().enumerate().skip(k + 1) {
+                if here {
+                    self.slot[pair(k, u)] = pairs;
+                    pairs += 1;
+                }
+            }
+        }
+        (self.lu0, self.block0) = (lu0, block0);
+        (pivots, pairs)
+    }
+
+    fn block(&self, k: usize, u: usize) -> usize {
+        self.block0 + self.slot[pair(k, u)]
+    }
+
+    fn lu(&self, k: usize) -> usize {
+        self.lu0 + self.pivot[k]
+    }
 }
 
 /// What the structure was at the last analysis: compared on every `factor` to skip re-analysis.
@@ -122,13 +150,21 @@ impl Signature {
                 .iter()
                 .zip(&sys.constraints)
                 .all(|(s, c)| *s == (c.rows, c.body_a, c.body_b))
-            && self.couplings.iter().zip(&sys.couplings).all(|(s, c)| *s == (c.i, c.j))
+            && self
+                .couplings
+                .iter()
+                .zip(&sys.couplings)
+                .all(|(s, c)| *s == (c.i, c.j))
     }
 
     fn of(sys: &BlockSystem) -> Self {
         Self {
             bodies: sys.bodies(),
-            constraints: sys.constraints.iter().map(|c| (c.rows, c.body_a, c.body_b)).collect(),
+            constraints: sys
+                .constraints
+                .iter()
+                .map(|c| (c.rows, c.body_a, c.body_b))
+                .collect(),
             couplings: sys.couplings.iter().map(|c| (c.i, c.j)).collect(),
         }
     }
@@ -143,7 +179,12 @@ pub struct TreeSolver {
     plans: Vec<Plan>,
     members: Vec<Member>,
     coupling_refs: Vec<CouplingRef>,
-    nodes: Vec<NodeFactor>,
+    /// Pivot factors of all fronts.
+    lus: Vec<Lu6>,
+    /// `F[u][k]` at the elimination of slot `k`, for every stored pair.
+    lower: Vec<Matrix6<f64>>,
+    /// `D_k⁻¹ F[k][u]`, for every stored pair.
+    upper: Vec<Matrix6<f64>>,
     /// Per position: the body pivot accumulating the children's Schur updates.
     acc: Vec<Matrix6<f64>>,
     /// Per position: the body right-hand side accumulating the children's forward updates.
@@ -173,9 +214,15 @@ impl TreeSolver {
         self.plans = analysis.plans;
         self.members = analysis.members;
         self.coupling_refs = analysis.coupling_refs;
-        let id = Matrix6::identity().lu();
-        let node = NodeFactor { lu: [id.clone(), id.clone(), id], lower: [Matrix6::zeros(); 6], upper: [Matrix6::zeros(); 6] };
-        self.nodes = vec![node; len];
+        let (mut lus, mut blocks) = (0, 0);
+        for plan in &mut self.plans {
+            let (p, b) = plan.place(lus, blocks);
+            lus += p;
+            blocks += b;
+        }
+        self.lus = vec![Lu6::default(); lus];
+        self.lower = vec![Matrix6::zeros(); blocks];
+        self.upper = vec![Matrix6::zeros(); blocks];
         self.acc = vec![Matrix6::zeros(); len];
         self.yb = vec![Vector6::zeros(); len];
         self.z = vec![[Vector6::zeros(); 3]; len];
@@ -201,7 +248,11 @@ impl TreeSolver {
         }
         for m in &self.members[plan.joint.0..plan.joint.1] {
             let c = &sys.constraints[m.con];
-            let (jc, jp) = if m.child_is_a { (&c.ja, &c.jb) } else { (&c.jb, &c.ja) };
+            let (jc, jp) = if m.child_is_a {
+                (&c.ja, &c.jb)
+            } else {
+                (&c.jb, &c.ja)
+            };
             for i in 0..m.rows {
                 for j in 0..6 {
                     f[JOINT][BODY][(m.row0 + i, j)] = jc[(i, j)];
@@ -213,7 +264,11 @@ impl TreeSolver {
         }
         for r in &self.coupling_refs[plan.couplings.0..plan.couplings.1] {
             let c = &sys.couplings[r.idx];
-            let (cp, pc) = if r.child_is_i { (&c.a_ij, &c.a_ji) } else { (&c.a_ji, &c.a_ij) };
+            let (cp, pc) = if r.child_is_i {
+                (&c.a_ij, &c.a_ji)
+            } else {
+                (&c.a_ji, &c.a_ij)
+            };
             f[BODY][PARENT] += cp;
             f[PARENT][BODY] += pc;
         }
@@ -222,11 +277,14 @@ impl TreeSolver {
 
     /// Eliminates the first three slots of the front at `pos`, stores the factors and returns the update to
     /// the parent's pivot.
-    fn eliminate(&mut self, pos: usize, f: &mut [[Matrix6<f64>; 4]; 4]) -> Result<Matrix6<f64>, SolveError> {
+    fn eliminate(
+        &mut self,
+        pos: usize,
+        f: &mut [[Matrix6<f64>; 4]; 4],
+    ) -> Result<Matrix6<f64>, SolveError> {
         let plan = &self.plans[pos];
         let present = plan.present();
         let active = [6, plan.world_rows, plan.joint_rows, 6];
-        let node = &mut self.nodes[pos];
         for k in 0..3 {
             if !present[k] {
                 continue;
@@ -234,10 +292,8 @@ impl TreeSolver {
             let lu = factor_pivot(&mut f[k][k], active[k]).ok_or_else(|| singular(plan, k))?;
             for u in k + 1..4 {
                 if present[u] {
-                    let mut s = f[k][u];
-                    lu.solve_mut(&mut s);
-                    node.upper[pair(k, u)] = s;
-                    node.lower[pair(k, u)] = f[u][k];
+                    self.upper[plan.block(k, u)] = lu.solve_mat(&f[k][u]);
+                    self.lower[plan.block(k, u)] = f[u][k];
                 }
             }
             for u in k + 1..4 {
@@ -246,19 +302,19 @@ impl TreeSolver {
                 }
                 for v in k + 1..4 {
                     if present[v] {
-                        let update = f[u][k] * node.upper[pair(k, v)];
+                        let update = f[u][k] * self.upper[plan.block(k, v)];
                         f[u][v] -= update;
                     }
                 }
             }
-            node.lu[k] = lu;
+            self.lus[plan.lu(k)] = lu;
         }
         Ok(f[PARENT][PARENT])
     }
 }
 
-/// Pads the unused rows/columns of a pivot block with its own scale, LU-factors it and checks every pivot
-/// against [`PIVOT_TOL`] relative to the block's largest entry. `None` when singular (or not finite).
+/// Pads the unused rows/columns of a pivot block with its own scale and LU-factors it; every pivot must exceed
+/// [`PIVOT_TOL`] times the block's largest entry. `None` when singular (or not finite).
 fn factor_pivot(block: &mut Matrix6<f64>, active: usize) -> Option<Lu6> {
     let scale = block.view((0, 0), (active, active)).amax();
     // Padding with the block's own scale keeps the padded LU as well conditioned as the active part; the
@@ -267,16 +323,16 @@ fn factor_pivot(block: &mut Matrix6<f64>, active: usize) -> Option<Lu6> {
     for i in active..6 {
         block[(i, i)] = pad;
     }
-    let lu = block.lu();
-    let u = lu.u();
-    let smallest = (0..6).map(|i| u[(i, i)].abs()).fold(f64::INFINITY, f64::min);
-    (smallest > PIVOT_TOL * scale && smallest.is_finite()).then_some(lu)
+    Lu6::factor(*block, PIVOT_TOL * scale)
 }
 
 fn singular(plan: &Plan, slot: usize) -> SolveError {
     SolveError::Singular(match slot {
         BODY => format!("pivot of body {} is singular (massless body?)", plan.body),
-        WORLD => format!("world constraints on body {} are redundant ({} rows)", plan.body, plan.world_rows),
+        WORLD => format!(
+            "world constraints on body {} are redundant ({} rows)",
+            plan.body, plan.world_rows
+        ),
         _ => format!(
             "constraints between body {} and its parent ({} rows) are redundant",
             plan.body, plan.joint_rows
@@ -306,7 +362,11 @@ impl SaddlePointSolver for TreeSolver {
     /// the factored system, `x` and `lambda` are filled with NaN.
     fn solve(&mut self, a: &[Vector6<f64>], b: &[f64], x: &mut [Vector6<f64>], lambda: &mut [f64]) {
         let n = self.plans.len();
-        if !self.factored || a.len() != n || x.len() != n || b.len() != self.constraint_rows || lambda.len() != b.len()
+        if !self.factored
+            || a.len() != n
+            || x.len() != n
+            || b.len() != self.constraint_rows
+            || lambda.len() != b.len()
         {
             x.fill(Vector6::repeat(f64::NAN));
             lambda.fill(f64::NAN);
@@ -319,7 +379,6 @@ impl SaddlePointSolver for TreeSolver {
         for pos in 0..n {
             let plan = &self.plans[pos];
             let present = plan.present();
-            let node = &self.nodes[pos];
             let mut y = [
                 self.yb[pos],
                 gather(&self.members[plan.world.0..plan.world.1], b),
@@ -330,11 +389,10 @@ impl SaddlePointSolver for TreeSolver {
                 if !present[k] {
                     continue;
                 }
-                let mut zk = y[k];
-                node.lu[k].solve_mut(&mut zk);
+                let zk = self.lus[plan.lu(k)].solve(&y[k]);
                 for u in k + 1..4 {
                     if present[u] {
-                        y[u] -= node.lower[pair(k, u)] * zk;
+                        y[u] -= self.lower[plan.block(k, u)] * zk;
                     }
                 }
                 self.z[pos][k] = zk;
@@ -347,7 +405,6 @@ impl SaddlePointSolver for TreeSolver {
         for pos in (0..n).rev() {
             let plan = &self.plans[pos];
             let present = plan.present();
-            let node = &self.nodes[pos];
             let mut xs = [Vector6::zeros(); 4];
             if let Some(pp) = plan.parent {
                 xs[PARENT] = self.xpos[pp];
@@ -359,15 +416,23 @@ impl SaddlePointSolver for TreeSolver {
                 let mut v = self.z[pos][k];
                 for u in k + 1..4 {
                     if present[u] {
-                        v -= node.upper[pair(k, u)] * xs[u];
+                        v -= self.upper[plan.block(k, u)] * xs[u];
                     }
                 }
                 xs[k] = v;
             }
             self.xpos[pos] = xs[BODY];
             x[plan.body] = xs[BODY];
-            scatter(&self.members[plan.world.0..plan.world.1], &xs[WORLD], lambda);
-            scatter(&self.members[plan.joint.0..plan.joint.1], &xs[JOINT], lambda);
+            scatter(
+                &self.members[plan.world.0..plan.world.1],
+                &xs[WORLD],
+                lambda,
+            );
+            scatter(
+                &self.members[plan.joint.0..plan.joint.1],
+                &xs[JOINT],
+                lambda,
+            );
         }
     }
 }
@@ -376,7 +441,8 @@ impl SaddlePointSolver for TreeSolver {
 fn gather(members: &[Member], b: &[f64]) -> Vector6<f64> {
     let mut v = Vector6::zeros();
     for m in members {
-        v.as_mut_slice()[m.row0..m.row0 + m.rows].copy_from_slice(&b[m.lambda0..m.lambda0 + m.rows]);
+        v.as_mut_slice()[m.row0..m.row0 + m.rows]
+            .copy_from_slice(&b[m.lambda0..m.lambda0 + m.rows]);
     }
     v
 }
@@ -384,7 +450,8 @@ fn gather(members: &[Member], b: &[f64]) -> Vector6<f64> {
 /// A group's multipliers written back to λ.
 fn scatter(members: &[Member], v: &Vector6<f64>, lambda: &mut [f64]) {
     for m in members {
-        lambda[m.lambda0..m.lambda0 + m.rows].copy_from_slice(&v.as_slice()[m.row0..m.row0 + m.rows]);
+        lambda[m.lambda0..m.lambda0 + m.rows]
+            .copy_from_slice(&v.as_slice()[m.row0..m.row0 + m.rows]);
     }
 }
 
@@ -395,7 +462,14 @@ mod tests {
 
     #[test]
     fn pair_indices_are_distinct() {
-        let all = [pair(0, 1), pair(0, 2), pair(0, 3), pair(1, 2), pair(1, 3), pair(2, 3)];
+        let all = [
+            pair(0, 1),
+            pair(0, 2),
+            pair(0, 3),
+            pair(1, 2),
+            pair(1, 3),
+            pair(2, 3),
+        ];
         for (k, p) in all.iter().enumerate() {
             assert_eq!(*p, k);
         }
@@ -406,8 +480,18 @@ mod tests {
         // 0 (root, 2 world rows) — 1 — 2, drive couplings on both joints, two 4-row joints, and a 2-row world
         // attachment on body 2 (2 + 4 ≤ 6).
         let m = |s: f64| Matrix6::from_fn(|r, c| s * ((r * 7 + c * 3) % 5) as f64 - s);
-        let diag: Vec<_> = (0..3).map(|i| Matrix6::identity() * (3.0 + i as f64) + m(0.05)).collect();
-        let j = |seed: f64| Matrix6::from_fn(|r, c| if r == c { 2.0 } else { seed * ((r + 2 * c) % 3) as f64 });
+        let diag: Vec<_> = (0..3)
+            .map(|i| Matrix6::identity() * (3.0 + i as f64) + m(0.05))
+            .collect();
+        let j = |seed: f64| {
+            Matrix6::from_fn(|r, c| {
+                if r == c {
+                    2.0
+                } else {
+                    seed * ((r + 2 * c) % 3) as f64
+                }
+            })
+        };
         let con = |rows, a, b, s| ConstraintBlock {
             rows,
             body_a: a,
@@ -418,19 +502,36 @@ mod tests {
         let sys = BlockSystem {
             diag,
             couplings: vec![
-                Coupling { i: 0, j: 1, a_ij: m(0.1), a_ji: m(-0.2) },
-                Coupling { i: 2, j: 1, a_ij: m(0.15), a_ji: m(0.1) },
+                Coupling {
+                    i: 0,
+                    j: 1,
+                    a_ij: m(0.1),
+                    a_ji: m(-0.2),
+                },
+                Coupling {
+                    i: 2,
+                    j: 1,
+                    a_ij: m(0.15),
+                    a_ji: m(0.1),
+                },
             ],
-            constraints: vec![con(4, 1, Some(0), 0.2), con(2, 0, None, 0.1), con(4, 2, Some(1), -0.1), {
-                let mut c = con(2, 2, None, 0.4);
-                // Body 2's joint rows are diagonally dominant in columns 0 … 3: world rows on 4, 5 stay independent.
-                c.ja = Matrix6::zeros();
-                c.ja[(0, 5)] = 1.0;
-                c.ja[(1, 4)] = 1.0;
-                c
-            }],
+            constraints: vec![
+                con(4, 1, Some(0), 0.2),
+                con(2, 0, None, 0.1),
+                con(4, 2, Some(1), -0.1),
+                {
+                    let mut c = con(2, 2, None, 0.4);
+                    // Body 2's joint rows are diagonally dominant in columns 0 … 3: world rows on 4, 5 stay independent.
+                    c.ja = Matrix6::zeros();
+                    c.ja[(0, 5)] = 1.0;
+                    c.ja[(1, 4)] = 1.0;
+                    c
+                },
+            ],
         };
-        let a: Vec<Vector6<f64>> = (0..3).map(|i| Vector6::from_fn(|r, _| (r + i) as f64 - 2.0)).collect();
+        let a: Vec<Vector6<f64>> = (0..3)
+            .map(|i| Vector6::from_fn(|r, _| (r + i) as f64 - 2.0))
+            .collect();
         let b: Vec<f64> = (0..sys.constraint_rows()).map(|r| 0.1 * r as f64).collect();
         let run = |s: &mut dyn SaddlePointSolver| {
             s.factor(&sys).expect("factor");
@@ -442,7 +543,10 @@ mod tests {
         let (xd, ld) = run(&mut DenseSolver::default());
         let (xt, lt) = run(&mut TreeSolver::new());
         for i in 0..3 {
-            assert!((xd[i] - xt[i]).norm() <= 1e-10 * xd[i].norm().max(1.0), "x[{i}]");
+            assert!(
+                (xd[i] - xt[i]).norm() <= 1e-10 * xd[i].norm().max(1.0),
+                "x[{i}]"
+            );
         }
         for (d, t) in ld.iter().zip(&lt) {
             assert!((d - t).abs() <= 1e-10 * d.abs().max(1.0));

@@ -28,10 +28,16 @@ impl Analysis {
         let mut off = 0;
         for (k, c) in sys.constraints.iter().enumerate() {
             if c.rows == 0 || c.rows > 6 {
-                return Err(structure(format!("constraint {k}: {} rows, expected 1 … 6", c.rows)));
+                return Err(structure(format!(
+                    "constraint {k}: {} rows, expected 1 … 6",
+                    c.rows
+                )));
             }
             if c.body_a >= n {
-                return Err(structure(format!("constraint {k}: body_a {} out of range ({n} bodies)", c.body_a)));
+                return Err(structure(format!(
+                    "constraint {k}: body_a {} out of range ({n} bodies)",
+                    c.body_a
+                )));
             }
             match c.body_b {
                 None => world_rows[c.body_a] += c.rows,
@@ -110,15 +116,27 @@ impl Analysis {
                 Some(_) => (&mut joint[c.body_a], true),
             };
             let row0 = group.last().map_or(0, |m: &Member| m.row0 + m.rows);
-            group.push(Member { con: k, rows: c.rows, row0, lambda0: lambda0[k], child_is_a });
+            group.push(Member {
+                con: k,
+                rows: c.rows,
+                row0,
+                lambda0: lambda0[k],
+                child_is_a,
+            });
         }
         let mut couplings: Vec<Vec<CouplingRef>> = vec![Vec::new(); n];
         for (k, c) in sys.couplings.iter().enumerate() {
             let parent_of = |b: usize| parent.get(b).copied().flatten().map(|(p, _)| p);
             if parent_of(c.i) == Some(c.j) && c.j < n {
-                couplings[c.i].push(CouplingRef { idx: k, child_is_i: true });
+                couplings[c.i].push(CouplingRef {
+                    idx: k,
+                    child_is_i: true,
+                });
             } else if parent_of(c.j) == Some(c.i) && c.i < n {
-                couplings[c.j].push(CouplingRef { idx: k, child_is_i: false });
+                couplings[c.j].push(CouplingRef {
+                    idx: k,
+                    child_is_i: false,
+                });
             } else {
                 return Err(structure(format!(
                     "coupling {k} joins bodies {} and {}, which no constraint joins ({n} bodies): use the dense \
@@ -132,7 +150,11 @@ impl Analysis {
         for (pos, &b) in bfs.iter().rev().enumerate() {
             pos_of[b] = pos;
         }
-        let mut out = Self { plans: Vec::with_capacity(n), members: Vec::new(), coupling_refs: Vec::new() };
+        let mut out = Self {
+            plans: Vec::with_capacity(n),
+            members: Vec::new(),
+            coupling_refs: Vec::new(),
+        };
         for &b in bfs.iter().rev() {
             let w0 = out.members.len();
             out.members.extend_from_slice(&world[b]);
@@ -148,6 +170,11 @@ impl Analysis {
                 joint: (j0, out.members.len()),
                 joint_rows: parent[b].map_or(0, |(_, id)| pair_rows[id]),
                 couplings: (c0, out.coupling_refs.len()),
+                // Pool offsets are filled by `Plan::place` once all fronts are known.
+                lu0: 0,
+                pivot: [0; 3],
+                block0: 0,
+                slot: [0; 6],
             });
         }
         Ok(out)
@@ -155,7 +182,11 @@ impl Analysis {
 
     /// One root per connected component (the body with the most world rows, ties to the lowest index), after
     /// checking that no component has a loop.
-    fn order(n: usize, adj: &[Vec<(usize, usize)>], world_rows: &[usize]) -> Result<Vec<usize>, SolveError> {
+    fn order(
+        n: usize,
+        adj: &[Vec<(usize, usize)>],
+        world_rows: &[usize],
+    ) -> Result<Vec<usize>, SolveError> {
         let mut seen = vec![false; n];
         let mut via: Vec<Option<usize>> = vec![None; n];
         let mut roots = Vec::new();
@@ -172,7 +203,9 @@ impl Analysis {
             while head < queue.len() {
                 let u = queue[head];
                 head += 1;
-                if world_rows[u] > world_rows[root] || (world_rows[u] == world_rows[root] && u < root) {
+                if world_rows[u] > world_rows[root]
+                    || (world_rows[u] == world_rows[root] && u < root)
+                {
                     root = u;
                 }
                 for &(v, p) in &adj[u] {
