@@ -12,7 +12,7 @@
 //!
 //! **Non-symmetry.** `A` may be non-symmetric and the KKT signs are `[[A, −Jᵀ], [J, 0]]`, so this is LU, not
 //! LDLᵀ: lower blocks `F[u][k]` and scaled upper blocks `D_k⁻¹ F[k][u]` are stored separately. Pivots are never
-//! exchanged across nodes; inside a pivot block, a fixed-size partial-pivoting LU is used.
+//! exchanged across nodes; inside a pivot block, a fixed-size partial-pivoting Gauss–Jordan inverse is used.
 //!
 //! **Limits.** Loops (including two bodies joined by constraints with more than 6 rows in total), couplings
 //! between bodies no constraint joins, and a non-root body whose world rows plus parent-joint rows exceed 6 (a
@@ -29,12 +29,11 @@ use nalgebra::{Matrix6, Vector6};
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
 
 mod analysis;
-mod lu6;
+mod inverse6;
 
 use analysis::Analysis;
-use lu6::Lu6;
 
-/// A pivot whose smallest LU diagonal entry is below this fraction of the block's largest entry is singular.
+/// A pivot block whose smallest elimination pivot is below this fraction of the block's largest entry is singular.
 const PIVOT_TOL: f64 = 1e-12;
 
 /// Slots of a body's front.
@@ -87,8 +86,8 @@ struct Plan {
     joint: (usize, usize),
     joint_rows: usize,
     couplings: (usize, usize),
-    /// First of this front's pivots in the solver's LU pool; pivot `k` is at `lu0 + pivot[k]`.
-    lu0: usize,
+    /// First of this front's pivot inverses in the solver's pool; pivot `k` is at `pivot0 + pivot[k]`.
+    pivot0: usize,
     pivot: [usize; 3],
     /// First of this front's blocks in the lower/upper pools; pair `(k, u)` is at `block0 + slot[pair(k, u)]`.
     /// Only pairs of present slots are stored, which halves the memory of a chain's fronts.
@@ -103,7 +102,7 @@ impl Plan {
     }
 
     /// Fills the pool offsets from the running totals; returns the numbers of pivots and of pairs stored.
-    fn place(&mut self, lu0: usize, block0: usize) -> (usize, usize) {
+    fn place(&mut self, pivot0: usize, block0: usize) -> (usize, usize) {
         let present = self.present();
         let (mut pivots, mut pairs) = (0, 0);
         for k in 0..3 {
@@ -119,7 +118,7 @@ impl Plan {
                 }
             }
         }
-        (self.lu0, self.block0) = (lu0, block0);
+        (self.pivot0, self.block0) = (pivot0, block0);
         (pivots, pairs)
     }
 
@@ -127,8 +126,8 @@ impl Plan {
         self.block0 + self.slot[pair(k, u)]
     }
 
-    fn lu(&self, k: usize) -> usize {
-        self.lu0 + self.pivot[k]
+    fn inverse(&self, k: usize) -> usize {
+        self.pivot0 + self.pivot[k]
     }
 }
 
@@ -179,8 +178,8 @@ pub struct TreeSolver {
     plans: Vec<Plan>,
     members: Vec<Member>,
     coupling_refs: Vec<CouplingRef>,
-    /// Pivot factors of all fronts.
-    lus: Vec<Lu6>,
+    /// Inverses of all fronts' pivots.
+    inv: Vec<Matrix6<f64>>,
     /// `F[u][k]` at the elimination of slot `k`, for every stored pair.
     lower: Vec<Matrix6<f64>>,
     /// `D_k⁻¹ F[k][u]`, for every stored pair.
@@ -214,13 +213,13 @@ impl TreeSolver {
         self.plans = analysis.plans;
         self.members = analysis.members;
         self.coupling_refs = analysis.coupling_refs;
-        let (mut lus, mut blocks) = (0, 0);
+        let (mut pivots, mut blocks) = (0, 0);
         for plan in &mut self.plans {
-            let (p, b) = plan.place(lus, blocks);
-            lus += p;
+            let (p, b) = plan.place(pivots, blocks);
+            pivots += p;
             blocks += b;
         }
-        self.lus = vec![Lu6::default(); lus];
+        self.inv = vec![Matrix6::zeros(); pivots];
         self.lower = vec![Matrix6::zeros(); blocks];
         self.upper = vec![Matrix6::zeros(); blocks];
         self.acc = vec![Matrix6::zeros(); len];
@@ -233,9 +232,11 @@ impl TreeSolver {
     }
 
     /// Assembles the front of the body at `pos` from `sys` and the accumulated pivot.
-    fn assemble(&self, sys: &BlockSystem, pos: usize) -> [[Matrix6<f64>; 4]; 4] {
+    fn assemble(&self, sys: &BlockSystem, pos: usize, f: &mut [[Matrix6<f64>; 4]; 4]) {
         let plan = &self.plans[pos];
-        let mut f = [[Matrix6::zeros(); 4]; 4];
+        for row in f.iter_mut() {
+            row.fill(Matrix6::zeros());
+        }
         f[BODY][BODY] = self.acc[pos];
         for m in &self.members[plan.world.0..plan.world.1] {
             let jc = &sys.constraints[m.con].ja;
@@ -272,7 +273,6 @@ impl TreeSolver {
             f[BODY][PARENT] += cp;
             f[PARENT][BODY] += pc;
         }
-        f
     }
 
     /// Eliminates the first three slots of the front at `pos`, stores the factors and returns the update to
@@ -289,10 +289,10 @@ impl TreeSolver {
             if !present[k] {
                 continue;
             }
-            let lu = factor_pivot(&mut f[k][k], active[k]).ok_or_else(|| singular(plan, k))?;
+            let inv = invert_pivot(&mut f[k][k], active[k]).ok_or_else(|| singular(plan, k))?;
             for u in k + 1..4 {
                 if present[u] {
-                    self.upper[plan.block(k, u)] = lu.solve_mat(&f[k][u]);
+                    self.upper[plan.block(k, u)] = inv * f[k][u];
                     self.lower[plan.block(k, u)] = f[u][k];
                 }
             }
@@ -307,23 +307,23 @@ impl TreeSolver {
                     }
                 }
             }
-            self.lus[plan.lu(k)] = lu;
+            self.inv[plan.inverse(k)] = inv;
         }
         Ok(f[PARENT][PARENT])
     }
 }
 
-/// Pads the unused rows/columns of a pivot block with its own scale and LU-factors it; every pivot must exceed
-/// [`PIVOT_TOL`] times the block's largest entry. `None` when singular (or not finite).
-fn factor_pivot(block: &mut Matrix6<f64>, active: usize) -> Option<Lu6> {
+/// Pads the unused rows/columns of a pivot block with its own scale and inverts it; every elimination pivot
+/// must exceed [`PIVOT_TOL`] times the block's largest entry. `None` when singular (or not finite).
+fn invert_pivot(block: &mut Matrix6<f64>, active: usize) -> Option<Matrix6<f64>> {
     let scale = block.view((0, 0), (active, active)).amax();
-    // Padding with the block's own scale keeps the padded LU as well conditioned as the active part; the
+    // Padding with the block's own scale keeps the padded block as well conditioned as the active part; the
     // padded unknowns have zero right-hand sides, so they stay zero and leave the active ones untouched.
     let pad = if scale > 0.0 { scale } else { 1.0 };
     for i in active..6 {
         block[(i, i)] = pad;
     }
-    Lu6::factor(*block, PIVOT_TOL * scale)
+    inverse6::invert(block, PIVOT_TOL * scale)
 }
 
 fn singular(plan: &Plan, slot: usize) -> SolveError {
@@ -347,8 +347,10 @@ impl SaddlePointSolver for TreeSolver {
         for (pos, plan) in self.plans.iter().enumerate() {
             self.acc[pos] = sys.diag[plan.body];
         }
+        // One front buffer for all bodies: assembled in place rather than returned (4.6 kB per copy).
+        let mut f = [[Matrix6::zeros(); 4]; 4];
         for pos in 0..self.plans.len() {
-            let mut f = self.assemble(sys, pos);
+            self.assemble(sys, pos, &mut f);
             let update = self.eliminate(pos, &mut f)?;
             if let Some(pp) = self.plans[pos].parent {
                 self.acc[pp] += update;
@@ -389,7 +391,7 @@ impl SaddlePointSolver for TreeSolver {
                 if !present[k] {
                     continue;
                 }
-                let zk = self.lus[plan.lu(k)].solve(&y[k]);
+                let zk = self.inv[plan.inverse(k)] * y[k];
                 for u in k + 1..4 {
                     if present[u] {
                         y[u] -= self.lower[plan.block(k, u)] * zk;

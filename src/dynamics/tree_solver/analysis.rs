@@ -171,7 +171,7 @@ impl Analysis {
                 joint_rows: parent[b].map_or(0, |(_, id)| pair_rows[id]),
                 couplings: (c0, out.coupling_refs.len()),
                 // Pool offsets are filled by `Plan::place` once all fronts are known.
-                lu0: 0,
+                pivot0: 0,
                 pivot: [0; 3],
                 block0: 0,
                 slot: [0; 6],
