@@ -31,7 +31,7 @@ use super::system::{BlockSystem, SaddlePointSolver, SolveError};
 mod analysis;
 mod inverse6;
 
-use analysis::Analysis;
+use analysis::{Analysis, Signature};
 
 /// A pivot block whose smallest elimination pivot is below this fraction of the block's largest entry is singular.
 const PIVOT_TOL: f64 = 1e-12;
@@ -128,44 +128,6 @@ impl Plan {
 
     fn inverse(&self, k: usize) -> usize {
         self.pivot0 + self.pivot[k]
-    }
-}
-
-/// What the structure was at the last analysis: compared on every `factor` to skip re-analysis.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct Signature {
-    bodies: usize,
-    constraints: Vec<(usize, usize, Option<usize>)>,
-    couplings: Vec<(usize, usize)>,
-}
-
-impl Signature {
-    fn matches(&self, sys: &BlockSystem) -> bool {
-        self.bodies == sys.bodies()
-            && self.constraints.len() == sys.constraints.len()
-            && self.couplings.len() == sys.couplings.len()
-            && self
-                .constraints
-                .iter()
-                .zip(&sys.constraints)
-                .all(|(s, c)| *s == (c.rows, c.body_a, c.body_b))
-            && self
-                .couplings
-                .iter()
-                .zip(&sys.couplings)
-                .all(|(s, c)| *s == (c.i, c.j))
-    }
-
-    fn of(sys: &BlockSystem) -> Self {
-        Self {
-            bodies: sys.bodies(),
-            constraints: sys
-                .constraints
-                .iter()
-                .map(|c| (c.rows, c.body_a, c.body_b))
-                .collect(),
-            couplings: sys.couplings.iter().map(|c| (c.i, c.j)).collect(),
-        }
     }
 }
 

@@ -6,6 +6,44 @@ use std::collections::HashMap;
 use super::{CouplingRef, Member, Plan};
 use crate::dynamics::system::{BlockSystem, SolveError};
 
+/// What the structure was at the last analysis: compared on every `factor` to skip re-analysis.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Signature {
+    bodies: usize,
+    constraints: Vec<(usize, usize, Option<usize>)>,
+    couplings: Vec<(usize, usize)>,
+}
+
+impl Signature {
+    pub(super) fn matches(&self, sys: &BlockSystem) -> bool {
+        self.bodies == sys.bodies()
+            && self.constraints.len() == sys.constraints.len()
+            && self.couplings.len() == sys.couplings.len()
+            && self
+                .constraints
+                .iter()
+                .zip(&sys.constraints)
+                .all(|(s, c)| *s == (c.rows, c.body_a, c.body_b))
+            && self
+                .couplings
+                .iter()
+                .zip(&sys.couplings)
+                .all(|(s, c)| *s == (c.i, c.j))
+    }
+
+    pub(super) fn of(sys: &BlockSystem) -> Self {
+        Self {
+            bodies: sys.bodies(),
+            constraints: sys
+                .constraints
+                .iter()
+                .map(|c| (c.rows, c.body_a, c.body_b))
+                .collect(),
+            couplings: sys.couplings.iter().map(|c| (c.i, c.j)).collect(),
+        }
+    }
+}
+
 /// The structure analysis: which body is whose parent, the elimination order and the groups.
 pub(super) struct Analysis {
     pub(super) plans: Vec<Plan>,
