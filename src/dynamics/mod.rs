@@ -2,7 +2,9 @@
 //! gradients, the linearly implicit step, post-stabilization, and the solvers. Knows nothing of skeletons or files.
 
 pub mod system;
+pub mod tree_solver;
 
 pub use system::{
     BlockSystem, ConstraintBlock, Coupling, DenseSolver, SaddlePointSolver, SolveError,
 };
+pub use tree_solver::TreeSolver;
