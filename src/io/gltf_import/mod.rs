@@ -231,3 +231,32 @@ pub fn import_mapped(
         mapping,
     ))
 }
+
+/// The inverse bind matrices of skin `skin` (one per skin joint, in the file's units and axes), or identities
+/// when the skin has none (as glTF specifies). For exporters and bind-pose checks.
+pub fn inverse_bind_matrices(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    skin: usize,
+) -> Result<Vec<nalgebra::Matrix4<f64>>, GltfImportError> {
+    let loaded = load(bytes, base_dir)?;
+    let s = loaded.doc.skins().nth(skin).ok_or_else(|| GltfImportError::Option {
+        option: "skin",
+        what: format!("skin {skin} does not exist ({} skins)", loaded.doc.skins().len()),
+    })?;
+    let n = s.joints().len();
+    let Some(acc) = s.inverse_bind_matrices() else {
+        return Ok(vec![nalgebra::Matrix4::identity(); n]);
+    };
+    let ctx = format!("skin {skin} inverseBindMatrices");
+    let raw = accessor::read_f64(&acc, &[::gltf::accessor::Dimensions::Mat4], &loaded.buffers, &ctx)?;
+    if raw.len() != 16 * n {
+        return Err(GltfImportError::Accessor {
+            context: ctx,
+            index: acc.index(),
+            what: format!("{} matrices, expected one per joint ({n})", raw.len() / 16),
+        });
+    }
+    // Column-major, as glTF stores matrices.
+    Ok(raw.chunks_exact(16).map(nalgebra::Matrix4::from_column_slice).collect())
+}
