@@ -55,11 +55,54 @@ struct Loaded {
     is_glb: bool,
 }
 
+/// Parses and validates the JSON.
+///
+/// Two gaps in gltf-json 1.4 are closed first: its validation skips animation channels (target node index and
+/// path), which the `gltf` wrappers then unwrap, and its mesh-primitive check indexes `accessors` with the
+/// POSITION attribute's index unchecked (a panic on a corrupt index). Both are checked here beforehand.
+fn parse_document(json: &[u8]) -> Result<::gltf::Document, GltfImportError> {
+    let root: ::gltf::json::Root =
+        ::gltf::json::deserialize::from_slice(json).map_err(|e| GltfImportError::Json(e.to_string()))?;
+    let mut errors = Vec::new();
+    for (a, anim) in root.animations.iter().enumerate() {
+        for (c, channel) in anim.channels.iter().enumerate() {
+            let node = channel.target.node.value();
+            if node >= root.nodes.len() {
+                errors.push(format!(
+                    "animations[{a}].channels[{c}].target.node: {node} is out of range ({} nodes)",
+                    root.nodes.len()
+                ));
+            }
+            if matches!(channel.target.path, ::gltf::json::validation::Checked::Invalid) {
+                errors.push(format!(
+                    "animations[{a}].channels[{c}].target.path: expected translation, rotation, scale or weights"
+                ));
+            }
+        }
+    }
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let position = ::gltf::json::validation::Checked::Valid(::gltf::json::mesh::Semantic::Positions);
+            if let Some(index) = prim.attributes.get(&position) {
+                if index.value() >= root.accessors.len() {
+                    errors.push(format!(
+                        "meshes[{m}].primitives[{p}].attributes.POSITION: accessor {} is out of range ({} accessors)",
+                        index.value(),
+                        root.accessors.len()
+                    ));
+                }
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(GltfImportError::Json(errors.join("; ")));
+    }
+    ::gltf::Document::from_json(root).map_err(|e| GltfImportError::Json(e.to_string()))
+}
+
 fn load(bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded, GltfImportError> {
     let c = container::split(bytes)?;
-    let root: ::gltf::json::Root =
-        ::gltf::json::deserialize::from_slice(c.json).map_err(|e| GltfImportError::Json(e.to_string()))?;
-    let doc = ::gltf::Document::from_json(root).map_err(|e| GltfImportError::Json(e.to_string()))?;
+    let doc = parse_document(c.json)?;
     let buffers = container::resolve_buffers(&doc, c.bin, base_dir);
     Ok(Loaded {
         doc,
@@ -71,9 +114,7 @@ fn load(bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded, GltfImportError
 /// The animations of a glTF / GLB file, in file order: their names, or `#<index>` when unnamed.
 pub fn animation_names(bytes: &[u8]) -> Result<Vec<String>, GltfImportError> {
     let c = container::split(bytes)?;
-    let root: ::gltf::json::Root =
-        ::gltf::json::deserialize::from_slice(c.json).map_err(|e| GltfImportError::Json(e.to_string()))?;
-    let doc = ::gltf::Document::from_json(root).map_err(|e| GltfImportError::Json(e.to_string()))?;
+    let doc = parse_document(c.json)?;
     Ok(doc.animations().map(|a| animation_label(&a)).collect())
 }
 
