@@ -23,13 +23,25 @@ fn main() {
         files.sort();
     }
     for path in &files {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let names = std::fs::read(path).ok().and_then(|b| animation_names(&b).ok()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let names = std::fs::read(path)
+            .ok()
+            .and_then(|b| animation_names(&b).ok())
+            .unwrap_or_default();
         println!("== {name}: animations {names:?}");
-        let anims: Vec<Option<String>> =
-            if names.is_empty() { vec![None] } else { (0..names.len()).map(|i| Some(i.to_string())).collect() };
+        let anims: Vec<Option<String>> = if names.is_empty() {
+            vec![None]
+        } else {
+            (0..names.len()).map(|i| Some(i.to_string())).collect()
+        };
         for anim in anims {
-            let opts = ImportOptions { animation: anim.clone(), ..Default::default() };
+            let opts = ImportOptions {
+                animation: anim.clone(),
+                ..Default::default()
+            };
             match import_file(path, &opts) {
                 Ok(imp) => {
                     let sk = &imp.skeleton;
@@ -39,11 +51,17 @@ fn main() {
                         lo = lo.min(w.translation.vector.y);
                         hi = hi.max(w.translation.vector.y);
                     }
-                    let pos_joints = sk.joints.iter().filter(|j| j.has_position_channels()).count();
+                    let pos_joints = sk
+                        .joints
+                        .iter()
+                        .filter(|j| j.has_position_channels())
+                        .count();
                     println!(
                         "  anim {:?}: {} {} joints (root '{}'), {} frames at {:.3} fps = {:.4} s, unit {}, \
                          rest height {:.3} m, {} joints with position channels",
-                        anim.as_deref().and_then(|a| a.parse::<usize>().ok()).and_then(|i| names.get(i)),
+                        anim.as_deref()
+                            .and_then(|a| a.parse::<usize>().ok())
+                            .and_then(|i| names.get(i)),
                         imp.report.format,
                         sk.len(),
                         sk.joints.first().map(|j| j.name.as_str()).unwrap_or(""),

@@ -11,7 +11,11 @@ fn base64(bytes: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {
@@ -101,7 +105,10 @@ fn json(buffer_entry: &str) -> String {
 }
 
 fn embedded() -> String {
-    json(&format!(r#", "uri": "data:application/octet-stream;base64,{}""#, base64(&buffer())))
+    json(&format!(
+        r#", "uri": "data:application/octet-stream;base64,{}""#,
+        base64(&buffer())
+    ))
 }
 
 fn opts(anim: &str, rate: Option<f64>) -> ImportOptions {
@@ -139,7 +146,11 @@ fn linear_interpolates_and_slerps() {
     let imp = import(embedded().as_bytes(), None, &opts("linear", Some(2.0))).unwrap();
     let f = &imp.clip.frames[MID];
     let expected = (v(VALUES[1]) + v(VALUES[2])) * 0.5;
-    assert!((f.translations[0] - expected).norm() < 1e-12, "{:?}", f.translations[0]);
+    assert!(
+        (f.translations[0] - expected).norm() < 1e-12,
+        "{:?}",
+        f.translations[0]
+    );
     // Slerp halfway from 0.5 to 1.5 rad about z: 1.0 rad; the knee's rest rotation is identity.
     let got = imp.skeleton.joints[1].rest_rotation * f.rotations[1];
     assert!(rotation_distance(&got, &axis_rotation(Axis::Z, 1.0)) < 1e-7);
@@ -157,14 +168,20 @@ fn cubic_spline_matches_analytic_hermite_with_interval_scaled_tangents() {
     let f = &imp.clip.frames[MID];
     // Hermite on [1, 3] at s = 0.5: h00 = h01 = 1/2, h10 = 1/8, h11 = −1/8, tangents × (t1 − t0) = 2.
     let dt = 2.0;
-    let expected = v(CUBIC[4]) * 0.5 + v(CUBIC[5]) * (0.125 * dt) + v(CUBIC[7]) * 0.5 - v(CUBIC[6]) * (0.125 * dt);
+    let expected = v(CUBIC[4]) * 0.5 + v(CUBIC[5]) * (0.125 * dt) + v(CUBIC[7]) * 0.5
+        - v(CUBIC[6]) * (0.125 * dt);
     assert!((expected - Vector3::new(3.75, 0.25, 1.5)).norm() < 1e-12);
-    assert!((f.translations[0] - expected).norm() < 1e-12, "{:?} vs {expected:?}", f.translations[0]);
+    assert!(
+        (f.translations[0] - expected).norm() < 1e-12,
+        "{:?} vs {expected:?}",
+        f.translations[0]
+    );
     // Zero tangents: the normalised Hermite blend of two rotations is symmetric, 1.0 rad at mid-interval.
     let got = imp.skeleton.joints[1].rest_rotation * f.rotations[1];
     assert!(rotation_distance(&got, &axis_rotation(Axis::Z, 1.0)) < 1e-7);
     // And without scaling the tangents the value would differ: the test can tell.
-    let unscaled = v(CUBIC[4]) * 0.5 + v(CUBIC[5]) * 0.125 + v(CUBIC[7]) * 0.5 - v(CUBIC[6]) * 0.125;
+    let unscaled =
+        v(CUBIC[4]) * 0.5 + v(CUBIC[5]) * 0.125 + v(CUBIC[7]) * 0.5 - v(CUBIC[6]) * 0.125;
     assert!((f.translations[0] - unscaled).norm() > 0.1);
 }
 
@@ -179,7 +196,12 @@ fn external_buffer_and_glb_give_the_same_clip() {
     let external = import_file(&path, &opts("cubic", Some(2.0))).unwrap();
     assert_eq!(external.clip, reference.clip);
     // Without a base directory the external buffer is a clear error.
-    let err = import(json(r#", "uri": "hand%20built.bin""#).as_bytes(), None, &opts("cubic", None)).unwrap_err();
+    let err = import(
+        json(r#", "uri": "hand%20built.bin""#).as_bytes(),
+        None,
+        &opts("cubic", None),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("no base directory"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 
@@ -211,18 +233,30 @@ fn external_buffer_and_glb_give_the_same_clip() {
 #[test]
 fn errors_say_what_and_where() {
     let err = import(embedded().as_bytes(), None, &opts("bad", None)).unwrap_err();
-    assert!(matches!(err, GltfImportError::Animation { channel: 0, .. }), "{err:?}");
+    assert!(
+        matches!(err, GltfImportError::Animation { channel: 0, .. }),
+        "{err:?}"
+    );
     assert_eq!(
         err.to_string(),
         "animation 'bad' channel 0: sampler output has 3 keys, expected 9 (3 per input key for CUBICSPLINE)"
     );
     // A data URI of the wrong media type fails when the animation reads it, naming the buffer.
-    let wrong = json(&format!(r#", "uri": "data:image/png;base64,{}""#, base64(&buffer())));
+    let wrong = json(&format!(
+        r#", "uri": "data:image/png;base64,{}""#,
+        base64(&buffer())
+    ));
     let err = import(wrong.as_bytes(), None, &opts("step", None)).unwrap_err();
     let msg = err.to_string();
-    assert!(msg.contains("animation 'step' channel 0 input") && msg.contains("image/png"), "{msg}");
+    assert!(
+        msg.contains("animation 'step' channel 0 input") && msg.contains("image/png"),
+        "{msg}"
+    );
     // A truncated buffer: accessors past its end.
-    let short = json(&format!(r#", "uri": "data:application/gltf-buffer;base64,{}""#, base64(&buffer()[..100])));
+    let short = json(&format!(
+        r#", "uri": "data:application/gltf-buffer;base64,{}""#,
+        base64(&buffer()[..100])
+    ));
     let err = import(short.as_bytes(), None, &opts("step", None)).unwrap_err();
     assert!(err.to_string().contains("byteLength"), "{err}");
     // Bad JSON names line and column.

@@ -44,7 +44,11 @@ fn component(bytes: &[u8], t: DataType, normalized: bool) -> Option<f64> {
         }
         DataType::I16 => {
             let v = f64::from(i16::from_le_bytes(bytes.get(..2)?.try_into().ok()?));
-            if normalized { (v / 32767.0).max(-1.0) } else { v }
+            if normalized {
+                (v / 32767.0).max(-1.0)
+            } else {
+                v
+            }
         }
         DataType::U16 => {
             let v = f64::from(u16::from_le_bytes(bytes.get(..2)?.try_into().ok()?));
@@ -81,7 +85,9 @@ pub(crate) fn read_f64(
     let csize = component_size(data_type);
     if matches!(dims, Dimensions::Mat2 | Dimensions::Mat3 | Dimensions::Mat4) && csize != 4 {
         // Small-component matrices have per-column padding (§3.6.2.4); nothing flinch reads uses them.
-        return Err(err(format!("matrix of {data_type:?} components, expected FLOAT")));
+        return Err(err(format!(
+            "matrix of {data_type:?} components, expected FLOAT"
+        )));
     }
     let elem = n_comp * csize;
     let count = accessor.count();
@@ -95,7 +101,9 @@ pub(crate) fn read_f64(
             let bytes = view_bytes(&view, buffers).map_err(err)?;
             let stride = view.stride().unwrap_or(elem);
             if stride < elem {
-                return Err(err(format!("byteStride {stride} is smaller than the element size {elem}")));
+                return Err(err(format!(
+                    "byteStride {stride} is smaller than the element size {elem}"
+                )));
             }
             let needed = (count - 1)
                 .checked_mul(stride)
@@ -119,19 +127,35 @@ pub(crate) fn read_f64(
     let total = count
         .checked_mul(n_comp)
         .filter(|&t| view_data.is_some() || t <= MAX_SPARSE_ONLY_VALUES)
-        .ok_or_else(|| err(format!("count {count} is too large for a sparse-only accessor")))?;
+        .ok_or_else(|| {
+            err(format!(
+                "count {count} is too large for a sparse-only accessor"
+            ))
+        })?;
     let mut out = vec![0.0; total];
     if let Some((bytes, stride)) = view_data {
-        read_elements(bytes, accessor.offset(), stride, count, n_comp, data_type, normalized, &mut out)
-            .map_err(err)?;
+        read_elements(
+            bytes,
+            accessor.offset(),
+            stride,
+            count,
+            n_comp,
+            data_type,
+            normalized,
+            &mut out,
+        )
+        .map_err(err)?;
     }
     if let Some(sparse) = accessor.sparse() {
         let n = sparse.count();
         if n == 0 || n > count {
-            return Err(err(format!("sparse count {n}, expected 1 ..= count {count}")));
+            return Err(err(format!(
+                "sparse count {n}, expected 1 ..= count {count}"
+            )));
         }
         let idx_view = sparse.indices().view();
-        let idx_bytes = view_bytes(&idx_view, buffers).map_err(|e| err(format!("sparse indices: {e}")))?;
+        let idx_bytes =
+            view_bytes(&idx_view, buffers).map_err(|e| err(format!("sparse indices: {e}")))?;
         let idx_type = match sparse.indices().index_type() {
             ::gltf::accessor::sparse::IndexType::U8 => DataType::U8,
             ::gltf::accessor::sparse::IndexType::U16 => DataType::U16,
@@ -139,18 +163,39 @@ pub(crate) fn read_f64(
         };
         let isize = component_size(idx_type);
         let mut indices = vec![0.0; n];
-        read_elements(idx_bytes, sparse.indices().offset(), isize, n, 1, idx_type, false, &mut indices)
-            .map_err(|e| err(format!("sparse indices: {e}")))?;
+        read_elements(
+            idx_bytes,
+            sparse.indices().offset(),
+            isize,
+            n,
+            1,
+            idx_type,
+            false,
+            &mut indices,
+        )
+        .map_err(|e| err(format!("sparse indices: {e}")))?;
         let val_view = sparse.values().view();
-        let val_bytes = view_bytes(&val_view, buffers).map_err(|e| err(format!("sparse values: {e}")))?;
+        let val_bytes =
+            view_bytes(&val_view, buffers).map_err(|e| err(format!("sparse values: {e}")))?;
         let mut values = vec![0.0; n * n_comp];
-        read_elements(val_bytes, sparse.values().offset(), elem, n, n_comp, data_type, normalized, &mut values)
-            .map_err(|e| err(format!("sparse values: {e}")))?;
+        read_elements(
+            val_bytes,
+            sparse.values().offset(),
+            elem,
+            n,
+            n_comp,
+            data_type,
+            normalized,
+            &mut values,
+        )
+        .map_err(|e| err(format!("sparse values: {e}")))?;
         for (k, &i) in indices.iter().enumerate() {
             let i = i as usize;
-            let dst = out
-                .get_mut(i * n_comp..(i + 1) * n_comp)
-                .ok_or_else(|| err(format!("sparse index {i} at {k} is not below count {count}")))?;
+            let dst = out.get_mut(i * n_comp..(i + 1) * n_comp).ok_or_else(|| {
+                err(format!(
+                    "sparse index {i} at {k} is not below count {count}"
+                ))
+            })?;
             dst.copy_from_slice(values.get(k * n_comp..(k + 1) * n_comp).unwrap_or_default());
         }
     }
@@ -158,12 +203,25 @@ pub(crate) fn read_f64(
 }
 
 /// The bytes of a buffer view, checked against its buffer.
-fn view_bytes<'b>(view: &::gltf::buffer::View<'_>, buffers: &'b [BufferData]) -> Result<&'b [u8], String> {
+fn view_bytes<'b>(
+    view: &::gltf::buffer::View<'_>,
+    buffers: &'b [BufferData],
+) -> Result<&'b [u8], String> {
     let b = view.buffer().index();
     let data = match buffers.get(b) {
         Some(Ok(d)) => d.as_slice(),
-        Some(Err(e)) => return Err(format!("bufferView {} reads buffer {b}, which failed: {e}", view.index())),
-        None => return Err(format!("bufferView {}: buffer {b} does not exist", view.index())),
+        Some(Err(e)) => {
+            return Err(format!(
+                "bufferView {} reads buffer {b}, which failed: {e}",
+                view.index()
+            ));
+        }
+        None => {
+            return Err(format!(
+                "bufferView {}: buffer {b} does not exist",
+                view.index()
+            ));
+        }
     };
     let start = view.offset();
     start

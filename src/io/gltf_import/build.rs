@@ -94,7 +94,13 @@ pub(crate) fn build(
         .map(|(k, node)| match node {
             None => None,
             Some(n) if sel.root == Some(*n) => None,
-            Some(n) => h.parent.get(*n).copied().flatten().and_then(index_of).or((k > 0).then_some(0)),
+            Some(n) => h
+                .parent
+                .get(*n)
+                .copied()
+                .flatten()
+                .and_then(index_of)
+                .or((k > 0).then_some(0)),
         })
         .collect();
     let root_node = sel.root;
@@ -121,7 +127,9 @@ pub(crate) fn build(
                     node: n,
                     name: h.names.get(n).cloned().unwrap_or_default(),
                     what: match t {
-                        Some(t) => format!("world transform at t = {t} s (with its ancestors): {what}"),
+                        Some(t) => {
+                            format!("world transform at t = {t} s (with its ancestors): {what}")
+                        }
                         None => format!("rest world transform (with its ancestors): {what}"),
                     },
                 })
@@ -135,7 +143,11 @@ pub(crate) fn build(
         .map(|k| joint_local(k, None))
         .collect::<Result<_, _>>()?;
     let name = |k: usize| match joint_nodes.get(k).copied().flatten() {
-        Some(n) => h.names.get(n).cloned().unwrap_or_else(|| format!("node{n}")),
+        Some(n) => h
+            .names
+            .get(n)
+            .cloned()
+            .unwrap_or_else(|| format!("node{n}")),
         None => SYNTHETIC_ROOT.to_string(),
     };
     let mut cumulative = vec![1.0; rest.len()];
@@ -151,13 +163,24 @@ pub(crate) fn build(
                 uniform(&trs.scale)
             ));
         }
-        let parent_scale = parents.get(k).copied().flatten().and_then(|p| cumulative.get(p).copied()).unwrap_or(1.0);
+        let parent_scale = parents
+            .get(k)
+            .copied()
+            .flatten()
+            .and_then(|p| cumulative.get(p).copied())
+            .unwrap_or(1.0);
         if let Some(c) = cumulative.get_mut(k) {
             *c = parent_scale * uniform(&trs.scale);
         }
     }
-    let parent_scale =
-        |k: usize| parents.get(k).copied().flatten().and_then(|p| cumulative.get(p).copied()).unwrap_or(1.0);
+    let parent_scale = |k: usize| {
+        parents
+            .get(k)
+            .copied()
+            .flatten()
+            .and_then(|p| cumulative.get(p).copied())
+            .unwrap_or(1.0)
+    };
 
     // Frames.
     let mut frames = Vec::with_capacity(timeline.times.len());
@@ -232,13 +255,17 @@ pub(crate) fn build(
     // Channels: ZXY rotations everywhere; positions on the root and wherever translation leaves the rest.
     let tol = 1e-5 * (extent * f).max(0.01);
     for (k, j) in skeleton.joints.iter_mut().enumerate() {
-        let moves = frames
-            .iter()
-            .any(|p| p.translations.get(k).is_some_and(|t| (t - j.offset).norm() > tol));
+        let moves = frames.iter().any(|p| {
+            p.translations
+                .get(k)
+                .is_some_and(|t| (t - j.offset).norm() > tol)
+        });
         if j.parent.is_none() || moves {
-            j.channels.extend([Axis::X, Axis::Y, Axis::Z].map(Channel::Position));
+            j.channels
+                .extend([Axis::X, Axis::Y, Axis::Z].map(Channel::Position));
         }
-        j.channels.extend([Axis::Z, Axis::X, Axis::Y].map(Channel::Rotation));
+        j.channels
+            .extend([Axis::Z, Axis::X, Axis::Y].map(Channel::Rotation));
     }
 
     let mut clip = Clip {

@@ -49,11 +49,15 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Container<'_>, GltfImportError> {
     if version != 2 {
         return Err(glb_err(4, format!("version {version}, expected 2")));
     }
-    let declared = read_u32(bytes, 8).ok_or_else(|| glb_err(8, "truncated 12-byte header"))? as usize;
+    let declared =
+        read_u32(bytes, 8).ok_or_else(|| glb_err(8, "truncated 12-byte header"))? as usize;
     if declared > bytes.len() {
         return Err(glb_err(
             8,
-            format!("header length {declared} exceeds the file size {}", bytes.len()),
+            format!(
+                "header length {declared} exceeds the file size {}",
+                bytes.len()
+            ),
         ));
     }
     // Trailing bytes past the declared length are ignored, as the spec's length field is authoritative.
@@ -72,13 +76,21 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Container<'_>, GltfImportError> {
             .ok_or_else(|| {
                 glb_err(
                     at,
-                    format!("chunk {index} length {len} runs past the end ({} bytes)", data.len()),
+                    format!(
+                        "chunk {index} length {len} runs past the end ({} bytes)",
+                        data.len()
+                    ),
                 )
             })?;
         let body = data.get(start..end).unwrap_or_default();
         match (index, kind) {
             (0, CHUNK_JSON) => json = Some(body),
-            (0, _) => return Err(glb_err(at, format!("first chunk type 0x{kind:08x}, expected JSON"))),
+            (0, _) => {
+                return Err(glb_err(
+                    at,
+                    format!("first chunk type 0x{kind:08x}, expected JSON"),
+                ));
+            }
             (1, CHUNK_BIN) => bin = Some(body),
             // Unknown chunks must be ignored (glTF 2.0 §4.4.3.3).
             _ => {}
@@ -113,7 +125,11 @@ pub(crate) fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
                 continue;
             }
             b' ' | b'\t' | b'\r' | b'\n' => continue,
-            _ => return Err(format!("invalid base64 character 0x{c:02x} at position {pos}")),
+            _ => {
+                return Err(format!(
+                    "invalid base64 character 0x{c:02x} at position {pos}"
+                ));
+            }
         };
         if padding > 0 {
             return Err(format!("base64 data after '=' padding at position {pos}"));
@@ -131,7 +147,9 @@ pub(crate) fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
         return Err("base64 length leaves a dangling character".into());
     }
     if padding > 2 {
-        return Err(format!("{padding} '=' padding characters, at most 2 allowed"));
+        return Err(format!(
+            "{padding} '=' padding characters, at most 2 allowed"
+        ));
     }
     Ok(out)
 }
@@ -195,7 +213,10 @@ fn resolve_uri(uri: &str, base_dir: Option<&Path>) -> Result<Vec<u8>, String> {
             .ok_or_else(|| "data URI without ','".to_string())?;
         let mut parts = header.split(';');
         let mime = parts.next().unwrap_or_default();
-        if !matches!(mime, "application/octet-stream" | "application/gltf-buffer" | "") {
+        if !matches!(
+            mime,
+            "application/octet-stream" | "application/gltf-buffer" | ""
+        ) {
             return Err(format!(
                 "data URI of type '{mime}', expected application/octet-stream or application/gltf-buffer"
             ));
@@ -209,7 +230,8 @@ fn resolve_uri(uri: &str, base_dir: Option<&Path>) -> Result<Vec<u8>, String> {
     if uri.contains("://") || uri.starts_with('/') || uri.starts_with('\\') {
         return Err(format!("uri '{uri}' is not a relative path or a data URI"));
     }
-    let dir = base_dir.ok_or_else(|| format!("external file '{uri}' but no base directory was given"))?;
+    let dir =
+        base_dir.ok_or_else(|| format!("external file '{uri}' but no base directory was given"))?;
     let path = dir.join(percent_decode(uri)?);
     std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
 }

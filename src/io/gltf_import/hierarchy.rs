@@ -17,7 +17,8 @@ impl Trs {
     /// The 4×4 affine matrix T·R·S.
     pub fn matrix(&self) -> Matrix4<f64> {
         let mut m = Matrix4::identity();
-        let rs = self.rotation.to_rotation_matrix().into_inner() * Matrix3::from_diagonal(&self.scale);
+        let rs =
+            self.rotation.to_rotation_matrix().into_inner() * Matrix3::from_diagonal(&self.scale);
         m.fixed_view_mut::<3, 3>(0, 0).copy_from(&rs);
         m.fixed_view_mut::<3, 1>(0, 3).copy_from(&self.translation);
         m
@@ -72,7 +73,9 @@ pub(crate) fn unit_quaternion(q: [f64; 4]) -> Result<UnitQuaternion<f64>, String
     let quat = Quaternion::new(w, x, y, z);
     let n = quat.norm();
     if !n.is_finite() || n < 1e-6 {
-        return Err(format!("rotation {q:?} is not a unit quaternion (norm {n})"));
+        return Err(format!(
+            "rotation {q:?} is not a unit quaternion (norm {n})"
+        ));
     }
     Ok(UnitQuaternion::from_quaternion(quat))
 }
@@ -88,7 +91,11 @@ impl Hierarchy {
         for node in doc.nodes() {
             let i = node.index();
             let name = node.name().unwrap_or_default();
-            names.push(if name.is_empty() { format!("node{i}") } else { name.to_string() });
+            names.push(if name.is_empty() {
+                format!("node{i}")
+            } else {
+                name.to_string()
+            });
             let transform_err = |what: String| GltfImportError::Transform {
                 node: i,
                 name: name.to_string(),
@@ -98,7 +105,10 @@ impl Hierarchy {
                 ::gltf::scene::Transform::Matrix { matrix } => {
                     // glTF stores matrices column-major: matrix[c][r].
                     let m = Matrix4::from_fn(|r, c| {
-                        matrix.get(c).and_then(|col| col.get(r)).map_or(0.0, |&v| f64::from(v))
+                        matrix
+                            .get(c)
+                            .and_then(|col| col.get(r))
+                            .map_or(0.0, |&v| f64::from(v))
                     });
                     decompose(&m).map_err(transform_err)?
                 }
@@ -114,7 +124,8 @@ impl Hierarchy {
                     }
                     Trs {
                         translation: t,
-                        rotation: unit_quaternion(rotation.map(f64::from)).map_err(transform_err)?,
+                        rotation: unit_quaternion(rotation.map(f64::from))
+                            .map_err(transform_err)?,
                         scale: s,
                     }
                 }
@@ -197,7 +208,9 @@ impl Hierarchy {
                 common = common.min(first.iter().zip(p).take_while(|(a, b)| a == b).count());
             }
         }
-        let root = (common > 0).then(|| paths.first().and_then(|p| p.get(common - 1)).copied()).flatten();
+        let root = (common > 0)
+            .then(|| paths.first().and_then(|p| p.get(common - 1)).copied())
+            .flatten();
         let skip = common.saturating_sub(1);
         for p in &paths {
             for &node in p.iter().skip(skip) {
@@ -220,7 +233,11 @@ impl Hierarchy {
         while let Some(k) = stack.pop() {
             order.push(k);
             if let Some(ch) = self.children.get(k) {
-                stack.extend(ch.iter().rev().filter(|&&c| in_set.get(c).copied().unwrap_or(false)));
+                stack.extend(
+                    ch.iter()
+                        .rev()
+                        .filter(|&&c| in_set.get(c).copied().unwrap_or(false)),
+                );
             }
         }
         Selection { root, tops, order }

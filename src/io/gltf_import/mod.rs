@@ -61,8 +61,8 @@ struct Loaded {
 /// path), which the `gltf` wrappers then unwrap, and its mesh-primitive check indexes `accessors` with the
 /// POSITION attribute's index unchecked (a panic on a corrupt index). Both are checked here beforehand.
 fn parse_document(json: &[u8]) -> Result<::gltf::Document, GltfImportError> {
-    let root: ::gltf::json::Root =
-        ::gltf::json::deserialize::from_slice(json).map_err(|e| GltfImportError::Json(e.to_string()))?;
+    let root: ::gltf::json::Root = ::gltf::json::deserialize::from_slice(json)
+        .map_err(|e| GltfImportError::Json(e.to_string()))?;
     let mut errors = Vec::new();
     for (a, anim) in root.animations.iter().enumerate() {
         for (c, channel) in anim.channels.iter().enumerate() {
@@ -73,7 +73,10 @@ fn parse_document(json: &[u8]) -> Result<::gltf::Document, GltfImportError> {
                     root.nodes.len()
                 ));
             }
-            if matches!(channel.target.path, ::gltf::json::validation::Checked::Invalid) {
+            if matches!(
+                channel.target.path,
+                ::gltf::json::validation::Checked::Invalid
+            ) {
                 errors.push(format!(
                     "animations[{a}].channels[{c}].target.path: expected translation, rotation, scale or weights"
                 ));
@@ -82,7 +85,8 @@ fn parse_document(json: &[u8]) -> Result<::gltf::Document, GltfImportError> {
     }
     for (m, mesh) in root.meshes.iter().enumerate() {
         for (p, prim) in mesh.primitives.iter().enumerate() {
-            let position = ::gltf::json::validation::Checked::Valid(::gltf::json::mesh::Semantic::Positions);
+            let position =
+                ::gltf::json::validation::Checked::Valid(::gltf::json::mesh::Semantic::Positions);
             if let Some(index) = prim.attributes.get(&position) {
                 if index.value() >= root.accessors.len() {
                     errors.push(format!(
@@ -120,7 +124,11 @@ pub fn animation_names(bytes: &[u8]) -> Result<Vec<String>, GltfImportError> {
 
 /// Imports a glTF (JSON) or GLB file held in memory. `base_dir` is the folder external buffers are relative
 /// to (`None`: external buffers are an error).
-pub fn import(bytes: &[u8], base_dir: Option<&Path>, opts: &ImportOptions) -> Result<Imported, GltfImportError> {
+pub fn import(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    opts: &ImportOptions,
+) -> Result<Imported, GltfImportError> {
     import_mapped(bytes, base_dir, opts).map(|(imported, _)| imported)
 }
 
@@ -145,15 +153,23 @@ fn pick_animation<'a>(
         return Ok(doc.animations().next());
     };
     let by_name = doc.animations().find(|a| a.name() == Some(w));
-    let by_index = || w.trim().parse::<usize>().ok().and_then(|i| doc.animations().nth(i));
-    by_name.or_else(by_index).map(Some).ok_or_else(|| GltfImportError::NoSuchAnimation {
-        requested: w.to_string(),
-        available: doc
-            .animations()
-            .map(|a| format!("{}:{}", a.index(), animation_label(&a)))
-            .collect::<Vec<_>>()
-            .join(", "),
-    })
+    let by_index = || {
+        w.trim()
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| doc.animations().nth(i))
+    };
+    by_name
+        .or_else(by_index)
+        .map(Some)
+        .ok_or_else(|| GltfImportError::NoSuchAnimation {
+            requested: w.to_string(),
+            available: doc
+                .animations()
+                .map(|a| format!("{}:{}", a.index(), animation_label(&a)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }
 
 /// Like [`import`], also returning which nodes, skin and animation were used.
@@ -233,7 +249,8 @@ pub fn import_mapped(
         .iter()
         .enumerate()
         .filter(|(i, t)| {
-            !moving.contains(i) && (t.translation.is_some() || t.rotation.is_some() || t.scale.is_some())
+            !moving.contains(i)
+                && (t.translation.is_some() || t.rotation.is_some() || t.scale.is_some())
         })
         .map(|(i, _)| hierarchy.names.get(i).cloned().unwrap_or_default())
         .collect();
@@ -253,7 +270,9 @@ pub fn import_mapped(
     let timeline = timeline::timeline(&used, opts.sample_rate, &label)?;
 
     let up = opts.up_axis.unwrap_or(UpAxis::Y);
-    let built = build::build(&hierarchy, &selection, &tracks, &timeline, up, opts.unit, warnings)?;
+    let built = build::build(
+        &hierarchy, &selection, &tracks, &timeline, up, opts.unit, warnings,
+    )?;
     report.unit = built.unit;
     report.unit_inferred = opts.unit.is_none();
     report.up_axis = up;
@@ -281,16 +300,28 @@ pub fn inverse_bind_matrices(
     skin: usize,
 ) -> Result<Vec<nalgebra::Matrix4<f64>>, GltfImportError> {
     let loaded = load(bytes, base_dir)?;
-    let s = loaded.doc.skins().nth(skin).ok_or_else(|| GltfImportError::Option {
-        option: "skin",
-        what: format!("skin {skin} does not exist ({} skins)", loaded.doc.skins().len()),
-    })?;
+    let s = loaded
+        .doc
+        .skins()
+        .nth(skin)
+        .ok_or_else(|| GltfImportError::Option {
+            option: "skin",
+            what: format!(
+                "skin {skin} does not exist ({} skins)",
+                loaded.doc.skins().len()
+            ),
+        })?;
     let n = s.joints().len();
     let Some(acc) = s.inverse_bind_matrices() else {
         return Ok(vec![nalgebra::Matrix4::identity(); n]);
     };
     let ctx = format!("skin {skin} inverseBindMatrices");
-    let raw = accessor::read_f64(&acc, &[::gltf::accessor::Dimensions::Mat4], &loaded.buffers, &ctx)?;
+    let raw = accessor::read_f64(
+        &acc,
+        &[::gltf::accessor::Dimensions::Mat4],
+        &loaded.buffers,
+        &ctx,
+    )?;
     if raw.len() != 16 * n {
         return Err(GltfImportError::Accessor {
             context: ctx,
@@ -299,5 +330,8 @@ pub fn inverse_bind_matrices(
         });
     }
     // Column-major, as glTF stores matrices.
-    Ok(raw.chunks_exact(16).map(nalgebra::Matrix4::from_column_slice).collect())
+    Ok(raw
+        .chunks_exact(16)
+        .map(nalgebra::Matrix4::from_column_slice)
+        .collect())
 }

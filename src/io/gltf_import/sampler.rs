@@ -72,14 +72,22 @@ impl Track {
         if let Some(k) = times.iter().position(|t| !t.is_finite()) {
             return Err(format!("key time {k} is not finite"));
         }
-        let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+        let per_key = if interpolation == Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        };
         let expected = times.len() * per_key;
         if values.len() != expected {
             return Err(format!(
                 "sampler output has {} values, expected {expected} ({} keys{})",
                 values.len(),
                 times.len(),
-                if per_key == 3 { " × 3 for CUBICSPLINE" } else { "" }
+                if per_key == 3 {
+                    " × 3 for CUBICSPLINE"
+                } else {
+                    ""
+                }
             ));
         }
         if let Some(k) = values.iter().position(|v| !v.iter().all(|x| x.is_finite())) {
@@ -104,7 +112,11 @@ impl Track {
 
     /// The value of key `k` (the middle entry of a cubic key).
     fn key(&self, k: usize) -> Vector4<f64> {
-        let i = if self.interpolation == Interpolation::CubicSpline { 3 * k + 1 } else { k };
+        let i = if self.interpolation == Interpolation::CubicSpline {
+            3 * k + 1
+        } else {
+            k
+        };
         self.values.get(i).copied().unwrap_or_else(Vector4::zeros)
     }
 
@@ -118,10 +130,18 @@ impl Track {
         if t >= self.end() {
             return (n - 1, 0.0, 0.0);
         }
-        let k = self.times.partition_point(|&x| x <= t).saturating_sub(1).min(n - 2);
+        let k = self
+            .times
+            .partition_point(|&x| x <= t)
+            .saturating_sub(1)
+            .min(n - 2);
         let (t0, t1) = (self.times[k], self.times[k + 1]);
         let dt = t1 - t0;
-        let s = if dt > 0.0 { ((t - t0) / dt).clamp(0.0, 1.0) } else { 0.0 };
+        let s = if dt > 0.0 {
+            ((t - t0) / dt).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         (k, s, dt)
     }
 
@@ -182,17 +202,37 @@ mod tests {
     #[test]
     fn step_linear_cubic_scalar_values() {
         let times = vec![0.0, 1.0, 3.0];
-        let step = Track::new(times.clone(), vec![v(0.0), v(1.0), v(5.0)], Interpolation::Step).unwrap();
+        let step = Track::new(
+            times.clone(),
+            vec![v(0.0), v(1.0), v(5.0)],
+            Interpolation::Step,
+        )
+        .unwrap();
         assert_eq!(step.sample_vec3(0.99).x, 0.0);
         assert_eq!(step.sample_vec3(1.0).x, 1.0);
         assert_eq!(step.sample_vec3(2.5).x, 1.0);
         assert_eq!(step.sample_vec3(9.0).x, 5.0);
-        let lin = Track::new(times.clone(), vec![v(0.0), v(1.0), v(5.0)], Interpolation::Linear).unwrap();
+        let lin = Track::new(
+            times.clone(),
+            vec![v(0.0), v(1.0), v(5.0)],
+            Interpolation::Linear,
+        )
+        .unwrap();
         assert!((lin.sample_vec3(2.0).x - 3.0).abs() < 1e-15);
         assert_eq!(lin.sample_vec3(-1.0).x, 0.0);
         // Cubic over [1, 3]: p0 = 1, out-tangent 2 /s, p1 = 5, in-tangent −1 /s, dt = 2, midpoint s = 0.5:
         // h = (0.5, 0.125, 0.5, −0.125) → 0.5·1 + 0.125·2·2 + 0.5·5 − 0.125·2·(−1) = 3.75.
-        let cubic_vals = vec![v(0.0), v(0.0), v(0.0), v(0.0), v(1.0), v(2.0), v(-1.0), v(5.0), v(0.0)];
+        let cubic_vals = vec![
+            v(0.0),
+            v(0.0),
+            v(0.0),
+            v(0.0),
+            v(1.0),
+            v(2.0),
+            v(-1.0),
+            v(5.0),
+            v(0.0),
+        ];
         let cub = Track::new(times, cubic_vals, Interpolation::CubicSpline).unwrap();
         assert!((cub.sample_vec3(2.0).x - 3.75).abs() < 1e-12);
         assert_eq!(cub.sample_vec3(3.0).x, 5.0);
@@ -203,8 +243,22 @@ mod tests {
     fn rejects_bad_tracks() {
         assert!(Track::new(vec![], vec![], Interpolation::Linear).is_err());
         assert!(Track::new(vec![1.0, 0.0], vec![v(0.0), v(1.0)], Interpolation::Linear).is_err());
-        assert!(Track::new(vec![0.0, 1.0], vec![v(0.0), v(1.0)], Interpolation::CubicSpline).is_err());
-        assert!(Track::new(vec![0.0, f64::NAN], vec![v(0.0), v(1.0)], Interpolation::Step).is_err());
+        assert!(
+            Track::new(
+                vec![0.0, 1.0],
+                vec![v(0.0), v(1.0)],
+                Interpolation::CubicSpline
+            )
+            .is_err()
+        );
+        assert!(
+            Track::new(
+                vec![0.0, f64::NAN],
+                vec![v(0.0), v(1.0)],
+                Interpolation::Step
+            )
+            .is_err()
+        );
         assert!(Track::new(vec![0.0], vec![v(f64::INFINITY)], Interpolation::Step).is_err());
     }
 

@@ -22,7 +22,10 @@ pub(crate) struct Timeline {
 
 /// Key times of all tracks, merged, sorted and deduplicated (times closer than 1 µs are one key).
 fn merged_keys(tracks: &[&Track]) -> Vec<f64> {
-    let mut all: Vec<f64> = tracks.iter().flat_map(|t| t.times.iter().copied()).collect();
+    let mut all: Vec<f64> = tracks
+        .iter()
+        .flat_map(|t| t.times.iter().copied())
+        .collect();
     all.sort_by(f64::total_cmp);
     all.dedup_by(|b, a| (*b - *a).abs() < 1e-6);
     all
@@ -34,7 +37,11 @@ fn merged_keys(tracks: &[&Track]) -> Vec<f64> {
 /// - `rate = None`: when the merged key times are uniformly spaced (every gap within 0.1 % of the mean),
 ///   the frames are the key times themselves and the frame time is the mean gap; otherwise 30 fps as above.
 /// - No tracks: one frame (the rest pose) at 1 / rate (30 fps by default).
-pub(crate) fn timeline(tracks: &[&Track], rate: Option<f64>, label: &str) -> Result<Timeline, GltfImportError> {
+pub(crate) fn timeline(
+    tracks: &[&Track],
+    rate: Option<f64>,
+    label: &str,
+) -> Result<Timeline, GltfImportError> {
     if let Some(r) = rate {
         if !(r.is_finite() && r > 0.0) {
             return Err(GltfImportError::Option {
@@ -98,7 +105,12 @@ mod tests {
     use nalgebra::Vector4;
 
     fn track(times: &[f64]) -> Track {
-        Track::new(times.to_vec(), vec![Vector4::zeros(); times.len()], Interpolation::Linear).unwrap()
+        Track::new(
+            times.to_vec(),
+            vec![Vector4::zeros(); times.len()],
+            Interpolation::Linear,
+        )
+        .unwrap()
     }
 
     #[test]

@@ -54,7 +54,12 @@ pub(crate) fn read_animation(
             channel: ci,
             what,
         };
-        let times = read_f64(&sampler.input(), &[Dimensions::Scalar], buffers, &ctx("input"))?;
+        let times = read_f64(
+            &sampler.input(),
+            &[Dimensions::Scalar],
+            buffers,
+            &ctx("input"),
+        )?;
         let (dims, width) = match property {
             Property::Rotation => (Dimensions::Vec4, 4),
             _ => (Dimensions::Vec3, 3),
@@ -64,13 +69,21 @@ pub(crate) fn read_animation(
             .chunks_exact(width)
             .map(|c| Vector4::new(c[0], c[1], c[2], c.get(3).copied().unwrap_or(0.0)))
             .collect();
-        let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+        let per_key = if interpolation == Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        };
         if values.len() != times.len() * per_key {
             return Err(anim_err(format!(
                 "sampler output has {} keys, expected {}{}",
                 values.len(),
                 times.len() * per_key,
-                if per_key == 3 { " (3 per input key for CUBICSPLINE)" } else { "" }
+                if per_key == 3 {
+                    " (3 per input key for CUBICSPLINE)"
+                } else {
+                    ""
+                }
             )));
         }
         if property == Property::Rotation {
@@ -79,9 +92,11 @@ pub(crate) fn read_animation(
                 .iter()
                 .skip(per_key / 2)
                 .step_by(per_key)
-                .position(|q| !(q.norm() > 1e-6));
+                .position(|q| q.norm().is_nan() || q.norm() <= 1e-6);
             if let Some(k) = bad {
-                return Err(anim_err(format!("rotation key {k} is not a unit quaternion")));
+                return Err(anim_err(format!(
+                    "rotation key {k} is not a unit quaternion"
+                )));
             }
         }
         let track = Track::new(times, values, interpolation).map_err(anim_err)?;
