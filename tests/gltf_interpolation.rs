@@ -266,3 +266,37 @@ fn errors_say_what_and_where() {
     let err = import(embedded().as_bytes(), None, &opts("step", Some(0.0))).unwrap_err();
     assert!(err.to_string().contains("sample_rate"), "{err}");
 }
+
+#[test]
+fn without_a_skin_the_animated_nodes_form_the_skeleton_under_a_synthetic_root() {
+    // Same asset, no skin, and the two nodes made separate scene roots.
+    let text = embedded()
+        .replace(r#""skins": [{"joints": [0, 1]}],"#, "")
+        .replace(r#""children": [1], "#, "")
+        .replace(r#""nodes": [0]"#, r#""nodes": [0, 1]"#);
+    let imp = import(text.as_bytes(), None, &opts("linear", Some(2.0))).unwrap();
+    let names: Vec<&str> = imp
+        .skeleton
+        .joints
+        .iter()
+        .map(|j| j.name.as_str())
+        .collect();
+    assert_eq!(names, ["__root", "hip", "knee"]);
+    assert_eq!(imp.skeleton.joints[2].parent, Some(0));
+    // The knee now hangs from the origin.
+    let world = flinch::skeleton::Pose::rest(&imp.skeleton).world_transforms(&imp.skeleton);
+    assert!((world[2].translation.vector - Vector3::new(0.0, -0.5, 0.0)).norm() < 1e-12);
+}
+
+#[test]
+fn z_up_option_turns_the_root() {
+    let o = ImportOptions {
+        up_axis: Some(flinch::io::UpAxis::Z),
+        ..opts("step", Some(2.0))
+    };
+    let imp = import(embedded().as_bytes(), None, &o).unwrap();
+    assert_eq!(imp.report.up_axis, flinch::io::UpAxis::Z);
+    // (x, y, z) → (x, z, −y): the hip's rest offset (0, 1, 0) becomes (0, 0, −1), key (1, 2, 3) → (1, 3, −2).
+    assert!((imp.skeleton.joints[0].offset - Vector3::new(0.0, 0.0, -1.0)).norm() < 1e-12);
+    assert!((imp.clip.frames[MID].translations[0] - Vector3::new(1.0, 3.0, -2.0)).norm() < 1e-12);
+}

@@ -18,6 +18,9 @@ pub const SYNTHETIC_ROOT: &str = "__root";
 /// taken to be in centimetres (the Fox: ~150 units).
 pub const CM_THRESHOLD: f64 = 10.0;
 
+/// Most joint poses (frames × joints) a clip may hold (about 0.6 GB): a bound against corrupt key times.
+pub const MAX_POSE_ENTRIES: usize = 10_000_000;
+
 /// Relative tolerance under which a scale counts as uniform / unchanged (RiggedSimple's 0.99999988 is 1).
 const SCALE_TOL: f64 = 1e-4;
 
@@ -87,7 +90,14 @@ pub(crate) fn build(
         joint_nodes.push(None);
     }
     joint_nodes.extend(sel.order.iter().map(|&n| Some(n)));
-    let index_of = |node: usize| joint_nodes.iter().position(|&j| j == Some(node));
+    // node → joint index, for the parent lookup.
+    let mut joint_of_node = vec![None; h.parent.len()];
+    for (k, node) in joint_nodes.iter().enumerate() {
+        if let Some(slot) = node.and_then(|n| joint_of_node.get_mut(n)) {
+            *slot = Some(k);
+        }
+    }
+    let index_of = |node: usize| joint_of_node.get(node).copied().flatten();
     let parents: Vec<Option<usize>> = joint_nodes
         .iter()
         .enumerate()
@@ -182,7 +192,18 @@ pub(crate) fn build(
             .unwrap_or(1.0)
     };
 
-    // Frames.
+    // Frames. A corrupt key time can ask for many frames; bound the pose storage, not just the frame count.
+    let entries = timeline.times.len().saturating_mul(rest.len());
+    if entries > MAX_POSE_ENTRIES {
+        return Err(GltfImportError::Option {
+            option: "sample_rate",
+            what: format!(
+                "{} frames × {} joints exceeds {MAX_POSE_ENTRIES} joint poses; give a lower rate",
+                timeline.times.len(),
+                rest.len()
+            ),
+        });
+    }
     let mut frames = Vec::with_capacity(timeline.times.len());
     let mut scale_drift = vec![0.0f64; rest.len()];
     for &t in &timeline.times {

@@ -29,7 +29,7 @@ mod tracks;
 
 use std::path::Path;
 
-pub use build::{CM_THRESHOLD, SYNTHETIC_ROOT};
+pub use build::{CM_THRESHOLD, MAX_POSE_ENTRIES, SYNTHETIC_ROOT};
 pub use error::GltfImportError;
 pub use sampler::{Interpolation, Track};
 pub use timeline::{DEFAULT_SAMPLE_RATE, MAX_FRAMES};
