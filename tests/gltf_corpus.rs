@@ -479,3 +479,18 @@ fn rigged_simple_root_matrix_turns_z_up_into_y_up() {
         imp.report.warnings
     );
 }
+
+#[test]
+fn the_invalid_2017_fox_gives_the_same_skeleton_and_clips() {
+    let (Some(new), Some(old)) = (file("Fox.glb"), file("Fox_2017_sample_models_version.glb"))
+    else {
+        return;
+    };
+    for anim in ["Survey", "Walk", "Run"] {
+        let (a, _) = load(&new, Some(anim));
+        let (b, _) = load(&old, Some(anim));
+        assert_eq!(a.skeleton, b.skeleton, "{anim}");
+        assert_eq!(a.clip, b.clip, "{anim}");
+        assert_eq!(a.report.warnings, b.report.warnings);
+    }
+}
