@@ -196,7 +196,11 @@ pub(crate) fn read_f64(
                     "sparse index {i} at {k} is not below count {count}"
                 ))
             })?;
-            dst.copy_from_slice(values.get(k * n_comp..(k + 1) * n_comp).unwrap_or_default());
+            // zip, not copy_from_slice: no length assertion on a path the file controls.
+            let src = values.get(k * n_comp..(k + 1) * n_comp).unwrap_or_default();
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = *s;
+            }
         }
     }
     Ok(out)
