@@ -4,10 +4,10 @@
 use nalgebra::{UnitQuaternion, Vector3};
 use rapier3d_urdf::urdf_rs::Robot;
 
+use super::UrdfError;
 use super::links::{collision_shapes, inertial, joint};
 use super::model::{JointKind, UrdfLink, UrdfModel};
 use super::tree::tree_order;
-use super::UrdfError;
 use crate::io::UpAxis;
 use crate::math::{Axis, axis_rotation};
 use crate::skeleton::{Channel, Joint, Skeleton};
@@ -85,7 +85,11 @@ fn channels(link: &UrdfLink) -> (Vec<Channel>, Option<String>) {
             let (r, ok_r) = dominant_axis(&child_axis);
             let [p, q] = other_axes(n);
             (
-                vec![Channel::Position(p), Channel::Position(q), Channel::Rotation(r)],
+                vec![
+                    Channel::Position(p),
+                    Channel::Position(q),
+                    Channel::Rotation(r),
+                ],
                 ok_n && ok_r,
             )
         }
@@ -160,7 +164,11 @@ pub fn rest_extent(model: &UrdfModel) -> Vector3<f64> {
     for (frame, link) in frames.iter().zip(&model.links) {
         let points = std::iter::once(frame.translation.vector)
             .chain(std::iter::once(frame * nalgebra::Point3::from(link.com)).map(|p| p.coords))
-            .chain(link.shapes.iter().map(|s| (frame * s.pose).translation.vector));
+            .chain(
+                link.shapes
+                    .iter()
+                    .map(|s| (frame * s.pose).translation.vector),
+            );
         for p in points {
             lo = lo.inf(&p);
             hi = hi.sup(&p);
@@ -217,8 +225,17 @@ mod tests {
 
     #[test]
     fn dominant_axis_flags_oblique_axes() {
-        assert_eq!(dominant_axis(&Vector3::new(0.0, -1.0, 0.0)), (Axis::Y, true));
-        assert_eq!(dominant_axis(&Vector3::new(2.0, 1.0, 1.0)), (Axis::X, false));
-        assert_eq!(dominant_axis(&Vector3::new(0.0, -1.0, 1.0)), (Axis::Y, false));
+        assert_eq!(
+            dominant_axis(&Vector3::new(0.0, -1.0, 0.0)),
+            (Axis::Y, true)
+        );
+        assert_eq!(
+            dominant_axis(&Vector3::new(2.0, 1.0, 1.0)),
+            (Axis::X, false)
+        );
+        assert_eq!(
+            dominant_axis(&Vector3::new(0.0, -1.0, 1.0)),
+            (Axis::Y, false)
+        );
     }
 }

@@ -29,10 +29,15 @@ pub enum UrdfError {
         /// What the decoder expected.
         what: String,
     },
-    /// The XML or URDF structure was rejected by the parser (`urdf_rs`); the message is the parser's.
-    #[error("URDF parse error: {message}")]
+    /// The XML or URDF structure was rejected by the parser (`urdf_rs`); the message is the parser's, the
+    /// position flinch's (the parser gives one only for XML syntax errors).
+    #[error("{}URDF parse error: {message}", position(*.line, *.column))]
     Parse {
-        /// The parser's own message (it carries line and column for XML syntax errors).
+        /// 1-based line of the error, when it could be located.
+        line: Option<usize>,
+        /// 1-based column (characters) of the error, when it could be located.
+        column: Option<usize>,
+        /// The parser's own message.
         message: String,
     },
     /// The parser panicked on this input; the panic was caught and turned into this error.
@@ -69,6 +74,15 @@ pub enum UrdfError {
         /// What is wrong.
         what: String,
     },
+}
+
+/// `line L, column C: ` or nothing.
+fn position(line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(l), Some(c)) => format!("line {l}, column {c}: "),
+        (Some(l), None) => format!("line {l}: "),
+        _ => String::new(),
+    }
 }
 
 impl UrdfError {

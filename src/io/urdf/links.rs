@@ -70,7 +70,8 @@ pub(crate) fn inertial(
     if let Some(problem) = inertia_problem(&raw) {
         return Err(err(problem));
     }
-    let inertia = rotate_inertia(frame.rotation.to_rotation_matrix().matrix(), &raw) * (scale * scale);
+    let inertia =
+        rotate_inertia(frame.rotation.to_rotation_matrix().matrix(), &raw) * (scale * scale);
     if let Some(excess) = triangle_violation(&inertia) {
         warnings.push(format!(
             "link '{}': principal moments break the triangle inequality by {:.1}% (no rigid body has them)",
@@ -216,7 +217,11 @@ pub(crate) fn joint(
                     l.lower, l.upper
                 )));
             }
-            let s = if kind == JointKind::Prismatic { scale } else { 1.0 };
+            let s = if kind == JointKind::Prismatic {
+                scale
+            } else {
+                1.0
+            };
             Some(JointLimits {
                 lower: l.lower * s,
                 upper: l.upper * s,

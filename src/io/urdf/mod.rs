@@ -21,6 +21,7 @@
 mod build;
 mod error;
 mod links;
+mod locate;
 mod model;
 mod text;
 mod tree;

@@ -263,7 +263,11 @@ mod tests {
     #[test]
     fn indefinite_tensor_is_rejected_and_triangle_reported() {
         let bad = Matrix3::from_diagonal(&Vector3::new(1.0, -0.5, 1.0));
-        assert!(inertia_problem(&bad).unwrap().contains("positive semi-definite"));
+        assert!(
+            inertia_problem(&bad)
+                .unwrap()
+                .contains("positive semi-definite")
+        );
         let thin = Matrix3::from_diagonal(&Vector3::new(0.1, 0.1, 1.0));
         assert!(inertia_problem(&thin).is_none());
         assert!((triangle_violation(&thin).unwrap() - 0.8).abs() < 1e-12);

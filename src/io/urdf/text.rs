@@ -47,9 +47,15 @@ pub(crate) fn clean_text<'a>(
 pub(crate) fn parse_robot(text: &str) -> Result<urdf_rs::Robot, UrdfError> {
     match panic::catch_unwind(AssertUnwindSafe(|| urdf_rs::read_from_string(text))) {
         Ok(Ok(robot)) => Ok(robot),
-        Ok(Err(e)) => Err(UrdfError::Parse {
-            message: e.to_string(),
-        }),
+        Ok(Err(e)) => {
+            let message = e.to_string();
+            let at = super::locate::locate(text, &message);
+            Err(UrdfError::Parse {
+                line: at.map(|a| a.0),
+                column: at.map(|a| a.1),
+                message,
+            })
+        }
         Err(payload) => {
             let message = payload
                 .downcast_ref::<&str>()

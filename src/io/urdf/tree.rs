@@ -117,9 +117,7 @@ pub(crate) fn tree_order(robot: &Robot) -> Result<TreeOrder, UrdfError> {
     while let Some((link, parent_pos)) = stack.pop() {
         let pos = order.links.len();
         order.links.push(link);
-        order
-            .joints
-            .push(parent_joint.get(link).copied().flatten());
+        order.joints.push(parent_joint.get(link).copied().flatten());
         order.parents.push(parent_pos);
         if let Some(c) = children.get(link) {
             // Reverse so that the first child in file order is visited first.
@@ -183,22 +181,40 @@ mod tests {
 
     #[test]
     fn rejects_bad_graphs_with_names() {
-        let e = |j: &[(&str, &str, &str)], l: &[&str]| tree_order(&robot(j, l)).unwrap_err().to_string();
+        let e = |j: &[(&str, &str, &str)], l: &[&str]| {
+            tree_order(&robot(j, l)).unwrap_err().to_string()
+        };
         assert!(e(&[("j", "a", "x")], &["a"]).contains("joint 'j': child link 'x' does not exist"));
         assert!(e(&[], &["a", "b"]).contains("2 root links ('a', 'b')"));
         assert!(e(&[("j1", "a", "b"), ("j2", "b", "a")], &["a", "b"]).contains("cycle"));
         assert!(
-            e(&[("j1", "r", "a"), ("j2", "a", "b"), ("j3", "b", "a")], &["r", "a", "b"])
-                .contains("two joints")
+            e(
+                &[("j1", "r", "a"), ("j2", "a", "b"), ("j3", "b", "a")],
+                &["r", "a", "b"]
+            )
+            .contains("two joints")
         );
-        assert!(e(&[("j1", "a", "b"), ("j2", "b", "c"), ("j3", "c", "b")], &["a", "b", "c"]).contains("two joints"));
+        assert!(
+            e(
+                &[("j1", "a", "b"), ("j2", "b", "c"), ("j3", "c", "b")],
+                &["a", "b", "c"]
+            )
+            .contains("two joints")
+        );
         assert!(e(&[], &["a", "a"]).contains("link 'a': duplicate link name"));
         assert!(e(&[("j", "a", "a")], &["a"]).contains("its own parent"));
     }
 
     #[test]
     fn detached_cycle_is_reported() {
-        let o = tree_order(&robot(&[("j1", "b", "c"), ("j2", "c", "b")], &["a", "b", "c"]));
-        assert!(o.unwrap_err().to_string().contains("not reachable from the root 'a'"));
+        let o = tree_order(&robot(
+            &[("j1", "b", "c"), ("j2", "c", "b")],
+            &["a", "b", "c"],
+        ));
+        assert!(
+            o.unwrap_err()
+                .to_string()
+                .contains("not reachable from the root 'a'")
+        );
     }
 }
