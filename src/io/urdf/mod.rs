@@ -1,5 +1,5 @@
 //! URDF import: a robot description becomes a flinch [`Skeleton`](crate::skeleton::Skeleton) (one joint per
-//! link, synthesized channels), a one-frame rest [`Clip`](crate::skeleton::Clip) and a [`UrdfModel`] with the
+//! link, synthesized channels), a one-frame rest [`Clip`] and a [`UrdfModel`] with the
 //! physical properties (masses, centres of mass, inertia tensors in link frames, primitive collision shapes,
 //! joint kinds, axes and limits) that the `model` layer adopts.
 //!
