@@ -2,6 +2,7 @@
 //! layer sees metres, Y up.
 
 pub mod gltf_import;
+pub mod urdf;
 
 use std::fmt;
 
