@@ -21,23 +21,48 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let imp = stiff_drive(wn, Integrator::LinearlyImplicit, steps);
     let exp = stiff_drive(wn, Integrator::Explicit, steps);
-    println!("{:>6} {:>10} {:>16} {:>16}", "step", "t (s)", "implicit err", "explicit err");
+    println!(
+        "{:>6} {:>10} {:>16} {:>16}",
+        "step", "t (s)", "implicit err", "explicit err"
+    );
     for i in [0usize, 1, 2, 3, 5, 10, 20, 60, 119] {
-        let show = |e: &[f64]| e.get(i).map_or("(blown up)".to_string(), |v| format!("{v:.3e}"));
-        println!("{:>6} {:>10.4} {:>16} {:>16}", i + 1, (i + 1) as f64 * DRIVE_STEP, show(&imp), show(&exp));
+        let show = |e: &[f64]| {
+            e.get(i)
+                .map_or("(blown up)".to_string(), |v| format!("{v:.3e}"))
+        };
+        println!(
+            "{:>6} {:>10.4} {:>16} {:>16}",
+            i + 1,
+            (i + 1) as f64 * DRIVE_STEP,
+            show(&imp),
+            show(&exp)
+        );
     }
     let series = vec![
         Series {
             label: "implicit".into(),
-            points: imp.iter().enumerate().map(|(i, e)| ((i + 1) as f64 * DRIVE_STEP, e.abs())).collect(),
+            points: imp
+                .iter()
+                .enumerate()
+                .map(|(i, e)| ((i + 1) as f64 * DRIVE_STEP, e.abs()))
+                .collect(),
         },
         Series {
             label: "explicit".into(),
-            points: exp.iter().enumerate().map(|(i, e)| ((i + 1) as f64 * DRIVE_STEP, e.abs())).collect(),
+            points: exp
+                .iter()
+                .enumerate()
+                .map(|(i, e)| ((i + 1) as f64 * DRIVE_STEP, e.abs()))
+                .collect(),
         },
     ];
     let dir = out_dir();
-    write_csv(&dir.join("stiff_drive.csv"), "t_s", "abs_error_rad", &series)?;
+    write_csv(
+        &dir.join("stiff_drive.csv"),
+        "t_s",
+        "abs_error_rad",
+        &series,
+    )?;
     write_svg(
         &dir.join("stiff_drive.svg"),
         "Drive with ω_n = 500 rad/s at h = 1/60 s",
@@ -48,9 +73,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let wi = max_stable_wn(Integrator::LinearlyImplicit, 1.0, WN_CAP);
     let we = max_stable_wn(Integrator::Explicit, 1.0, WN_CAP);
-    println!("largest stable ω_n: implicit {wi:.1} rad/s (search cap {WN_CAP}), explicit {we:.1} rad/s (2/h = {:.1})", 2.0 / DRIVE_STEP);
+    println!(
+        "largest stable ω_n: implicit {wi:.1} rad/s (search cap {WN_CAP}), explicit {we:.1} rad/s (2/h = {:.1})",
+        2.0 / DRIVE_STEP
+    );
     println!("wrote {}", dir.join("stiff_drive.{csv,svg}").display());
-    println!("figure stiff_implicit_final_error_rad {:.3e} rad", imp.last().map_or(f64::INFINITY, |e| e.abs()));
+    println!(
+        "figure stiff_implicit_final_error_rad {:.3e} rad",
+        imp.last().map_or(f64::INFINITY, |e| e.abs())
+    );
     println!("figure stiff_implicit_max_stable_wn {wi:.1} rad/s");
     println!("figure stiff_explicit_max_stable_wn {we:.1} rad/s");
     Ok(())

@@ -5,8 +5,8 @@ mod common;
 
 use common::Lcg;
 use flinch::dynamics::{
-    BallJoint, Body, Constraint, FixedJoint, ForceFrame, Force, HingeJoint, JointDrive, Prescribed,
-    UniversalJoint, UserForce, Damping, Gravity,
+    BallJoint, Body, Constraint, Damping, FixedJoint, Force, ForceFrame, Gravity, HingeJoint,
+    JointDrive, Prescribed, UniversalJoint, UserForce,
 };
 use nalgebra::{Matrix3, Matrix6, UnitQuaternion, Vector3, Vector6};
 
@@ -14,7 +14,11 @@ const EPS: f64 = 1e-6;
 const TOL: f64 = 1e-6;
 
 fn rvec(rng: &mut Lcg, s: f64) -> Vector3<f64> {
-    Vector3::new(rng.next_f64() - 0.5, rng.next_f64() - 0.5, rng.next_f64() - 0.5) * (2.0 * s)
+    Vector3::new(
+        rng.next_f64() - 0.5,
+        rng.next_f64() - 0.5,
+        rng.next_f64() - 0.5,
+    ) * (2.0 * s)
 }
 
 fn rquat(rng: &mut Lcg, s: f64) -> UnitQuaternion<f64> {
@@ -23,9 +27,18 @@ fn rquat(rng: &mut Lcg, s: f64) -> UnitQuaternion<f64> {
 
 fn random_body(rng: &mut Lcg) -> Body {
     let r = rquat(rng, 3.0).to_rotation_matrix().into_inner();
-    let d = Vector3::new(0.5 + rng.next_f64(), 0.5 + rng.next_f64(), 0.5 + rng.next_f64());
+    let d = Vector3::new(
+        0.5 + rng.next_f64(),
+        0.5 + rng.next_f64(),
+        0.5 + rng.next_f64(),
+    );
     let inertia: Matrix3<f64> = r * Matrix3::from_diagonal(&d) * r.transpose();
-    let mut b = Body::new(1.0 + rng.next_f64(), inertia, rvec(rng, 1.0), rquat(rng, 3.0));
+    let mut b = Body::new(
+        1.0 + rng.next_f64(),
+        inertia,
+        rvec(rng, 1.0),
+        rquat(rng, 3.0),
+    );
     b.velocity = Vector6::from_iterator((0..6).map(|_| 4.0 * (rng.next_f64() - 0.5)));
     b
 }
@@ -73,7 +86,10 @@ fn check_constraint(c: &dyn Constraint, bodies: &[Body], t: f64, name: &str) {
             }
         }
         let e = rel_err(&fd, &jac);
-        assert!(e < TOL, "{name}: J of body {k} off by {e:e}\nfd {fd}\nJ {jac}");
+        assert!(
+            e < TOL,
+            "{name}: J of body {k} off by {e:e}\nfd {fd}\nJ {jac}"
+        );
     }
 }
 
@@ -103,8 +119,18 @@ fn check_force(f: &dyn Force, bodies: &[Body], name: &str) {
         for i in 0..idx.len() {
             let ep = rel_err(&fdp[i], &e0.dp[i][kk]);
             let ev = rel_err(&fdv[i], &e0.dv[i][kk]);
-            assert!(ep < TOL, "{name}: df{i}/dp{kk} off by {ep:e}\nfd {}\nan {}", fdp[i], e0.dp[i][kk]);
-            assert!(ev < TOL, "{name}: df{i}/dv{kk} off by {ev:e}\nfd {}\nan {}", fdv[i], e0.dv[i][kk]);
+            assert!(
+                ep < TOL,
+                "{name}: df{i}/dp{kk} off by {ep:e}\nfd {}\nan {}",
+                fdp[i],
+                e0.dp[i][kk]
+            );
+            assert!(
+                ev < TOL,
+                "{name}: df{i}/dv{kk} off by {ev:e}\nfd {}\nan {}",
+                fdv[i],
+                e0.dv[i][kk]
+            );
         }
     }
 }
@@ -120,14 +146,25 @@ fn constraint_jacobians_match_finite_differences() {
         for b in [Some(1), None] {
             let cs: Vec<(Box<dyn Constraint>, &str)> = vec![
                 (Box::new(BallJoint::new(&bodies, 0, b, anchor)), "ball"),
-                (Box::new(HingeJoint::new(&bodies, 0, b, anchor, axis)), "hinge"),
-                (Box::new(UniversalJoint::new(&bodies, 0, b, anchor, axis, axis2)), "universal"),
+                (
+                    Box::new(HingeJoint::new(&bodies, 0, b, anchor, axis)),
+                    "hinge",
+                ),
+                (
+                    Box::new(UniversalJoint::new(&bodies, 0, b, anchor, axis, axis2)),
+                    "universal",
+                ),
                 (Box::new(FixedJoint::new(&bodies, 0, b, anchor)), "fixed"),
             ];
             let mut moved = bodies.clone();
             jiggle(&mut moved, &mut rng);
             for (c, name) in &cs {
-                check_constraint(c.as_ref(), &moved, 0.0, &format!("{name} trial {trial} b={b:?}"));
+                check_constraint(
+                    c.as_ref(),
+                    &moved,
+                    0.0,
+                    &format!("{name} trial {trial} b={b:?}"),
+                );
             }
         }
         let traj = |t: f64| {
@@ -155,14 +192,31 @@ fn force_gradients_match_finite_differences() {
             Vector3::new(2.0, 3.0, 5.0),
         );
         drive.frame = rquat(&mut rng, 2.0);
-        drive.set_target(rquat(&mut rng, 2.0), rvec(&mut rng, 2.0), rvec(&mut rng, 4.0));
+        drive.set_target(
+            rquat(&mut rng, 2.0),
+            rvec(&mut rng, 2.0),
+            rvec(&mut rng, 4.0),
+        );
         let mut world_drive = drive.clone();
         world_drive.parent = None;
         let forces: Vec<(Box<dyn Force>, &str)> = vec![
             (Box::new(drive), "drive"),
             (Box::new(world_drive), "drive to world"),
-            (Box::new(Gravity { body: 1, g: Vector3::new(0.0, -9.81, 0.0) }), "gravity"),
-            (Box::new(Damping { body: 0, angular: 0.7, linear: 2.0 }), "damping"),
+            (
+                Box::new(Gravity {
+                    body: 1,
+                    g: Vector3::new(0.0, -9.81, 0.0),
+                }),
+                "gravity",
+            ),
+            (
+                Box::new(Damping {
+                    body: 0,
+                    angular: 0.7,
+                    linear: 2.0,
+                }),
+                "damping",
+            ),
             (
                 Box::new(UserForce {
                     body: 0,

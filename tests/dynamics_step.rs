@@ -2,8 +2,8 @@
 //! follow exactly, joints hold under post-stabilization, the allocation-free dense LU agrees with the oracle.
 
 use flinch::dynamics::{
-    Body, DenseLuSolver, DenseSolver, DriveId, ForceFrame, JointDrive, SaddlePointSolver, Stabilization,
-    UserForce, World,
+    Body, DenseLuSolver, DenseSolver, DriveId, ForceFrame, JointDrive, SaddlePointSolver,
+    Stabilization, UserForce, World,
 };
 use flinch::math::rotation::rotation_distance;
 use nalgebra::{UnitQuaternion, Vector3, Vector6};
@@ -17,10 +17,10 @@ fn driven_chain(k: f64, d: f64) -> (World, Vec<DriveId>) {
     // No gravity: the reference motion is driven by the feedforward alone and stays moderate (|ω| of a few rad/s).
     w.set_gravity(Vector3::zeros());
     for i in 0..LINKS {
-        w.add_body(
-            Body::cylinder_x(0.5, 0.2, 0.04)
-                .at(Vector3::new(0.1 + 0.2 * i as f64, 0.0, 0.0), UnitQuaternion::identity()),
-        );
+        w.add_body(Body::cylinder_x(0.5, 0.2, 0.04).at(
+            Vector3::new(0.1 + 0.2 * i as f64, 0.0, 0.0),
+            UnitQuaternion::identity(),
+        ));
     }
     w.add_ball_joint(0, None, Vector3::zeros());
     for i in 1..LINKS {
@@ -29,7 +29,13 @@ fn driven_chain(k: f64, d: f64) -> (World, Vec<DriveId>) {
     let mut ids = Vec::new();
     for i in 0..LINKS {
         let parent = if i == 0 { None } else { Some(i - 1) };
-        let drive = JointDrive::new(w.bodies(), i, parent, Vector3::repeat(k), Vector3::repeat(d));
+        let drive = JointDrive::new(
+            w.bodies(),
+            i,
+            parent,
+            Vector3::repeat(k),
+            Vector3::repeat(d),
+        );
         ids.push(w.add_drive(drive));
     }
     (w, ids)
@@ -37,12 +43,19 @@ fn driven_chain(k: f64, d: f64) -> (World, Vec<DriveId>) {
 
 fn feedforward(i: usize, t: f64) -> Vector3<f64> {
     let s = i as f64;
-    Vector3::new(0.002 * (3.0 * t + s).sin(), 0.005 * (2.0 * t - s).cos(), 0.05 + 0.03 * (4.0 * t + s).sin())
+    Vector3::new(
+        0.002 * (3.0 * t + s).sin(),
+        0.005 * (2.0 * t - s).cos(),
+        0.05 + 0.03 * (4.0 * t + s).sin(),
+    )
 }
 
 /// Runs the reference (pure feedforward) chain and records per step the relative rotations and velocities at the
 /// step's end, and the absolute orientations.
-type Record = (Vec<Vec<(UnitQuaternion<f64>, Vector3<f64>)>>, Vec<Vec<UnitQuaternion<f64>>>);
+type Record = (
+    Vec<Vec<(UnitQuaternion<f64>, Vector3<f64>)>>,
+    Vec<Vec<UnitQuaternion<f64>>>,
+);
 
 fn reference(steps: usize) -> Record {
     let (mut w, ids) = driven_chain(0.0, 0.0);
@@ -61,9 +74,11 @@ fn reference(steps: usize) -> Record {
                 .map(|id| {
                     let d = w.drive(*id);
                     let q = d.relative_rotation(w.bodies());
-                    let (qp, wp) = d.parent.map_or((UnitQuaternion::identity(), Vector3::zeros()), |p| {
-                        (w.body(p).orientation, w.body(p).omega())
-                    });
+                    let (qp, wp) = d
+                        .parent
+                        .map_or((UnitQuaternion::identity(), Vector3::zeros()), |p| {
+                            (w.body(p).orientation, w.body(p).omega())
+                        });
                     (q, qp.inverse() * (w.body(d.child).omega() - wp))
                 })
                 .collect(),
@@ -83,7 +98,11 @@ fn tracking_deviation(steps: usize, lag: usize) -> f64 {
     for s in 0..steps {
         let t = s as f64 * H;
         for (i, id) in ids.iter().enumerate() {
-            let (q, v) = if s < lag { (UnitQuaternion::identity(), Vector3::zeros()) } else { rel[s - lag][i] };
+            let (q, v) = if s < lag {
+                (UnitQuaternion::identity(), Vector3::zeros())
+            } else {
+                rel[s - lag][i]
+            };
             w.drive_mut(*id).set_target(q, v, feedforward(i, t));
         }
         w.step(H).unwrap();
@@ -100,7 +119,10 @@ fn driven_chain_on_its_target_trajectory_stays_on_it() {
     let late = tracking_deviation(500, 1);
     println!("tracking deviation: targets at t+h {on_time:.3e} rad, targets at t {late:.3e} rad");
     assert!(on_time < 1e-4, "targets at t+h: deviation {on_time} rad");
-    assert!(late > 10.0 * on_time, "targets at t should lag: {late} vs {on_time}");
+    assert!(
+        late > 10.0 * on_time,
+        "targets at t should lag: {late} vs {on_time}"
+    );
 }
 
 #[test]
@@ -108,7 +130,8 @@ fn prescribed_body_follows_its_trajectory_exactly() {
     let mut w = World::new();
     let root = w.add_body(Body::cuboid(5.0, Vector3::new(0.3, 0.2, 0.2)));
     let arm = w.add_body(
-        Body::cylinder_x(1.0, 0.4, 0.03).at(Vector3::new(0.35, 0.0, 0.0), UnitQuaternion::identity()),
+        Body::cylinder_x(1.0, 0.4, 0.03)
+            .at(Vector3::new(0.35, 0.0, 0.0), UnitQuaternion::identity()),
     );
     w.add_ball_joint(arm, Some(root), Vector3::new(0.15, 0.0, 0.0));
     let traj = |t: f64| {
@@ -123,20 +146,43 @@ fn prescribed_body_follows_its_trajectory_exactly() {
         w.step(H).unwrap();
         let (x, q) = traj(w.time());
         let b = w.body(root);
-        worst = worst.max((b.position - x).norm()).max(rotation_distance(&b.orientation, &q));
+        worst = worst
+            .max((b.position - x).norm())
+            .max(rotation_distance(&b.orientation, &q));
     }
-    assert!(worst < 1e-9, "prescribed body left its trajectory by {worst}");
+    assert!(
+        worst < 1e-9,
+        "prescribed body left its trajectory by {worst}"
+    );
 }
 
 #[test]
 fn joints_hold_under_post_stabilization_with_a_push() {
     let mut w = World::new();
-    let a = w.add_body(Body::cuboid(1.0, Vector3::new(0.2, 0.1, 0.1)).at(Vector3::new(0.1, 0.0, 0.0), UnitQuaternion::identity()));
-    let b = w.add_body(Body::cuboid(1.0, Vector3::new(0.2, 0.1, 0.1)).at(Vector3::new(0.3, 0.0, 0.0), UnitQuaternion::identity()));
-    let c = w.add_body(Body::cuboid(1.0, Vector3::new(0.2, 0.1, 0.1)).at(Vector3::new(0.5, 0.0, 0.0), UnitQuaternion::identity()));
-    let d = w.add_body(Body::cuboid(1.0, Vector3::new(0.2, 0.1, 0.1)).at(Vector3::new(0.7, 0.0, 0.0), UnitQuaternion::identity()));
+    let a = w.add_body(
+        Body::cuboid(1.0, Vector3::new(0.2, 0.1, 0.1))
+            .at(Vector3::new(0.1, 0.0, 0.0), UnitQuaternion::identity()),
+    );
+    let b = w.add_body(
+        Body::cuboid(1.0, Vector3::new(0.2, 0.1, 0.1))
+            .at(Vector3::new(0.3, 0.0, 0.0), UnitQuaternion::identity()),
+    );
+    let c = w.add_body(
+        Body::cuboid(1.0, Vector3::new(0.2, 0.1, 0.1))
+            .at(Vector3::new(0.5, 0.0, 0.0), UnitQuaternion::identity()),
+    );
+    let d = w.add_body(
+        Body::cuboid(1.0, Vector3::new(0.2, 0.1, 0.1))
+            .at(Vector3::new(0.7, 0.0, 0.0), UnitQuaternion::identity()),
+    );
     w.add_hinge(a, None, Vector3::zeros(), Vector3::z());
-    w.add_universal(b, Some(a), Vector3::new(0.2, 0.0, 0.0), Vector3::y(), Vector3::z());
+    w.add_universal(
+        b,
+        Some(a),
+        Vector3::new(0.2, 0.0, 0.0),
+        Vector3::y(),
+        Vector3::z(),
+    );
     w.add_ball_joint(c, Some(b), Vector3::new(0.4, 0.0, 0.0));
     w.add_fixed(d, Some(c), Vector3::new(0.6, 0.0, 0.0));
     let push = w.add_user_force(UserForce {
@@ -146,7 +192,10 @@ fn joints_hold_under_post_stabilization_with_a_push() {
         torque: Vector3::zeros(),
         frame: ForceFrame::World,
     });
-    w.set_stabilization(Stabilization::PostStab { max_iters: 3, tol: 1e-10 });
+    w.set_stabilization(Stabilization::PostStab {
+        max_iters: 3,
+        tol: 1e-10,
+    });
     let mut worst: f64 = 0.0;
     for s in 0..3000 {
         if s == 100 {
@@ -168,15 +217,29 @@ fn joints_hold_under_post_stabilization_with_a_push() {
 fn in_place_dense_lu_agrees_with_the_dense_oracle() {
     let mut w = World::new();
     for i in 0..3 {
-        let mut b = Body::cuboid(1.0 + i as f64, Vector3::new(0.3, 0.1, 0.2))
-            .at(Vector3::new(0.3 * i as f64, 0.0, 0.0), UnitQuaternion::from_scaled_axis(Vector3::new(0.1, 0.2 * i as f64, 0.0)));
+        let mut b = Body::cuboid(1.0 + i as f64, Vector3::new(0.3, 0.1, 0.2)).at(
+            Vector3::new(0.3 * i as f64, 0.0, 0.0),
+            UnitQuaternion::from_scaled_axis(Vector3::new(0.1, 0.2 * i as f64, 0.0)),
+        );
         b.velocity = Vector6::new(0.1, -0.2, 0.3, 0.4, 0.5, -0.6) * (i as f64 + 1.0);
         w.add_body(b);
     }
     w.add_hinge(0, None, Vector3::zeros(), Vector3::y());
     w.add_ball_joint(1, Some(0), Vector3::new(0.15, 0.0, 0.0));
-    w.add_universal(2, Some(1), Vector3::new(0.45, 0.0, 0.0), Vector3::x(), Vector3::y());
-    let drive = JointDrive::new(w.bodies(), 2, Some(1), Vector3::new(100.0, 200.0, 300.0), Vector3::repeat(5.0));
+    w.add_universal(
+        2,
+        Some(1),
+        Vector3::new(0.45, 0.0, 0.0),
+        Vector3::x(),
+        Vector3::y(),
+    );
+    let drive = JointDrive::new(
+        w.bodies(),
+        2,
+        Some(1),
+        Vector3::new(100.0, 200.0, 300.0),
+        Vector3::repeat(5.0),
+    );
     w.add_drive(drive);
     let mut dense = w;
     let mut lu = {
@@ -187,8 +250,20 @@ fn in_place_dense_lu_agrees_with_the_dense_oracle() {
         }
         w2.add_hinge(0, None, Vector3::zeros(), Vector3::y());
         w2.add_ball_joint(1, Some(0), Vector3::new(0.15, 0.0, 0.0));
-        w2.add_universal(2, Some(1), Vector3::new(0.45, 0.0, 0.0), Vector3::x(), Vector3::y());
-        w2.add_drive(JointDrive::new(w2.bodies(), 2, Some(1), Vector3::new(100.0, 200.0, 300.0), Vector3::repeat(5.0)));
+        w2.add_universal(
+            2,
+            Some(1),
+            Vector3::new(0.45, 0.0, 0.0),
+            Vector3::x(),
+            Vector3::y(),
+        );
+        w2.add_drive(JointDrive::new(
+            w2.bodies(),
+            2,
+            Some(1),
+            Vector3::new(100.0, 200.0, 300.0),
+            Vector3::repeat(5.0),
+        ));
         w2
     };
     for _ in 0..200 {
@@ -216,8 +291,11 @@ fn free_body_conserves_momentum_and_falls_exactly() {
     // Symplectic Euler on a constant force: y = v0 t − g t (t + h) / 2.
     let t = 1.0;
     let y = 2.0 * t - 9.81 * t * (t + H) / 2.0;
-    assert!((b.position - Vector3::new(1.0, y, 0.0)).norm() < 1e-9, "{}", b.position);
+    assert!(
+        (b.position - Vector3::new(1.0, y, 0.0)).norm() < 1e-9,
+        "{}",
+        b.position
+    );
     // Spin about a principal axis stays a spin about it (gyroscopic term zero there).
     assert!((b.omega() - Vector3::new(0.0, 0.0, 3.0)).norm() < 1e-9);
 }
-

@@ -30,8 +30,17 @@ pub fn chain_world(links: usize, length: f64, mass: f64, radius: f64) -> World {
     w
 }
 
-/// Largest joint separation (m) after each of `steps` steps of the six-link chain under `stab`.
-pub fn six_link_chain(stab: Stabilization, steps: usize) -> Result<Vec<f64>, String> {
+/// One run of the six-link chain.
+pub struct ChainRun {
+    /// Largest joint separation (m) after each step.
+    pub gaps: Vec<f64>,
+    /// Jaggedness of the gap curve: mean `|gap_k − gap_{k−1}|` over the mean gap (≈ 0 for a smooth curve,
+    /// ≈ 1 or more when the error is over-corrected every step; 0 when the mean gap is below 1 nm).
+    pub jitter: f64,
+}
+
+/// The six-link chain under `stab` for `steps` steps.
+pub fn six_link_chain(stab: Stabilization, steps: usize) -> Result<ChainRun, String> {
     let mut w = chain_world(6, CHAIN_LINK_LENGTH, CHAIN_LINK_MASS, CHAIN_LINK_RADIUS);
     w.set_stabilization(stab);
     let mut gaps = Vec::with_capacity(steps);
@@ -39,7 +48,10 @@ pub fn six_link_chain(stab: Stabilization, steps: usize) -> Result<Vec<f64>, Str
         let r = w.step(CHAIN_STEP).map_err(|e| e.to_string())?;
         gaps.push(r.max_separation);
     }
-    Ok(gaps)
+    let mean = gaps.iter().sum::<f64>() / steps as f64;
+    let dmean = gaps.windows(2).map(|p| (p[1] - p[0]).abs()).sum::<f64>() / steps as f64;
+    let jitter = if mean > 1e-9 { dmean / mean } else { 0.0 };
+    Ok(ChainRun { gaps, jitter })
 }
 
 /// Stiff drive: hinge rod length (m).
@@ -61,17 +73,23 @@ pub fn stiff_drive(wn: f64, integrator: Integrator, steps: usize) -> Vec<f64> {
     w.set_gravity(Vector3::zeros());
     w.set_integrator(integrator);
     let base = w.add_body(Body::cuboid(2.0, Vector3::new(0.2, 0.2, 0.2)));
-    let rod = w.add_body(
-        Body::cylinder_x(ROD_MASS, ROD_LENGTH, 0.02)
-            .at(Vector3::new(0.1 + ROD_LENGTH / 2.0, 0.0, 0.0), UnitQuaternion::identity()),
-    );
+    let rod = w.add_body(Body::cylinder_x(ROD_MASS, ROD_LENGTH, 0.02).at(
+        Vector3::new(0.1 + ROD_LENGTH / 2.0, 0.0, 0.0),
+        UnitQuaternion::identity(),
+    ));
     w.add_fixed(base, None, Vector3::zeros());
     w.add_hinge(rod, Some(base), Vector3::new(0.1, 0.0, 0.0), Vector3::z());
     // Inertia about the hinge: I_zz(CoM) + m·(L/2)².
     let i_hinge = w.body(rod).inertia_body[(2, 2)] + ROD_MASS * (ROD_LENGTH / 2.0).powi(2);
     let k = wn * wn * i_hinge;
     let d = 2.0 * DRIVE_ZETA * wn * i_hinge;
-    let mut drive = JointDrive::new(w.bodies(), rod, Some(base), Vector3::repeat(k), Vector3::repeat(d));
+    let mut drive = JointDrive::new(
+        w.bodies(),
+        rod,
+        Some(base),
+        Vector3::repeat(k),
+        Vector3::repeat(d),
+    );
     drive.target_rotation = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), DRIVE_TARGET);
     w.add_drive(drive);
     let mut err = Vec::with_capacity(steps);

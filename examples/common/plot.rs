@@ -23,7 +23,12 @@ pub fn out_dir() -> PathBuf {
 }
 
 /// Writes `series` as CSV: one row per point, `series,x,y`.
-pub fn write_csv(path: &Path, x_name: &str, y_name: &str, series: &[Series]) -> std::io::Result<()> {
+pub fn write_csv(
+    path: &Path,
+    x_name: &str,
+    y_name: &str,
+    series: &[Series],
+) -> std::io::Result<()> {
     let mut s = format!("series,{x_name},{y_name}\n");
     for se in series {
         for (x, y) in &se.points {
@@ -48,7 +53,9 @@ pub fn write_svg(
     const R: f64 = 170.0;
     const T: f64 = 40.0;
     const B: f64 = 50.0;
-    const COLORS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
+    const COLORS: [&str; 6] = [
+        "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+    ];
     let fy = |y: f64| if log_y { y.max(1e-300).log10() } else { y };
     let pts = series.iter().flat_map(|s| s.points.iter());
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
@@ -75,7 +82,11 @@ pub fn write_svg(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">"#
     );
     let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-    let _ = writeln!(s, r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{title}</text>"#, W / 2.0);
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{title}</text>"#,
+        W / 2.0
+    );
     let _ = writeln!(
         s,
         r#"<rect x="{L}" y="{T}" width="{}" height="{}" fill="none" stroke="black"/>"#,
@@ -86,12 +97,31 @@ pub fn write_svg(
         let f = k as f64 / 4.0;
         let xv = x0 + f * (x1 - x0);
         let yv = y0 + f * (y1 - y0);
-        let ylab = if log_y { format!("1e{yv:.1}") } else { format!("{yv:.3e}") };
-        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">{xv:.3}</text>"#, sx(xv), H - B + 16.0);
+        let ylab = if log_y {
+            format!("1e{yv:.1}")
+        } else {
+            format!("{yv:.3e}")
+        };
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">{xv:.3}</text>"#,
+            sx(xv),
+            H - B + 16.0
+        );
         let py = H - B - f * (H - T - B);
-        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="end">{ylab}</text>"#, L - 4.0, py + 4.0);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="end">{ylab}</text>"#,
+            L - 4.0,
+            py + 4.0
+        );
     }
-    let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">{x_label}</text>"#, (L + W - R) / 2.0, H - 12.0);
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">{x_label}</text>"#,
+        (L + W - R) / 2.0,
+        H - 12.0
+    );
     let _ = writeln!(
         s,
         r#"<text x="16" y="{}" text-anchor="middle" transform="rotate(-90 16 {})">{y_label}</text>"#,
@@ -106,7 +136,10 @@ pub fn write_svg(
                 let _ = write!(d, "{:.1},{:.1} ", sx(x), sy(y));
             }
         }
-        let _ = writeln!(s, r#"<polyline fill="none" stroke="{c}" stroke-width="1.3" points="{d}"/>"#);
+        let _ = writeln!(
+            s,
+            r#"<polyline fill="none" stroke="{c}" stroke-width="1.3" points="{d}"/>"#
+        );
         let ly = T + 14.0 + 18.0 * i as f64;
         let _ = writeln!(
             s,

@@ -54,7 +54,13 @@ pub(crate) fn evaluate_constraints(
         let rows = c.rows();
         block.ja.fill(0.0);
         block.jb.fill(0.0);
-        c.evaluate(bodies, t, &mut g[off..off + rows], &mut block.ja, &mut block.jb);
+        c.evaluate(
+            bodies,
+            t,
+            &mut g[off..off + rows],
+            &mut block.ja,
+            &mut block.jb,
+        );
         for v in &g[off..off + rows] {
             worst = worst.max(v.abs());
         }

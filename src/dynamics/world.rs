@@ -10,7 +10,8 @@ use super::constraint::{
 use super::dense_lu::DenseLuSolver;
 use super::force::{Damping, Force, ForceEval, JointDrive, UserForce};
 use super::stabilize::{
-    PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, max_separation, post_stabilize,
+    PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, max_separation,
+    post_stabilize,
 };
 use super::system::{BlockSystem, ConstraintBlock, Coupling, SaddlePointSolver, SolveError};
 use crate::math::spatial::{angular, linear};
@@ -325,7 +326,13 @@ impl World {
         if self.dirty {
             self.prepare();
         }
-        let e = evaluate_constraints(&self.bodies, &self.constraints, self.time, &mut self.sys, &mut self.g);
+        let e = evaluate_constraints(
+            &self.bodies,
+            &self.constraints,
+            self.time,
+            &mut self.sys,
+            &mut self.g,
+        );
         (e, max_separation(&self.constraints, &self.g))
     }
 
@@ -419,7 +426,9 @@ impl World {
         for (i, body) in self.bodies.iter().enumerate() {
             let (f, dp, dv) = body.gyroscopic();
             self.wrench[i] = f;
-            self.wrench[i].fixed_rows_mut::<3>(3).axpy(body.mass, &self.gravity, 1.0);
+            self.wrench[i]
+                .fixed_rows_mut::<3>(3)
+                .axpy(body.mass, &self.gravity, 1.0);
             self.dfdp[i] = dp;
             self.dfdv[i] = dv;
         }
@@ -487,7 +496,13 @@ impl World {
                 c.a_ji.fill(0.0);
             }
         }
-        evaluate_constraints(&self.bodies, &self.constraints, t0, &mut self.sys, &mut self.g);
+        evaluate_constraints(
+            &self.bodies,
+            &self.constraints,
+            t0,
+            &mut self.sys,
+            &mut self.g,
+        );
         let mut off = 0;
         for (c, block) in self.constraints.iter().zip(&self.sys.constraints) {
             let rows = c.rows();
@@ -547,13 +562,25 @@ impl World {
         let constraint_error = match post_stab {
             // post_stabilize leaves g evaluated at the final state.
             Some(r) => r.error_after,
-            None => evaluate_constraints(&self.bodies, &self.constraints, t_next, &mut self.sys, &mut self.g),
+            None => evaluate_constraints(
+                &self.bodies,
+                &self.constraints,
+                t_next,
+                &mut self.sys,
+                &mut self.g,
+            ),
         };
         Ok(StepReport {
             constraint_error,
             max_separation: max_separation(&self.constraints, &self.g),
             post_stab,
         })
+    }
+
+    /// The constraint values `g` (m or rad, in constraint order) at the end of the last step or
+    /// [`World::constraint_error`] call.
+    pub fn constraint_values(&self) -> &[f64] {
+        &self.g
     }
 
     /// The constraint impulses `λ` of the last solve (N·s or N·m·s per row; after post-stabilization, the

@@ -25,7 +25,9 @@ pub fn linear(t: &Vector6<f64>) -> Vector3<f64> {
 
 /// Builds a twist `(ω; v)` (or a wrench `(τ; f)`) from its angular and linear parts.
 pub fn twist(angular: &Vector3<f64>, linear: &Vector3<f64>) -> Vector6<f64> {
-    Vector6::new(angular.x, angular.y, angular.z, linear.x, linear.y, linear.z)
+    Vector6::new(
+        angular.x, angular.y, angular.z, linear.x, linear.y, linear.z,
+    )
 }
 
 /// Applies a twist-coordinate displacement `(δθ; δx)` to a pose: `q ← exp(δθ)·q` (renormalised),
@@ -42,7 +44,8 @@ pub fn adjoint(r: &Matrix3<f64>, p: &Vector3<f64>) -> Matrix6<f64> {
     let mut ad = Matrix6::zeros();
     ad.fixed_view_mut::<3, 3>(0, 0).copy_from(r);
     ad.fixed_view_mut::<3, 3>(3, 3).copy_from(r);
-    ad.fixed_view_mut::<3, 3>(3, 0).copy_from(&(cross_matrix(p) * r));
+    ad.fixed_view_mut::<3, 3>(3, 0)
+        .copy_from(&(cross_matrix(p) * r));
     ad
 }
 
@@ -96,7 +99,11 @@ mod tests {
                 let p = log_rotation(&(UnitQuaternion::from_scaled_axis(d) * q));
                 let m = log_rotation(&(UnitQuaternion::from_scaled_axis(-d) * q));
                 let fd = (p - m) / (2.0 * eps);
-                assert!((fd - jinv.column(k)).norm() < 1e-8, "column {k}: {fd} vs {}", jinv.column(k));
+                assert!(
+                    (fd - jinv.column(k)).norm() < 1e-8,
+                    "column {k}: {fd} vs {}",
+                    jinv.column(k)
+                );
             }
         }
     }

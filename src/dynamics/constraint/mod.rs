@@ -59,10 +59,7 @@ pub trait Constraint: Send + Sync + std::fmt::Debug {
 }
 
 /// Pose of the optional second body: identity at the origin for the world.
-pub(crate) fn pose_of(
-    bodies: &[Body],
-    b: Option<usize>,
-) -> (Vector3<f64>, UnitQuaternion<f64>) {
+pub(crate) fn pose_of(bodies: &[Body], b: Option<usize>) -> (Vector3<f64>, UnitQuaternion<f64>) {
     match b {
         Some(i) => (bodies[i].position, bodies[i].orientation),
         None => (Vector3::zeros(), UnitQuaternion::identity()),
@@ -108,7 +105,8 @@ impl Anchors {
         ja.fixed_view_mut::<3, 3>(0, 3)
             .copy_from(&Matrix3::identity());
         if b.is_some() {
-            jb.fixed_view_mut::<3, 3>(0, 0).copy_from(&cross_matrix(&s_b));
+            jb.fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&cross_matrix(&s_b));
             jb.fixed_view_mut::<3, 3>(0, 3)
                 .copy_from(&(-Matrix3::identity()));
         }

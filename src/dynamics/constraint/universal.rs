@@ -71,8 +71,7 @@ impl Constraint for UniversalJoint {
         let n = w2.cross(&w1);
         ja.fixed_view_mut::<1, 3>(3, 0).copy_from(&n.transpose());
         if self.b.is_some() {
-            jb.fixed_view_mut::<1, 3>(3, 0)
-                .copy_from(&(-n.transpose()));
+            jb.fixed_view_mut::<1, 3>(3, 0).copy_from(&(-n.transpose()));
         }
     }
 

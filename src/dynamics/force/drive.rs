@@ -106,7 +106,8 @@ impl Force for JointDrive {
         let e = log_rotation(&(qp.inverse() * c.orientation * self.target_rotation.inverse()));
         let g = left_jacobian_inverse(&e) * rp.transpose();
         let dw = c.omega() - wp;
-        let tau_f = -k * (f.transpose() * e) - d * (a.transpose() * dw - f.transpose() * self.target_velocity)
+        let tau_f = -k * (f.transpose() * e)
+            - d * (a.transpose() * dw - f.transpose() * self.target_velocity)
             + self.feedforward;
         let tau = a * tau_f;
 
@@ -115,19 +116,35 @@ impl Force for JointDrive {
 
         let mut out = ForceEval::zero();
         out.wrench[0].fixed_rows_mut::<3>(0).copy_from(&tau);
-        out.dp[0][0].fixed_view_mut::<3, 3>(0, 0).copy_from(&dtau_dc);
-        out.dv[0][0].fixed_view_mut::<3, 3>(0, 0).copy_from(&dtau_dwc);
+        out.dp[0][0]
+            .fixed_view_mut::<3, 3>(0, 0)
+            .copy_from(&dtau_dc);
+        out.dv[0][0]
+            .fixed_view_mut::<3, 3>(0, 0)
+            .copy_from(&dtau_dwc);
         if self.parent.is_some() {
             // The parent turns the error the other way and also carries the axes A with it.
-            let dtau_dp =
-                -cross_matrix(&tau) + a * (k * f.transpose() * g - d * a.transpose() * cross_matrix(&dw));
+            let dtau_dp = -cross_matrix(&tau)
+                + a * (k * f.transpose() * g - d * a.transpose() * cross_matrix(&dw));
             out.wrench[1].fixed_rows_mut::<3>(0).copy_from(&(-tau));
-            out.dp[0][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&dtau_dp);
-            out.dp[1][0].fixed_view_mut::<3, 3>(0, 0).copy_from(&(-dtau_dc));
-            out.dp[1][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&(-dtau_dp));
-            out.dv[0][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&(-dtau_dwc));
-            out.dv[1][0].fixed_view_mut::<3, 3>(0, 0).copy_from(&(-dtau_dwc));
-            out.dv[1][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&dtau_dwc);
+            out.dp[0][1]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&dtau_dp);
+            out.dp[1][0]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(-dtau_dc));
+            out.dp[1][1]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(-dtau_dp));
+            out.dv[0][1]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(-dtau_dwc));
+            out.dv[1][0]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(-dtau_dwc));
+            out.dv[1][1]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&dtau_dwc);
         }
         out
     }
