@@ -19,11 +19,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         DRIVE_STEP,
         wn * DRIVE_STEP
     );
-    let imp = stiff_drive(wn, Integrator::LinearlyImplicit, steps);
-    let exp = stiff_drive(wn, Integrator::Explicit, steps);
+    let imp_run = stiff_drive(wn, Integrator::LinearlyImplicit, steps);
+    let exp_run = stiff_drive(wn, Integrator::Explicit, steps);
+    let (imp, exp) = (&imp_run.error, &exp_run.error);
     println!(
-        "{:>6} {:>10} {:>16} {:>16}",
-        "step", "t (s)", "implicit err", "explicit err"
+        "{:>6} {:>10} {:>16} {:>16} {:>14} {:>14}",
+        "step", "t (s)", "implicit err", "explicit err", "implicit KE", "explicit KE"
     );
     for i in [0usize, 1, 2, 3, 5, 10, 20, 60, 119] {
         let show = |e: &[f64]| {
@@ -31,11 +32,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map_or("(blown up)".to_string(), |v| format!("{v:.3e}"))
         };
         println!(
-            "{:>6} {:>10.4} {:>16} {:>16}",
+            "{:>6} {:>10.4} {:>16} {:>16} {:>14} {:>14}",
             i + 1,
             (i + 1) as f64 * DRIVE_STEP,
-            show(&imp),
-            show(&exp)
+            show(imp),
+            show(exp),
+            show(&imp_run.kinetic),
+            show(&exp_run.kinetic)
         );
     }
     let series = vec![

@@ -65,10 +65,18 @@ pub const DRIVE_TARGET: f64 = 0.5;
 /// Stiff drive: time step (s).
 pub const DRIVE_STEP: f64 = 1.0 / 60.0;
 
+/// One stiff-drive run: per step, the hinge angle error (rad) and the kinetic energy (J).
+pub struct DriveRun {
+    /// Angle − target (rad), wrapped to (−π, π]; infinite once the state blew up.
+    pub error: Vec<f64>,
+    /// Kinetic energy (J) after each step.
+    pub kinetic: Vec<f64>,
+}
+
 /// Hinge angle error (rad) after each step of the stiff-drive system: a base body welded to the world, a rod
 /// on a z hinge at the base, driven towards [`DRIVE_TARGET`] with natural frequency `wn` (rad/s) about the
 /// hinge, no gravity. Stops early (returning what it has, last entry infinite) when the state blows up.
-pub fn stiff_drive(wn: f64, integrator: Integrator, steps: usize) -> Vec<f64> {
+pub fn stiff_drive(wn: f64, integrator: Integrator, steps: usize) -> DriveRun {
     let mut w = World::new();
     w.set_gravity(Vector3::zeros());
     w.set_integrator(integrator);
@@ -93,11 +101,13 @@ pub fn stiff_drive(wn: f64, integrator: Integrator, steps: usize) -> Vec<f64> {
     drive.target_rotation = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), DRIVE_TARGET);
     w.add_drive(drive);
     let mut err = Vec::with_capacity(steps);
+    let mut kinetic = Vec::with_capacity(steps);
     for _ in 0..steps {
         if w.step(DRIVE_STEP).is_err() {
             err.push(f64::INFINITY);
             break;
         }
+        kinetic.push(w.kinetic_energy());
         let q = w.body(base).orientation.inverse() * w.body(rod).orientation;
         let angle = 2.0 * q.k.atan2(q.w);
         let e = angle - DRIVE_TARGET;
@@ -107,14 +117,17 @@ pub fn stiff_drive(wn: f64, integrator: Integrator, steps: usize) -> Vec<f64> {
         }
         err.push(e);
     }
-    err
+    DriveRun {
+        error: err,
+        kinetic,
+    }
 }
 
 /// Whether the stiff drive stays bounded: finite, and its error over the last 60 steps no larger than the
 /// initial error.
 pub fn stiff_drive_stable(wn: f64, integrator: Integrator) -> bool {
     let steps = 600;
-    let e = stiff_drive(wn, integrator, steps);
+    let e = stiff_drive(wn, integrator, steps).error;
     e.len() == steps && e[steps - 60..].iter().all(|x| x.abs() <= DRIVE_TARGET)
 }
 
