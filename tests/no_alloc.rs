@@ -1,14 +1,15 @@
 //! The step allocates nothing once the world is built and its buffers sized (after the first step, or an
 //! explicit `World::prepare` plus one solver factorisation of the final size).
 //!
-//! The solver is a parameter: the default `DenseLuSolver` reuses its buffers. The allocating `DenseSolver` would
-//! fail this test; the O(n) tree solver is meant to pass it too — add it to `solvers()` when it lands.
+//! The solver is a parameter: the O(n) `TreeSolver`, the default `AutoSolver` (tree with dense fallback) and
+//! `DenseLuSolver` all reuse their buffers. The allocating `DenseSolver` would fail this test.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use flinch::dynamics::{
-    Body, DenseLuSolver, ForceFrame, JointDrive, SaddlePointSolver, Stabilization, UserForce, World,
+    AutoSolver, Body, DenseLuSolver, ForceFrame, JointDrive, SaddlePointSolver, Stabilization,
+    TreeSolver, UserForce, World,
 };
 use nalgebra::{UnitQuaternion, Vector3};
 
@@ -100,7 +101,11 @@ fn full_world(solver: Box<dyn SaddlePointSolver + Send>, stab: Stabilization) ->
 type MakeSolver = fn() -> Box<dyn SaddlePointSolver + Send>;
 
 fn solvers() -> Vec<(&'static str, MakeSolver)> {
-    vec![("DenseLuSolver", || Box::new(DenseLuSolver::new()))]
+    vec![
+        ("DenseLuSolver", || Box::new(DenseLuSolver::new())),
+        ("TreeSolver", || Box::new(TreeSolver::new())),
+        ("AutoSolver", || Box::new(AutoSolver::new())),
+    ]
 }
 
 #[test]

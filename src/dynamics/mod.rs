@@ -5,6 +5,7 @@
 //! frames at each body's CoM; position gradients with respect to twist-coordinate displacements
 //! `q ← exp(δθ)·q`, `x ← x + δx`; `J·V` is the rate of `g`.
 
+pub mod auto_solver;
 pub mod body;
 pub mod constraint;
 pub mod dense_lu;
@@ -14,6 +15,7 @@ pub mod system;
 pub mod tree_solver;
 pub mod world;
 
+pub use auto_solver::AutoSolver;
 pub use body::Body;
 pub use constraint::{
     BallJoint, Constraint, FixedJoint, HingeJoint, Prescribed, Trajectory, UniversalJoint,

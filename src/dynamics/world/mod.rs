@@ -5,9 +5,9 @@ mod build;
 
 use nalgebra::{Matrix6, UnitQuaternion, Vector3, Vector6};
 
+use super::auto_solver::AutoSolver;
 use super::body::Body;
 use super::constraint::Constraint;
-use super::dense_lu::DenseLuSolver;
 use super::force::{Force, ForceEval, JointDrive, UserForce};
 use super::stabilize::{
     PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, max_separation,
@@ -73,7 +73,8 @@ type Slot = Option<(usize, bool)>;
 ///
 /// Buffers are sized when the structure changes (bodies, constraints or forces added), at the next
 /// [`World::step`] or an explicit [`World::prepare`]; after that a step allocates nothing itself (the solver
-/// must not either: [`DenseLuSolver`], the default, reuses its buffers; `DenseSolver` allocates).
+/// must not either: [`AutoSolver`], the default, and `DenseLuSolver` reuse their buffers; `DenseSolver`
+/// allocates).
 pub struct World {
     bodies: Vec<Body>,
     constraints: Vec<Box<dyn Constraint>>,
@@ -126,9 +127,9 @@ impl Default for World {
 
 impl World {
     /// An empty world: gravity (0, −9.81, 0), default post-stabilization, the linearly implicit step and the
-    /// allocation-free [`DenseLuSolver`].
+    /// [`AutoSolver`] (O(n) tree solver, dense LU for loops; both allocation-free once sized).
     pub fn new() -> Self {
-        Self::with_solver(Box::new(DenseLuSolver::new()))
+        Self::with_solver(Box::new(AutoSolver::new()))
     }
 
     /// An empty world using `solver` for every linear solve.
