@@ -11,8 +11,10 @@
 //!   R = Rz·Rx·Ry).
 //! - Joint rotation = child relative to parent, relative to the rest (bind) pose.
 //!
-//! Layers, lowest first: [`math`], [`skeleton`], [`io`].
+//! Layers, lowest first: [`math`], [`skeleton`], [`io`]; [`dynamics`] stands beside them and knows nothing of
+//! skeletons or files.
 
+pub mod dynamics;
 pub mod io;
 pub mod math;
 pub mod skeleton;

@@ -2,6 +2,8 @@
 //! layer sees metres, Y up.
 
 pub mod bvh;
+pub mod gltf_import;
+pub mod urdf;
 
 use std::fmt;
 

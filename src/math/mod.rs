@@ -2,6 +2,7 @@
 //! spatial algebra (twists and wrenches, angular first).
 
 pub mod rotation;
+pub mod spatial;
 
 pub use rotation::{
     Axis, EulerOrder, axis_rotation, exp_rotation, log_rotation, rotation_distance, same_hemisphere,

@@ -5,6 +5,8 @@
 
 mod clip;
 mod joint_tree;
+mod measure;
 
 pub use clip::{Clip, Pose, slerp_short};
 pub use joint_tree::{Channel, Joint, Skeleton, SkeletonError};
+pub use measure::{extent, pose_points, rest_height, rest_points};

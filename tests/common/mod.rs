@@ -15,19 +15,31 @@ pub fn corpus_dir() -> Option<PathBuf> {
         return Some(dir);
     }
     if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-        panic!("corpus not found at {} (set FLINCH_DATA); CI=true makes this a failure", dir.display());
+        panic!(
+            "corpus not found at {} (set FLINCH_DATA); CI=true makes this a failure",
+            dir.display()
+        );
     }
-    eprintln!("corpus not found at {}: skipping (set FLINCH_DATA)", dir.display());
+    eprintln!(
+        "corpus not found at {}: skipping (set FLINCH_DATA)",
+        dir.display()
+    );
     None
 }
 
 /// All files with extension `ext` in the corpus subfolder `sub` (e.g. `bvh`), sorted by name.
 pub fn corpus_files(sub: &str, ext: &str) -> Vec<PathBuf> {
-    let Some(dir) = corpus_dir() else { return Vec::new() };
+    let Some(dir) = corpus_dir() else {
+        return Vec::new();
+    };
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    files.retain(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case(ext)));
+    files.retain(|p| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+    });
     files.sort();
     if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
         assert!(!files.is_empty(), "no .{ext} files in corpus folder {sub}");
@@ -41,7 +53,10 @@ pub struct Lcg(pub u64);
 impl Lcg {
     /// Next value in [0, 1).
     pub fn next_f64(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 11) as f64) / ((1u64 << 53) as f64)
     }
 

@@ -1,0 +1,5 @@
+//! Shared code of the dynamics experiments: the examples print and plot it, `tests/experiments.rs` asserts it.
+#![allow(dead_code)]
+
+pub mod experiments;
+pub mod plot;

@@ -1,0 +1,153 @@
+//! Constraint stabilization (Cline 2002 ch. 3): none, Baumgarte at velocity level, or post-stabilization.
+
+use nalgebra::Vector6;
+
+use super::body::Body;
+use super::constraint::Constraint;
+use super::system::{BlockSystem, SaddlePointSolver, SolveError};
+
+/// How constraint drift is corrected.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stabilization {
+    /// Velocity-level constraints `J·v = 0` only: errors accumulate (Cline fig. 5.6).
+    None,
+    /// `J·v + α·g = 0` in the dynamics solve (`b = −α·g`); `alpha` in 1/s. With step `h`, `α·h = 1` removes the
+    /// error in one step; `α·h > 1` over-corrects (jitter, Cline fig. 5.8).
+    Baumgarte {
+        /// Gain α (1/s).
+        alpha: f64,
+    },
+    /// After each step, project positions with the mass-weighted least-norm correction
+    /// `dp = −M⁻¹Jᵀ(J M⁻¹ Jᵀ)⁻¹ g(p)` (Cline eq. 3.6, `A = M`, `a = 0`, `b = −g`), applied as a twist
+    /// displacement; re-evaluate `g` and repeat up to `max_iters` times until `max|g| ≤ tol`. The correction of
+    /// one iteration is clamped to [`crate::dynamics::World::post_stab_max_correction`] (Cline §5.2.3: the
+    /// linearisation fails for large errors).
+    PostStab {
+        /// Maximum number of projections per step (≥ 1).
+        max_iters: usize,
+        /// Stop when the largest constraint error is at most this (m or rad).
+        tol: f64,
+    },
+}
+
+impl Default for Stabilization {
+    /// Post-stabilization with up to 3 projections to 1e-10.
+    fn default() -> Self {
+        Stabilization::PostStab {
+            max_iters: 3,
+            tol: 1e-10,
+        }
+    }
+}
+
+/// Writes every constraint's `g(p, t)` into `g` and its Jacobian into `sys.constraints`; returns `max|g|`.
+pub(crate) fn evaluate_constraints(
+    bodies: &[Body],
+    constraints: &[Box<dyn Constraint>],
+    t: f64,
+    sys: &mut BlockSystem,
+    g: &mut [f64],
+) -> f64 {
+    let mut off = 0;
+    let mut worst: f64 = 0.0;
+    for (c, block) in constraints.iter().zip(sys.constraints.iter_mut()) {
+        let rows = c.rows();
+        block.ja.fill(0.0);
+        block.jb.fill(0.0);
+        c.evaluate(
+            bodies,
+            t,
+            &mut g[off..off + rows],
+            &mut block.ja,
+            &mut block.jb,
+        );
+        for v in &g[off..off + rows] {
+            worst = worst.max(v.abs());
+        }
+        off += rows;
+    }
+    worst
+}
+
+/// Largest anchor separation `|p_a − p_b|` (m) over the constraints with anchor rows, from a filled `g`.
+pub(crate) fn max_separation(constraints: &[Box<dyn Constraint>], g: &[f64]) -> f64 {
+    let mut off = 0;
+    let mut worst: f64 = 0.0;
+    for c in constraints {
+        if c.has_anchor_rows() {
+            let s = (g[off] * g[off] + g[off + 1] * g[off + 1] + g[off + 2] * g[off + 2]).sqrt();
+            worst = worst.max(s);
+        }
+        off += c.rows();
+    }
+    worst
+}
+
+/// Buffers of one post-stabilization run, borrowed from the world.
+pub(crate) struct PostStabBuffers<'a> {
+    pub sys: &'a mut BlockSystem,
+    pub g: &'a mut [f64],
+    pub b: &'a mut [f64],
+    pub zero: &'a [Vector6<f64>],
+    pub dp: &'a mut [Vector6<f64>],
+    pub lambda: &'a mut [f64],
+}
+
+/// Outcome of a post-stabilization run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PostStabReport {
+    /// Projections performed.
+    pub iterations: usize,
+    /// `max|g|` before the first projection (m or rad).
+    pub error_before: f64,
+    /// `max|g|` after the last projection (m or rad).
+    pub error_after: f64,
+}
+
+/// Post-stabilizes `bodies` at time `t` (see [`Stabilization::PostStab`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn post_stabilize(
+    bodies: &mut [Body],
+    constraints: &[Box<dyn Constraint>],
+    t: f64,
+    solver: &mut dyn SaddlePointSolver,
+    buf: PostStabBuffers<'_>,
+    max_iters: usize,
+    tol: f64,
+    max_correction: f64,
+) -> Result<PostStabReport, SolveError> {
+    let mut err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g);
+    let error_before = err;
+    let mut iterations = 0;
+    while iterations < max_iters && err > tol {
+        for (d, body) in buf.sys.diag.iter_mut().zip(bodies.iter()) {
+            *d = body.mass_matrix();
+        }
+        for c in buf.sys.couplings.iter_mut() {
+            c.a_ij.fill(0.0);
+            c.a_ji.fill(0.0);
+        }
+        // Clamp: correct at most `max_correction` of the worst error per projection, where the linearisation
+        // of g is still trustworthy.
+        let scale = if err > max_correction {
+            max_correction / err
+        } else {
+            1.0
+        };
+        for (bi, gi) in buf.b.iter_mut().zip(buf.g.iter()) {
+            *bi = -scale * gi;
+        }
+        solver.factor(buf.sys)?;
+        solver.solve(buf.zero, buf.b, buf.dp, buf.lambda);
+        for (body, d) in bodies.iter_mut().zip(buf.dp.iter()) {
+            body.displace(d);
+        }
+        iterations += 1;
+        err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g);
+    }
+    Ok(PostStabReport {
+        iterations,
+        error_before,
+        error_after: err,
+    })
+}

@@ -1,0 +1,519 @@
+//! O(n) solver for tree-structured [`BlockSystem`]s: block LU (LDU) of the saddle-point matrix in leaf-to-root
+//! order, after Baraff 96's linear-time Lagrange multipliers, extended to the body–body coupling blocks that
+//! joint drives add to the implicit M̃ (Cline eq. 2.53).
+//!
+//! **Graph.** Nodes are bodies (6×6 pivots) and constraint *groups*: all constraints between one pair of bodies
+//! form one joint group, all world constraints of one body form one world group (each ≤ 6 rows, padded to 6×6
+//! so every block is a fixed-size `Matrix6`). The world is not a node. Each connected component is rooted at the
+//! body with the most world rows (ties: lowest index). Every non-root body `c` then owns a *front* of four slots:
+//! `[c, world group of c, joint group to the parent, parent body]`. Eliminating `c`, its world group and its
+//! joint group (in that order) only fills blocks inside that front, because the parent joint and the coupling
+//! already join all its slots; what is left is a 6×6 update to the parent's pivot. So factor and solve are O(n).
+//!
+//! **Non-symmetry.** `A` may be non-symmetric and the KKT signs are `[[A, −Jᵀ], [J, 0]]`, so this is LU, not
+//! LDLᵀ: lower blocks `F[u][k]` and scaled upper blocks `D_k⁻¹ F[k][u]` are stored separately. Pivots are never
+//! exchanged across nodes; inside a pivot block, a fixed-size partial-pivoting Gauss–Jordan inverse is used.
+//!
+//! **Limits.** Loops (including two bodies joined by constraints with more than 6 rows in total), couplings
+//! between bodies no constraint joins, and a non-root body whose world rows plus parent-joint rows exceed 6 (a
+//! loop closed through the world, which makes the joint pivot singular in this order) return
+//! [`SolveError::Structure`]; use [`super::DenseSolver`] for those. Redundant constraints return
+//! [`SolveError::Singular`].
+//!
+//! **Allocation.** `factor` analyses the structure (which body is whose parent, the order, the groups) and
+//! allocates only when the structure differs from the previous call; `factor` and `solve` on an unchanged
+//! structure allocate nothing. See docs/tree_solver.md.
+
+use nalgebra::{Matrix6, Vector6};
+
+use super::system::{BlockSystem, SaddlePointSolver, SolveError};
+
+mod analysis;
+mod inverse6;
+
+use analysis::{Analysis, Signature};
+
+/// A pivot block whose smallest elimination pivot is below this fraction of the block's largest entry is singular.
+const PIVOT_TOL: f64 = 1e-12;
+
+/// Slots of a body's front.
+const BODY: usize = 0;
+const WORLD: usize = 1;
+const JOINT: usize = 2;
+const PARENT: usize = 3;
+
+/// Index of the off-diagonal pair `(k, u)`, `k < u ≤ 3`, among all six pairs of a front.
+const fn pair(k: usize, u: usize) -> usize {
+    match (k, u) {
+        (0, 1) => 0,
+        (0, 2) => 1,
+        (0, 3) => 2,
+        (1, 2) => 3,
+        (1, 3) => 4,
+        _ => 5,
+    }
+}
+
+/// One constraint inside a group: where its rows go in the group block and in λ.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Member {
+    con: usize,
+    rows: usize,
+    /// First row inside the group's padded 6-row block.
+    row0: usize,
+    /// First row in λ.
+    lambda0: usize,
+    /// Whether `ja` (else `jb`) is the Jacobian on the front's own body.
+    child_is_a: bool,
+}
+
+/// A coupling on the joint between a body and its parent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct CouplingRef {
+    idx: usize,
+    /// Whether the front's own body is the coupling's `i` (so `a_ij` is row block child, column block parent).
+    child_is_i: bool,
+}
+
+/// Everything the numeric passes need about one body, in elimination order.
+#[derive(Debug, Clone, PartialEq)]
+struct Plan {
+    body: usize,
+    /// Position of the parent body in the elimination order; `None` for a root.
+    parent: Option<usize>,
+    world: (usize, usize),
+    world_rows: usize,
+    joint: (usize, usize),
+    joint_rows: usize,
+    couplings: (usize, usize),
+    /// First of this front's pivot inverses in the solver's pool; pivot `k` is at `pivot0 + pivot[k]`.
+    pivot0: usize,
+    pivot: [usize; 3],
+    /// First of this front's blocks in the lower/upper pools; pair `(k, u)` is at `block0 + slot[pair(k, u)]`.
+    /// Only pairs of present slots are stored, which halves the memory of a chain's fronts.
+    block0: usize,
+    slot: [usize; 6],
+}
+
+impl Plan {
+    fn present(&self) -> [bool; 4] {
+        let p = self.parent.is_some();
+        [true, self.world_rows > 0, p, p]
+    }
+
+    /// Fills the pool offsets from the running totals; returns the numbers of pivots and of pairs stored.
+    fn place(&mut self, pivot0: usize, block0: usize) -> (usize, usize) {
+        let present = self.present();
+        let (mut pivots, mut pairs) = (0, 0);
+        for k in 0..3 {
+            if !present[k] {
+                continue;
+            }
+            self.pivot[k] = pivots;
+            pivots += 1;
+            for (u, &here) in present.iter().enumerate().skip(k + 1) {
+                if here {
+                    self.slot[pair(k, u)] = pairs;
+                    pairs += 1;
+                }
+            }
+        }
+        (self.pivot0, self.block0) = (pivot0, block0);
+        (pivots, pairs)
+    }
+
+    fn block(&self, k: usize, u: usize) -> usize {
+        self.block0 + self.slot[pair(k, u)]
+    }
+
+    fn inverse(&self, k: usize) -> usize {
+        self.pivot0 + self.pivot[k]
+    }
+}
+
+/// Linear-time block-LU solver for systems whose body–constraint graph is a forest.
+///
+/// Use it like [`super::DenseSolver`]; on [`SolveError::Structure`] fall back to the dense solver.
+#[derive(Debug, Default)]
+pub struct TreeSolver {
+    sig: Option<Signature>,
+    plans: Vec<Plan>,
+    members: Vec<Member>,
+    coupling_refs: Vec<CouplingRef>,
+    /// Inverses of all fronts' pivots.
+    inv: Vec<Matrix6<f64>>,
+    /// `F[u][k]` at the elimination of slot `k`, for every stored pair.
+    lower: Vec<Matrix6<f64>>,
+    /// `D_k⁻¹ F[k][u]`, for every stored pair.
+    upper: Vec<Matrix6<f64>>,
+    /// Per position: the body pivot accumulating the children's Schur updates.
+    acc: Vec<Matrix6<f64>>,
+    /// Per position: the body right-hand side accumulating the children's forward updates.
+    yb: Vec<Vector6<f64>>,
+    /// Per position: `D_k⁻¹ w_k` of the forward pass.
+    z: Vec<[Vector6<f64>; 3]>,
+    /// Per position: the body's solution, read by its children in the backward pass.
+    xpos: Vec<Vector6<f64>>,
+    constraint_rows: usize,
+    factored: bool,
+}
+
+impl TreeSolver {
+    /// An empty solver; the first [`SaddlePointSolver::factor`] analyses the structure.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Analyses the structure of `sys` (allocating), or reuses the last analysis when it is unchanged.
+    fn analyse(&mut self, sys: &BlockSystem) -> Result<(), SolveError> {
+        if self.sig.as_ref().is_some_and(|s| s.matches(sys)) {
+            return Ok(());
+        }
+        self.sig = None;
+        let analysis = Analysis::build(sys)?;
+        let len = analysis.plans.len();
+        self.plans = analysis.plans;
+        self.members = analysis.members;
+        self.coupling_refs = analysis.coupling_refs;
+        let (mut pivots, mut blocks) = (0, 0);
+        for plan in &mut self.plans {
+            let (p, b) = plan.place(pivots, blocks);
+            pivots += p;
+            blocks += b;
+        }
+        self.inv = vec![Matrix6::zeros(); pivots];
+        self.lower = vec![Matrix6::zeros(); blocks];
+        self.upper = vec![Matrix6::zeros(); blocks];
+        self.acc = vec![Matrix6::zeros(); len];
+        self.yb = vec![Vector6::zeros(); len];
+        self.z = vec![[Vector6::zeros(); 3]; len];
+        self.xpos = vec![Vector6::zeros(); len];
+        self.constraint_rows = sys.constraint_rows();
+        self.sig = Some(Signature::of(sys));
+        Ok(())
+    }
+
+    /// Assembles the front of the body at `pos` from `sys` and the accumulated pivot.
+    fn assemble(&self, sys: &BlockSystem, pos: usize, f: &mut [[Matrix6<f64>; 4]; 4]) {
+        let plan = &self.plans[pos];
+        for row in f.iter_mut() {
+            row.fill(Matrix6::zeros());
+        }
+        f[BODY][BODY] = self.acc[pos];
+        for m in &self.members[plan.world.0..plan.world.1] {
+            let jc = &sys.constraints[m.con].ja;
+            for i in 0..m.rows {
+                for j in 0..6 {
+                    f[WORLD][BODY][(m.row0 + i, j)] = jc[(i, j)];
+                    f[BODY][WORLD][(j, m.row0 + i)] = -jc[(i, j)];
+                }
+            }
+        }
+        for m in &self.members[plan.joint.0..plan.joint.1] {
+            let c = &sys.constraints[m.con];
+            let (jc, jp) = if m.child_is_a {
+                (&c.ja, &c.jb)
+            } else {
+                (&c.jb, &c.ja)
+            };
+            for i in 0..m.rows {
+                for j in 0..6 {
+                    f[JOINT][BODY][(m.row0 + i, j)] = jc[(i, j)];
+                    f[BODY][JOINT][(j, m.row0 + i)] = -jc[(i, j)];
+                    f[JOINT][PARENT][(m.row0 + i, j)] = jp[(i, j)];
+                    f[PARENT][JOINT][(j, m.row0 + i)] = -jp[(i, j)];
+                }
+            }
+        }
+        for r in &self.coupling_refs[plan.couplings.0..plan.couplings.1] {
+            let c = &sys.couplings[r.idx];
+            let (cp, pc) = if r.child_is_i {
+                (&c.a_ij, &c.a_ji)
+            } else {
+                (&c.a_ji, &c.a_ij)
+            };
+            f[BODY][PARENT] += cp;
+            f[PARENT][BODY] += pc;
+        }
+    }
+
+    /// Eliminates the first three slots of the front at `pos`, stores the factors and returns the update to
+    /// the parent's pivot.
+    fn eliminate(
+        &mut self,
+        pos: usize,
+        f: &mut [[Matrix6<f64>; 4]; 4],
+    ) -> Result<Matrix6<f64>, SolveError> {
+        let plan = &self.plans[pos];
+        let present = plan.present();
+        let active = [6, plan.world_rows, plan.joint_rows, 6];
+        for k in 0..3 {
+            if !present[k] {
+                continue;
+            }
+            let inv = invert_pivot(&mut f[k][k], active[k]).ok_or_else(|| singular(plan, k))?;
+            for u in k + 1..4 {
+                if present[u] {
+                    self.upper[plan.block(k, u)] = inv * f[k][u];
+                    self.lower[plan.block(k, u)] = f[u][k];
+                }
+            }
+            for u in k + 1..4 {
+                if !present[u] {
+                    continue;
+                }
+                for v in k + 1..4 {
+                    if present[v] {
+                        let update = f[u][k] * self.upper[plan.block(k, v)];
+                        f[u][v] -= update;
+                    }
+                }
+            }
+            self.inv[plan.inverse(k)] = inv;
+        }
+        Ok(f[PARENT][PARENT])
+    }
+}
+
+/// Pads the unused rows/columns of a pivot block with its own scale and inverts it; every elimination pivot
+/// must exceed [`PIVOT_TOL`] times the block's largest entry. `None` when singular (or not finite).
+fn invert_pivot(block: &mut Matrix6<f64>, active: usize) -> Option<Matrix6<f64>> {
+    let scale = block.view((0, 0), (active, active)).amax();
+    // Padding with the block's own scale keeps the padded block as well conditioned as the active part; the
+    // padded unknowns have zero right-hand sides, so they stay zero and leave the active ones untouched.
+    let pad = if scale > 0.0 { scale } else { 1.0 };
+    for i in active..6 {
+        block[(i, i)] = pad;
+    }
+    inverse6::invert(block, PIVOT_TOL * scale)
+}
+
+fn singular(plan: &Plan, slot: usize) -> SolveError {
+    SolveError::Singular(match slot {
+        BODY => format!("pivot of body {} is singular (massless body?)", plan.body),
+        WORLD => format!(
+            "world constraints on body {} are redundant ({} rows)",
+            plan.body, plan.world_rows
+        ),
+        _ => format!(
+            "constraints between body {} and its parent ({} rows) are redundant",
+            plan.body, plan.joint_rows
+        ),
+    })
+}
+
+impl SaddlePointSolver for TreeSolver {
+    fn factor(&mut self, sys: &BlockSystem) -> Result<(), SolveError> {
+        self.factored = false;
+        self.analyse(sys)?;
+        for (pos, plan) in self.plans.iter().enumerate() {
+            self.acc[pos] = sys.diag[plan.body];
+        }
+        // One front buffer for all bodies: assembled in place rather than returned (4.6 kB per copy).
+        let mut f = [[Matrix6::zeros(); 4]; 4];
+        for pos in 0..self.plans.len() {
+            self.assemble(sys, pos, &mut f);
+            let update = self.eliminate(pos, &mut f)?;
+            if let Some(pp) = self.plans[pos].parent {
+                self.acc[pp] += update;
+            }
+        }
+        self.factored = true;
+        Ok(())
+    }
+
+    /// Solves with the last factorisation. With no valid factorisation, or slices whose lengths do not match
+    /// the factored system, `x` and `lambda` are filled with NaN.
+    fn solve(&mut self, a: &[Vector6<f64>], b: &[f64], x: &mut [Vector6<f64>], lambda: &mut [f64]) {
+        let n = self.plans.len();
+        if !self.factored
+            || a.len() != n
+            || x.len() != n
+            || b.len() != self.constraint_rows
+            || lambda.len() != b.len()
+        {
+            x.fill(Vector6::repeat(f64::NAN));
+            lambda.fill(f64::NAN);
+            return;
+        }
+        for (pos, plan) in self.plans.iter().enumerate() {
+            self.yb[pos] = a[plan.body];
+        }
+        // Forward: L w = y, storing z_k = D_k⁻¹ w_k; children push their updates into the parent's rhs.
+        for pos in 0..n {
+            let plan = &self.plans[pos];
+            let present = plan.present();
+            let mut y = [
+                self.yb[pos],
+                gather(&self.members[plan.world.0..plan.world.1], b),
+                gather(&self.members[plan.joint.0..plan.joint.1], b),
+                Vector6::zeros(),
+            ];
+            for k in 0..3 {
+                if !present[k] {
+                    continue;
+                }
+                let zk = self.inv[plan.inverse(k)] * y[k];
+                for u in k + 1..4 {
+                    if present[u] {
+                        y[u] -= self.lower[plan.block(k, u)] * zk;
+                    }
+                }
+                self.z[pos][k] = zk;
+            }
+            if let Some(pp) = plan.parent {
+                self.yb[pp] += y[PARENT];
+            }
+        }
+        // Backward, roots first: x_k = z_k − Σ_u D_k⁻¹ F[k][u] x_u.
+        for pos in (0..n).rev() {
+            let plan = &self.plans[pos];
+            let present = plan.present();
+            let mut xs = [Vector6::zeros(); 4];
+            if let Some(pp) = plan.parent {
+                xs[PARENT] = self.xpos[pp];
+            }
+            for k in (0..3).rev() {
+                if !present[k] {
+                    continue;
+                }
+                let mut v = self.z[pos][k];
+                for u in k + 1..4 {
+                    if present[u] {
+                        v -= self.upper[plan.block(k, u)] * xs[u];
+                    }
+                }
+                xs[k] = v;
+            }
+            self.xpos[pos] = xs[BODY];
+            x[plan.body] = xs[BODY];
+            scatter(
+                &self.members[plan.world.0..plan.world.1],
+                &xs[WORLD],
+                lambda,
+            );
+            scatter(
+                &self.members[plan.joint.0..plan.joint.1],
+                &xs[JOINT],
+                lambda,
+            );
+        }
+    }
+}
+
+/// A group's right-hand side, padded with zeros.
+fn gather(members: &[Member], b: &[f64]) -> Vector6<f64> {
+    let mut v = Vector6::zeros();
+    for m in members {
+        v.as_mut_slice()[m.row0..m.row0 + m.rows]
+            .copy_from_slice(&b[m.lambda0..m.lambda0 + m.rows]);
+    }
+    v
+}
+
+/// A group's multipliers written back to λ.
+fn scatter(members: &[Member], v: &Vector6<f64>, lambda: &mut [f64]) {
+    for m in members {
+        lambda[m.lambda0..m.lambda0 + m.rows]
+            .copy_from_slice(&v.as_slice()[m.row0..m.row0 + m.rows]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::system::{ConstraintBlock, Coupling, DenseSolver};
+
+    #[test]
+    fn pair_indices_are_distinct() {
+        let all = [
+            pair(0, 1),
+            pair(0, 2),
+            pair(0, 3),
+            pair(1, 2),
+            pair(1, 3),
+            pair(2, 3),
+        ];
+        for (k, p) in all.iter().enumerate() {
+            assert_eq!(*p, k);
+        }
+    }
+
+    #[test]
+    fn coupled_chain_with_world_group_matches_dense() {
+        // 0 (root, 2 world rows) — 1 — 2, drive couplings on both joints, two 4-row joints, and a 2-row world
+        // attachment on body 2 (2 + 4 ≤ 6).
+        let m = |s: f64| Matrix6::from_fn(|r, c| s * ((r * 7 + c * 3) % 5) as f64 - s);
+        let diag: Vec<_> = (0..3)
+            .map(|i| Matrix6::identity() * (3.0 + i as f64) + m(0.05))
+            .collect();
+        let j = |seed: f64| {
+            Matrix6::from_fn(|r, c| {
+                if r == c {
+                    2.0
+                } else {
+                    seed * ((r + 2 * c) % 3) as f64
+                }
+            })
+        };
+        let con = |rows, a, b, s| ConstraintBlock {
+            rows,
+            body_a: a,
+            body_b: b,
+            ja: Matrix6::from_fn(|r, c| if r < rows { j(s)[(r, c)] } else { 0.0 }),
+            jb: Matrix6::from_fn(|r, c| if r < rows { -j(0.3 * s)[(c, r)] } else { 0.0 }),
+        };
+        let sys = BlockSystem {
+            diag,
+            couplings: vec![
+                Coupling {
+                    i: 0,
+                    j: 1,
+                    a_ij: m(0.1),
+                    a_ji: m(-0.2),
+                },
+                Coupling {
+                    i: 2,
+                    j: 1,
+                    a_ij: m(0.15),
+                    a_ji: m(0.1),
+                },
+            ],
+            constraints: vec![
+                con(4, 1, Some(0), 0.2),
+                con(2, 0, None, 0.1),
+                con(4, 2, Some(1), -0.1),
+                {
+                    let mut c = con(2, 2, None, 0.4);
+                    // Body 2's joint rows are diagonally dominant in columns 0 … 3: world rows on 4, 5 stay independent.
+                    c.ja = Matrix6::zeros();
+                    c.ja[(0, 5)] = 1.0;
+                    c.ja[(1, 4)] = 1.0;
+                    c
+                },
+            ],
+        };
+        let a: Vec<Vector6<f64>> = (0..3)
+            .map(|i| Vector6::from_fn(|r, _| (r + i) as f64 - 2.0))
+            .collect();
+        let b: Vec<f64> = (0..sys.constraint_rows()).map(|r| 0.1 * r as f64).collect();
+        let run = |s: &mut dyn SaddlePointSolver| {
+            s.factor(&sys).expect("factor");
+            let mut x = vec![Vector6::zeros(); 3];
+            let mut l = vec![0.0; b.len()];
+            s.solve(&a, &b, &mut x, &mut l);
+            (x, l)
+        };
+        let (xd, ld) = run(&mut DenseSolver::default());
+        let (xt, lt) = run(&mut TreeSolver::new());
+        for i in 0..3 {
+            assert!(
+                (xd[i] - xt[i]).norm() <= 1e-10 * xd[i].norm().max(1.0),
+                "x[{i}]"
+            );
+        }
+        for (d, t) in ld.iter().zip(&lt) {
+            assert!((d - t).abs() <= 1e-10 * d.abs().max(1.0));
+        }
+    }
+}

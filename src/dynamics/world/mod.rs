@@ -1,0 +1,477 @@
+//! The world: bodies, constraints, forces, a solver and preallocated buffers; `step(h)` is the linearly
+//! implicit step of Cline 2002 eqs. 2.50–2.55 followed by the chosen stabilization.
+
+mod build;
+
+use nalgebra::{Matrix6, UnitQuaternion, Vector3, Vector6};
+
+use super::auto_solver::AutoSolver;
+use super::body::Body;
+use super::constraint::Constraint;
+use super::force::{Force, ForceEval, JointDrive, UserForce};
+use super::stabilize::{
+    PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, max_separation,
+    post_stabilize,
+};
+use super::system::{BlockSystem, ConstraintBlock, Coupling, SaddlePointSolver, SolveError};
+use crate::math::spatial::{angular, linear};
+
+/// How forces enter the step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Integrator {
+    /// Cline eq. 2.53–2.55: `M̃ = M − h²∂f/∂p − h∂f/∂v`, `a = M v + h(f − ∂f/∂v·v)`.
+    #[default]
+    LinearlyImplicit,
+    /// Forces at `t`, `A = M`, `a = M v + h f` (semi-implicit Euler): for comparison experiments only.
+    Explicit,
+}
+
+/// Why a step failed. The state is left as it was when the failure was detected.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StepError {
+    /// The linear system could not be solved.
+    #[error("step at t = {time} s: {source}")]
+    Solve {
+        /// Simulation time at the start of the step (s).
+        time: f64,
+        /// The solver's error.
+        source: SolveError,
+    },
+    /// The new velocities are not finite (a blown-up simulation).
+    #[error("step at t = {time} s: non-finite velocity of body {body}")]
+    NonFinite {
+        /// Simulation time at the start of the step (s).
+        time: f64,
+        /// First offending body.
+        body: usize,
+    },
+}
+
+/// What a step did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepReport {
+    /// Largest `|g|` (m or rad) after the step and its stabilization.
+    pub constraint_error: f64,
+    /// Largest anchor separation (m) after the step and its stabilization.
+    pub max_separation: f64,
+    /// The post-stabilization run, when selected.
+    pub post_stab: Option<PostStabReport>,
+}
+
+/// Index of a joint drive in a [`World`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DriveId(pub usize);
+
+/// Index of a user force in a [`World`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UserForceId(pub usize);
+
+/// Where a two-body force writes its cross blocks: coupling slot and whether (a, b) is the slot's (j, i).
+type Slot = Option<(usize, bool)>;
+
+/// Bodies, constraints, forces, the solver and every buffer of the step.
+///
+/// Buffers are sized when the structure changes (bodies, constraints or forces added), at the next
+/// [`World::step`] or an explicit [`World::prepare`]; after that a step allocates nothing itself (the solver
+/// must not either: [`AutoSolver`], the default, and `DenseLuSolver` reuse their buffers; `DenseSolver`
+/// allocates).
+pub struct World {
+    bodies: Vec<Body>,
+    constraints: Vec<Box<dyn Constraint>>,
+    drives: Vec<JointDrive>,
+    user_forces: Vec<UserForce>,
+    forces: Vec<Box<dyn Force>>,
+    gravity: Vector3<f64>,
+    stabilization: Stabilization,
+    integrator: Integrator,
+    /// Largest constraint error (m or rad) corrected by one post-stabilization projection; larger errors are
+    /// scaled down to it (Cline §5.2.3). Default 0.05.
+    pub post_stab_max_correction: f64,
+    solver: Box<dyn SaddlePointSolver + Send>,
+    time: f64,
+    dirty: bool,
+    // Buffers.
+    sys: BlockSystem,
+    drive_slots: Vec<(usize, Option<usize>, Slot)>,
+    force_slots: Vec<Slot>,
+    wrench: Vec<Vector6<f64>>,
+    dfdp: Vec<Matrix6<f64>>,
+    dfdv: Vec<Matrix6<f64>>,
+    cpl_dp: Vec<[Matrix6<f64>; 2]>,
+    cpl_dv: Vec<[Matrix6<f64>; 2]>,
+    rhs_a: Vec<Vector6<f64>>,
+    zero: Vec<Vector6<f64>>,
+    x: Vec<Vector6<f64>>,
+    g: Vec<f64>,
+    b: Vec<f64>,
+    lambda: Vec<f64>,
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("bodies", &self.bodies.len())
+            .field("constraints", &self.constraints.len())
+            .field("drives", &self.drives.len())
+            .field("time", &self.time)
+            .field("stabilization", &self.stabilization)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl World {
+    /// An empty world: gravity (0, −9.81, 0), default post-stabilization, the linearly implicit step and the
+    /// [`AutoSolver`] (O(n) tree solver, dense LU for loops; both allocation-free once sized).
+    pub fn new() -> Self {
+        Self::with_solver(Box::new(AutoSolver::new()))
+    }
+
+    /// An empty world using `solver` for every linear solve.
+    pub fn with_solver(solver: Box<dyn SaddlePointSolver + Send>) -> Self {
+        World {
+            bodies: Vec::new(),
+            constraints: Vec::new(),
+            drives: Vec::new(),
+            user_forces: Vec::new(),
+            forces: Vec::new(),
+            gravity: Vector3::new(0.0, -9.81, 0.0),
+            stabilization: Stabilization::default(),
+            integrator: Integrator::default(),
+            post_stab_max_correction: 0.05,
+            solver,
+            time: 0.0,
+            dirty: true,
+            sys: BlockSystem::default(),
+            drive_slots: Vec::new(),
+            force_slots: Vec::new(),
+            wrench: Vec::new(),
+            dfdp: Vec::new(),
+            dfdv: Vec::new(),
+            cpl_dp: Vec::new(),
+            cpl_dv: Vec::new(),
+            rhs_a: Vec::new(),
+            zero: Vec::new(),
+            x: Vec::new(),
+            g: Vec::new(),
+            b: Vec::new(),
+            lambda: Vec::new(),
+        }
+    }
+
+    /// Replaces the solver (e.g. by the O(n) tree solver).
+    pub fn set_solver(&mut self, solver: Box<dyn SaddlePointSolver + Send>) {
+        self.solver = solver;
+    }
+
+    /// Sets the acceleration of gravity (m/s²).
+    pub fn set_gravity(&mut self, g: Vector3<f64>) {
+        self.gravity = g;
+    }
+
+    /// The acceleration of gravity (m/s²).
+    pub fn gravity(&self) -> Vector3<f64> {
+        self.gravity
+    }
+
+    /// Selects the stabilization.
+    pub fn set_stabilization(&mut self, s: Stabilization) {
+        self.stabilization = s;
+    }
+
+    /// Selects the integrator (the explicit one is for comparisons only).
+    pub fn set_integrator(&mut self, i: Integrator) {
+        self.integrator = i;
+    }
+
+    /// Simulation time (s).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Total kinetic energy (J).
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies.iter().map(Body::kinetic_energy).sum()
+    }
+
+    /// Total gravitational potential energy `−Σ m·g·x` (J).
+    pub fn potential_energy(&self) -> f64 {
+        self.bodies
+            .iter()
+            .map(|b| -b.mass * self.gravity.dot(&b.position))
+            .sum()
+    }
+
+    /// `(max|g|, largest anchor separation)` at the current state and time (m or rad; m).
+    pub fn constraint_error(&mut self) -> (f64, f64) {
+        if self.dirty {
+            self.prepare();
+        }
+        let e = evaluate_constraints(
+            &self.bodies,
+            &self.constraints,
+            self.time,
+            &mut self.sys,
+            &mut self.g,
+        );
+        (e, max_separation(&self.constraints, &self.g))
+    }
+
+    /// Sizes every buffer for the current structure. Called by [`World::step`] when needed; call it yourself to
+    /// move the allocations out of the first step.
+    pub fn prepare(&mut self) {
+        let n = self.bodies.len();
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut slot_of = |a: usize, b: Option<usize>| -> Slot {
+            let b = b.filter(|&b| b != a)?;
+            let key = (a.min(b), a.max(b));
+            let idx = pairs.iter().position(|p| *p == key).unwrap_or_else(|| {
+                pairs.push(key);
+                pairs.len() - 1
+            });
+            Some((idx, a > b))
+        };
+        self.drive_slots = self
+            .drives
+            .iter()
+            .map(|d| (d.child, d.parent, slot_of(d.child, d.parent)))
+            .collect();
+        self.force_slots = self
+            .forces
+            .iter()
+            .map(|f| {
+                let (a, b) = f.bodies();
+                slot_of(a, b)
+            })
+            .collect();
+        self.sys.diag = vec![Matrix6::zeros(); n];
+        self.sys.couplings = pairs
+            .iter()
+            .map(|&(i, j)| Coupling {
+                i,
+                j,
+                a_ij: Matrix6::zeros(),
+                a_ji: Matrix6::zeros(),
+            })
+            .collect();
+        self.sys.constraints = self
+            .constraints
+            .iter()
+            .map(|c| {
+                let (a, b) = c.bodies();
+                ConstraintBlock {
+                    rows: c.rows(),
+                    body_a: a,
+                    body_b: b,
+                    ja: Matrix6::zeros(),
+                    jb: Matrix6::zeros(),
+                }
+            })
+            .collect();
+        let m = self.sys.constraint_rows();
+        self.wrench = vec![Vector6::zeros(); n];
+        self.dfdp = vec![Matrix6::zeros(); n];
+        self.dfdv = vec![Matrix6::zeros(); n];
+        self.cpl_dp = vec![[Matrix6::zeros(); 2]; pairs.len()];
+        self.cpl_dv = vec![[Matrix6::zeros(); 2]; pairs.len()];
+        self.rhs_a = vec![Vector6::zeros(); n];
+        self.zero = vec![Vector6::zeros(); n];
+        self.x = vec![Vector6::zeros(); n];
+        self.g = vec![0.0; m];
+        self.b = vec![0.0; m];
+        self.lambda = vec![0.0; m];
+        self.dirty = false;
+    }
+
+    /// Adds one force evaluation into the accumulators.
+    fn scatter(&mut self, a: usize, b: Option<usize>, slot: Slot, e: &ForceEval) {
+        self.wrench[a] += e.wrench[0];
+        self.dfdp[a] += e.dp[0][0];
+        self.dfdv[a] += e.dv[0][0];
+        let (Some(b), Some((s, swapped))) = (b, slot) else {
+            return;
+        };
+        self.wrench[b] += e.wrench[1];
+        self.dfdp[b] += e.dp[1][1];
+        self.dfdv[b] += e.dv[1][1];
+        // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max).
+        let (ab, ba) = if swapped { (1, 0) } else { (0, 1) };
+        self.cpl_dp[s][ab] += e.dp[0][1];
+        self.cpl_dp[s][ba] += e.dp[1][0];
+        self.cpl_dv[s][ab] += e.dv[0][1];
+        self.cpl_dv[s][ba] += e.dv[1][0];
+    }
+
+    /// Sums all forces and their gradients at the current state (drive targets are those set for `t + h`).
+    fn accumulate_forces(&mut self) {
+        for (i, body) in self.bodies.iter().enumerate() {
+            let (f, dp, dv) = body.gyroscopic();
+            self.wrench[i] = f;
+            self.wrench[i]
+                .fixed_rows_mut::<3>(3)
+                .axpy(body.mass, &self.gravity, 1.0);
+            self.dfdp[i] = dp;
+            self.dfdv[i] = dv;
+        }
+        for s in self.cpl_dp.iter_mut().chain(self.cpl_dv.iter_mut()) {
+            s[0].fill(0.0);
+            s[1].fill(0.0);
+        }
+        for k in 0..self.drives.len() {
+            let e = self.drives[k].eval(&self.bodies);
+            let (a, b, slot) = self.drive_slots[k];
+            self.scatter(a, b, slot, &e);
+        }
+        for k in 0..self.user_forces.len() {
+            let e = self.user_forces[k].eval(&self.bodies);
+            self.scatter(self.user_forces[k].body, None, None, &e);
+        }
+        for k in 0..self.forces.len() {
+            let e = self.forces[k].eval(&self.bodies);
+            let (a, b) = self.forces[k].bodies();
+            self.scatter(a, b, self.force_slots[k], &e);
+        }
+    }
+
+    /// Whether a force's bodies changed since the buffers were sized.
+    fn structure_changed(&self) -> bool {
+        self.drive_slots.len() != self.drives.len()
+            || self
+                .drives
+                .iter()
+                .zip(&self.drive_slots)
+                .any(|(d, s)| (d.child, d.parent) != (s.0, s.1))
+    }
+
+    /// Advances the world by `h` seconds: forces and gradients at `t` (drive targets for `t + h`), the
+    /// saddle-point solve for `v(t+h)` and the impulses, positions `x += h·v`, `q ← exp(h·ω)·q`, then the
+    /// selected stabilization.
+    pub fn step(&mut self, h: f64) -> Result<StepReport, StepError> {
+        if self.dirty || self.structure_changed() {
+            self.prepare();
+        }
+        let t0 = self.time;
+        let t_next = t0 + h;
+        self.accumulate_forces();
+        let implicit = self.integrator == Integrator::LinearlyImplicit;
+        for (i, body) in self.bodies.iter().enumerate() {
+            let m = body.mass_matrix();
+            let v = body.velocity;
+            if implicit {
+                self.sys.diag[i] = m - self.dfdp[i] * (h * h) - self.dfdv[i] * h;
+                self.rhs_a[i] = m * v + (self.wrench[i] - self.dfdv[i] * v) * h;
+            } else {
+                self.sys.diag[i] = m;
+                self.rhs_a[i] = m * v + self.wrench[i] * h;
+            }
+        }
+        for (s, c) in self.sys.couplings.iter_mut().enumerate() {
+            if implicit {
+                c.a_ij = -self.cpl_dp[s][0] * (h * h) - self.cpl_dv[s][0] * h;
+                c.a_ji = -self.cpl_dp[s][1] * (h * h) - self.cpl_dv[s][1] * h;
+                // f̃ = f − ∂f/∂v·v includes the cross terms.
+                self.rhs_a[c.i] -= self.cpl_dv[s][0] * self.bodies[c.j].velocity * h;
+                self.rhs_a[c.j] -= self.cpl_dv[s][1] * self.bodies[c.i].velocity * h;
+            } else {
+                c.a_ij.fill(0.0);
+                c.a_ji.fill(0.0);
+            }
+        }
+        evaluate_constraints(
+            &self.bodies,
+            &self.constraints,
+            t0,
+            &mut self.sys,
+            &mut self.g,
+        );
+        let mut off = 0;
+        for (c, block) in self.constraints.iter().zip(&self.sys.constraints) {
+            let rows = c.rows();
+            let b = &mut self.b[off..off + rows];
+            if !c.velocity_target(&self.bodies, t_next, h, &block.ja, b) {
+                let g = &self.g[off..off + rows];
+                match self.stabilization {
+                    Stabilization::Baumgarte { alpha } => {
+                        for (bi, gi) in b.iter_mut().zip(g) {
+                            *bi = -alpha * gi;
+                        }
+                    }
+                    _ => b.fill(0.0),
+                }
+            }
+            off += rows;
+        }
+        self.solver
+            .factor(&self.sys)
+            .map_err(|source| StepError::Solve { time: t0, source })?;
+        self.solver
+            .solve(&self.rhs_a, &self.b, &mut self.x, &mut self.lambda);
+        if let Some(body) = self.x.iter().position(|v| !v.iter().all(|c| c.is_finite())) {
+            return Err(StepError::NonFinite { time: t0, body });
+        }
+        for (body, v) in self.bodies.iter_mut().zip(&self.x) {
+            body.velocity = *v;
+            body.position += linear(v) * h;
+            body.orientation = UnitQuaternion::from_scaled_axis(angular(v) * h) * body.orientation;
+            body.orientation.renormalize();
+        }
+        self.time = t_next;
+
+        let post_stab = match self.stabilization {
+            Stabilization::PostStab { max_iters, tol } => Some(
+                post_stabilize(
+                    &mut self.bodies,
+                    &self.constraints,
+                    t_next,
+                    self.solver.as_mut(),
+                    PostStabBuffers {
+                        sys: &mut self.sys,
+                        g: &mut self.g,
+                        b: &mut self.b,
+                        zero: &self.zero,
+                        dp: &mut self.x,
+                        lambda: &mut self.lambda,
+                    },
+                    max_iters,
+                    tol,
+                    self.post_stab_max_correction,
+                )
+                .map_err(|source| StepError::Solve { time: t0, source })?,
+            ),
+            _ => None,
+        };
+        let constraint_error = match post_stab {
+            // post_stabilize leaves g evaluated at the final state.
+            Some(r) => r.error_after,
+            None => evaluate_constraints(
+                &self.bodies,
+                &self.constraints,
+                t_next,
+                &mut self.sys,
+                &mut self.g,
+            ),
+        };
+        Ok(StepReport {
+            constraint_error,
+            max_separation: max_separation(&self.constraints, &self.g),
+            post_stab,
+        })
+    }
+
+    /// The constraint values `g` (m or rad, in constraint order) at the end of the last step or
+    /// [`World::constraint_error`] call.
+    pub fn constraint_values(&self) -> &[f64] {
+        &self.g
+    }
+
+    /// The constraint impulses `λ` of the last solve (N·s or N·m·s per row; after post-stabilization, the
+    /// projection's multipliers instead).
+    pub fn last_lambda(&self) -> &[f64] {
+        &self.lambda
+    }
+}

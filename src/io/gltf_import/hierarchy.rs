@@ -1,0 +1,276 @@
+//! The node forest: parents (built from `children`), rest transforms in f64, and the choice of skeleton joints
+//! (seed nodes plus the ancestors that join them into one tree).
+
+use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3};
+
+use super::GltfImportError;
+
+/// A node's local transform as translation, rotation, scale (glTF applies T·R·S).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Trs {
+    pub translation: Vector3<f64>,
+    pub rotation: UnitQuaternion<f64>,
+    pub scale: Vector3<f64>,
+}
+
+impl Trs {
+    /// The 4×4 affine matrix T·R·S.
+    pub fn matrix(&self) -> Matrix4<f64> {
+        let mut m = Matrix4::identity();
+        let rs =
+            self.rotation.to_rotation_matrix().into_inner() * Matrix3::from_diagonal(&self.scale);
+        m.fixed_view_mut::<3, 3>(0, 0).copy_from(&rs);
+        m.fixed_view_mut::<3, 1>(0, 3).copy_from(&self.translation);
+        m
+    }
+}
+
+/// The nodes of a document as a forest.
+#[derive(Debug, Clone)]
+pub(crate) struct Hierarchy {
+    /// Parent of each node (`None` for roots).
+    pub parent: Vec<Option<usize>>,
+    /// Children of each node, in file order.
+    pub children: Vec<Vec<usize>>,
+    /// Rest (default) local transform of each node.
+    pub rest: Vec<Trs>,
+    /// Display name of each node: its `name`, or `node<i>` when unnamed.
+    pub names: Vec<String>,
+}
+
+/// Splits an affine matrix into translation, rotation and per-axis scale. Errors on non-finite or singular
+/// matrices; a reflection is folded into a negative x scale.
+pub(crate) fn decompose(m: &Matrix4<f64>) -> Result<Trs, String> {
+    if !m.iter().all(|x| x.is_finite()) {
+        return Err("matrix has non-finite entries".into());
+    }
+    let linear: Matrix3<f64> = m.fixed_view::<3, 3>(0, 0).into_owned();
+    let mut scale = Vector3::new(
+        linear.column(0).norm(),
+        linear.column(1).norm(),
+        linear.column(2).norm(),
+    );
+    if scale.iter().any(|&s| s < 1e-12) {
+        return Err(format!("matrix is singular (column norms {scale:?})"));
+    }
+    if linear.determinant() < 0.0 {
+        scale.x = -scale.x;
+    }
+    let unscaled = linear * Matrix3::from_diagonal(&scale.map(|s| 1.0 / s));
+    // Nearest rotation (also cleans up shear and float noise).
+    let rot = Rotation3::from_matrix_eps(&unscaled, 1e-12, 200, Rotation3::identity());
+    Ok(Trs {
+        translation: m.fixed_view::<3, 1>(0, 3).into_owned(),
+        rotation: UnitQuaternion::from_rotation_matrix(&rot),
+        scale,
+    })
+}
+
+/// A glTF `[x, y, z, w]` quaternion as a unit quaternion; errors when it is far from unit length (the spec
+/// requires unit quaternions; slight float drift is renormalised).
+pub(crate) fn unit_quaternion(q: [f64; 4]) -> Result<UnitQuaternion<f64>, String> {
+    let [x, y, z, w] = q;
+    let quat = Quaternion::new(w, x, y, z);
+    let n = quat.norm();
+    if !n.is_finite() || n < 1e-6 {
+        return Err(format!(
+            "rotation {q:?} is not a unit quaternion (norm {n})"
+        ));
+    }
+    Ok(UnitQuaternion::from_quaternion(quat))
+}
+
+impl Hierarchy {
+    /// Builds the forest, rejecting nodes with two parents and cycles.
+    pub fn new(doc: &::gltf::Document) -> Result<Hierarchy, GltfImportError> {
+        let n = doc.nodes().len();
+        let mut parent = vec![None; n];
+        let mut children = vec![Vec::new(); n];
+        let mut rest = Vec::with_capacity(n);
+        let mut names = Vec::with_capacity(n);
+        for node in doc.nodes() {
+            let i = node.index();
+            let name = node.name().unwrap_or_default();
+            names.push(if name.is_empty() {
+                format!("node{i}")
+            } else {
+                name.to_string()
+            });
+            let transform_err = |what: String| GltfImportError::Transform {
+                node: i,
+                name: name.to_string(),
+                what,
+            };
+            let trs = match node.transform() {
+                ::gltf::scene::Transform::Matrix { matrix } => {
+                    // glTF stores matrices column-major: matrix[c][r].
+                    let m = Matrix4::from_fn(|r, c| {
+                        matrix
+                            .get(c)
+                            .and_then(|col| col.get(r))
+                            .map_or(0.0, |&v| f64::from(v))
+                    });
+                    decompose(&m).map_err(transform_err)?
+                }
+                ::gltf::scene::Transform::Decomposed {
+                    translation,
+                    rotation,
+                    scale,
+                } => {
+                    let t = Vector3::from(translation.map(f64::from));
+                    let s = Vector3::from(scale.map(f64::from));
+                    if !t.iter().chain(s.iter()).all(|x| x.is_finite()) {
+                        return Err(transform_err("translation or scale is not finite".into()));
+                    }
+                    Trs {
+                        translation: t,
+                        rotation: unit_quaternion(rotation.map(f64::from))
+                            .map_err(transform_err)?,
+                        scale: s,
+                    }
+                }
+            };
+            rest.push(trs);
+            for child in node.children() {
+                let c = child.index();
+                if let Some(p) = parent.get(c).copied().flatten() {
+                    return Err(GltfImportError::Hierarchy {
+                        node: c,
+                        what: format!("is a child of both node {p} and node {i}"),
+                    });
+                }
+                if let Some(slot) = parent.get_mut(c) {
+                    *slot = Some(i);
+                }
+                if let Some(list) = children.get_mut(i) {
+                    list.push(c);
+                }
+            }
+        }
+        // A cycle would make the parent walk below loop: every chain must end within n steps.
+        for start in 0..n {
+            let mut k = start;
+            let mut steps = 0;
+            while let Some(p) = parent.get(k).copied().flatten() {
+                k = p;
+                steps += 1;
+                if steps > n {
+                    return Err(GltfImportError::Hierarchy {
+                        node: start,
+                        what: "its ancestors form a cycle".into(),
+                    });
+                }
+            }
+        }
+        Ok(Hierarchy {
+            parent,
+            children,
+            rest,
+            names,
+        })
+    }
+
+    /// Ancestors of `node`, nearest first (excluding the node itself).
+    pub fn ancestors(&self, node: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut k = node;
+        while let Some(p) = self.parent.get(k).copied().flatten() {
+            out.push(p);
+            k = p;
+        }
+        out
+    }
+
+    /// Chooses the skeleton joints for the `seeds` (a skin's joints, or animated nodes).
+    ///
+    /// The joints are the seeds plus every node on the path from the seeds' lowest common ancestor down to each
+    /// seed, so that they form one tree; they are returned parents first (depth-first in `children` order).
+    /// `root` is that common ancestor, or `None` when the seeds lie in different trees of the forest (the
+    /// caller then adds a synthetic root above the returned tops).
+    pub fn select(&self, seeds: &[usize]) -> Selection {
+        let n = self.parent.len();
+        let mut in_set = vec![false; n];
+        let mut paths: Vec<Vec<usize>> = Vec::new();
+        for &s in seeds {
+            if s >= n {
+                continue;
+            }
+            // Root-to-seed path.
+            let mut path = self.ancestors(s);
+            path.reverse();
+            path.push(s);
+            paths.push(path);
+        }
+        // Lowest common ancestor: the longest common prefix of all root-to-seed paths.
+        let mut common = paths.first().map_or(0, Vec::len);
+        if let Some(first) = paths.first() {
+            for p in &paths {
+                common = common.min(first.iter().zip(p).take_while(|(a, b)| a == b).count());
+            }
+        }
+        let root = (common > 0)
+            .then(|| paths.first().and_then(|p| p.get(common - 1)).copied())
+            .flatten();
+        let skip = common.saturating_sub(1);
+        for p in &paths {
+            for &node in p.iter().skip(skip) {
+                if let Some(f) = in_set.get_mut(node) {
+                    *f = true;
+                }
+            }
+        }
+        let tops: Vec<usize> = match root {
+            Some(r) => vec![r],
+            None => {
+                let mut t: Vec<usize> = paths.iter().filter_map(|p| p.first().copied()).collect();
+                t.sort_unstable();
+                t.dedup();
+                t
+            }
+        };
+        let mut order = Vec::new();
+        let mut stack: Vec<usize> = tops.iter().rev().copied().collect();
+        while let Some(k) = stack.pop() {
+            order.push(k);
+            if let Some(ch) = self.children.get(k) {
+                stack.extend(
+                    ch.iter()
+                        .rev()
+                        .filter(|&&c| in_set.get(c).copied().unwrap_or(false)),
+                );
+            }
+        }
+        Selection { root, tops, order }
+    }
+}
+
+/// The joints chosen by [`Hierarchy::select`].
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Selection {
+    /// The common ancestor that becomes the root joint, if the seeds share one.
+    pub root: Option<usize>,
+    /// The top nodes of the selection (just `root`, or one per tree when there is no common ancestor).
+    pub tops: Vec<usize>,
+    /// Selected nodes, parents first.
+    pub order: Vec<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decompose_recovers_trs() {
+        let trs = Trs {
+            translation: Vector3::new(1.0, -2.0, 3.0),
+            rotation: UnitQuaternion::from_euler_angles(0.3, -0.5, 1.2),
+            scale: Vector3::new(2.0, 2.0, 2.0),
+        };
+        let back = decompose(&trs.matrix()).unwrap();
+        assert!((back.translation - trs.translation).norm() < 1e-12);
+        assert!(back.rotation.angle_to(&trs.rotation) < 1e-10);
+        assert!((back.scale - trs.scale).norm() < 1e-12);
+        assert!(decompose(&Matrix4::zeros()).is_err());
+        assert!(unit_quaternion([0.0; 4]).is_err());
+    }
+}

@@ -1,0 +1,139 @@
+//! The resampling grid: which instants of an animation become clip frames.
+
+use super::GltfImportError;
+use super::sampler::Track;
+
+/// Default resampling rate (frames per second) when the keys are not on one uniform grid.
+pub const DEFAULT_SAMPLE_RATE: f64 = 30.0;
+
+/// Most frames an imported clip may have (a corrupt key time must not allocate without bound).
+pub const MAX_FRAMES: usize = 1_000_000;
+
+/// Sample instants and the clip frame time.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Timeline {
+    /// Times (seconds, in the animation's own time base) at which frames are sampled.
+    pub times: Vec<f64>,
+    /// Seconds between frames.
+    pub frame_time: f64,
+    /// True when the frames are the animation's own key times (uniform keys, no rate given).
+    pub on_keys: bool,
+}
+
+/// Key times of all tracks, merged, sorted and deduplicated (times closer than 1 µs are one key).
+fn merged_keys(tracks: &[&Track]) -> Vec<f64> {
+    let mut all: Vec<f64> = tracks
+        .iter()
+        .flat_map(|t| t.times.iter().copied())
+        .collect();
+    all.sort_by(f64::total_cmp);
+    all.dedup_by(|b, a| (*b - *a).abs() < 1e-6);
+    all
+}
+
+/// The grid for `tracks`.
+///
+/// - `rate = Some(r)`: frames at `start + k / r` for `k = 0 ..= round((end − start)·r)`.
+/// - `rate = None`: when the merged key times are uniformly spaced (every gap within 0.1 % of the mean),
+///   the frames are the key times themselves and the frame time is the mean gap; otherwise 30 fps as above.
+/// - No tracks: one frame (the rest pose) at 1 / rate (30 fps by default).
+pub(crate) fn timeline(
+    tracks: &[&Track],
+    rate: Option<f64>,
+    label: &str,
+) -> Result<Timeline, GltfImportError> {
+    if let Some(r) = rate {
+        if !(r.is_finite() && r > 0.0) {
+            return Err(GltfImportError::Option {
+                option: "sample_rate",
+                what: format!("{r} fps, expected a positive number"),
+            });
+        }
+    }
+    let keys = merged_keys(tracks);
+    let (Some(&start), Some(&end)) = (keys.first(), keys.last()) else {
+        let r = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+        return Ok(Timeline {
+            times: vec![0.0],
+            frame_time: 1.0 / r,
+            on_keys: false,
+        });
+    };
+    let span = end - start;
+    if rate.is_none() && keys.len() >= 2 {
+        let mean = span / (keys.len() - 1) as f64;
+        let uniform = keys.windows(2).all(|w| match w {
+            [a, b] => ((b - a) - mean).abs() <= 1e-3 * mean,
+            _ => true,
+        });
+        if uniform && mean > 0.0 {
+            if keys.len() > MAX_FRAMES {
+                return Err(too_long(label, span, 1.0 / mean));
+            }
+            return Ok(Timeline {
+                times: keys,
+                frame_time: mean,
+                on_keys: true,
+            });
+        }
+    }
+    let r = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+    let frames = (span * r).round();
+    if !(frames.is_finite() && frames < MAX_FRAMES as f64) {
+        return Err(too_long(label, span, r));
+    }
+    let n = frames as usize + 1;
+    Ok(Timeline {
+        times: (0..n).map(|k| start + k as f64 / r).collect(),
+        frame_time: 1.0 / r,
+        on_keys: false,
+    })
+}
+
+fn too_long(label: &str, span: f64, rate: f64) -> GltfImportError {
+    GltfImportError::Animation {
+        animation: label.to_string(),
+        channel: 0,
+        what: format!("keys span {span} s: at {rate} fps that is more than {MAX_FRAMES} frames"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::gltf_import::sampler::Interpolation;
+    use nalgebra::Vector4;
+
+    fn track(times: &[f64]) -> Track {
+        Track::new(
+            times.to_vec(),
+            vec![Vector4::zeros(); times.len()],
+            Interpolation::Linear,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn uniform_keys_become_frames() {
+        let a = track(&[0.0, 0.5, 1.0]);
+        let b = track(&[0.0, 0.25, 0.5, 0.75, 1.0]);
+        let tl = timeline(&[&a, &b], None, "x").unwrap();
+        assert!(tl.on_keys);
+        assert_eq!(tl.times, vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+        assert!((tl.frame_time - 0.25).abs() < 1e-15);
+    }
+
+    #[test]
+    fn irregular_keys_resample_at_30fps() {
+        let a = track(&[0.0, 0.1, 1.0]);
+        let tl = timeline(&[&a], None, "x").unwrap();
+        assert!(!tl.on_keys);
+        assert_eq!(tl.times.len(), 31);
+        let tl = timeline(&[&a], Some(10.0), "x").unwrap();
+        assert_eq!(tl.times.len(), 11);
+        assert!(timeline(&[&a], Some(-1.0), "x").is_err());
+        let huge = track(&[0.0, 1e12]);
+        assert!(timeline(&[&huge], Some(30.0), "x").is_err());
+        assert_eq!(timeline(&[], None, "x").unwrap().times, vec![0.0]);
+    }
+}

@@ -1,0 +1,151 @@
+//! The step allocates nothing once the world is built and its buffers sized (after the first step, or an
+//! explicit `World::prepare` plus one solver factorisation of the final size).
+//!
+//! The solver is a parameter: the O(n) `TreeSolver`, the default `AutoSolver` (tree with dense fallback) and
+//! `DenseLuSolver` all reuse their buffers. The allocating `DenseSolver` would fail this test.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use flinch::dynamics::{
+    AutoSolver, Body, DenseLuSolver, ForceFrame, JointDrive, SaddlePointSolver, Stabilization,
+    TreeSolver, UserForce, World,
+};
+use nalgebra::{UnitQuaternion, Vector3};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// Only the test thread's allocations count (the harness allocates on its own threads meanwhile).
+    static ARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn count() {
+    if ARMED.with(|a| a.get()) {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Every constraint kind, every force kind, a prescribed root.
+fn full_world(solver: Box<dyn SaddlePointSolver + Send>, stab: Stabilization) -> World {
+    let mut w = World::with_solver(solver);
+    w.set_stabilization(stab);
+    let size = Vector3::new(0.2, 0.08, 0.08);
+    let ids: Vec<usize> = (0..6)
+        .map(|i| {
+            w.add_body(Body::cuboid(1.0, size).at(
+                Vector3::new(0.2 * i as f64, 1.0, 0.0),
+                UnitQuaternion::identity(),
+            ))
+        })
+        .collect();
+    let at = |x: f64| Vector3::new(x, 1.0, 0.0);
+    w.add_prescribed(
+        ids[0],
+        Box::new(|t: f64| {
+            (
+                Vector3::new(0.3 * t, 1.0 + 0.05 * (4.0 * t).sin(), 0.0),
+                UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 0.5 * t, 0.2 * (3.0 * t).sin())),
+            )
+        }),
+    );
+    w.add_ball_joint(ids[1], Some(ids[0]), at(0.1));
+    w.add_hinge(ids[2], Some(ids[1]), at(0.3), Vector3::z());
+    w.add_universal(ids[3], Some(ids[2]), at(0.5), Vector3::z(), Vector3::y());
+    w.add_fixed(ids[4], Some(ids[3]), at(0.7));
+    w.add_ball_joint(ids[5], Some(ids[4]), at(0.9));
+    for i in 1..6 {
+        let d = JointDrive::new(
+            w.bodies(),
+            ids[i],
+            Some(ids[i - 1]),
+            Vector3::repeat(50.0),
+            Vector3::repeat(1.0),
+        );
+        w.add_drive(d);
+        w.add_damping(ids[i], 0.01, 0.01);
+    }
+    w.add_user_force(UserForce {
+        body: ids[5],
+        point: Vector3::new(0.1, 0.0, 0.0),
+        force: Vector3::new(0.0, 0.0, 3.0),
+        torque: Vector3::zeros(),
+        frame: ForceFrame::Body,
+    });
+    w
+}
+
+/// Builds a fresh solver.
+type MakeSolver = fn() -> Box<dyn SaddlePointSolver + Send>;
+
+fn solvers() -> Vec<(&'static str, MakeSolver)> {
+    vec![
+        ("DenseLuSolver", || Box::new(DenseLuSolver::new())),
+        ("TreeSolver", || Box::new(TreeSolver::new())),
+        ("AutoSolver", || Box::new(AutoSolver::new())),
+    ]
+}
+
+#[test]
+fn step_does_not_allocate_once_built() {
+    let stabs = [
+        Stabilization::None,
+        Stabilization::Baumgarte { alpha: 100.0 },
+        Stabilization::PostStab {
+            max_iters: 3,
+            tol: 1e-12,
+        },
+    ];
+    for (name, make) in solvers() {
+        for stab in stabs {
+            let mut w = full_world(make(), stab);
+            // Warm-up: sizes the world's buffers and the solver's.
+            w.step(1e-3).unwrap();
+            let before = ALLOCS.load(Ordering::Relaxed);
+            ARMED.with(|a| a.set(true));
+            let mut iterations = 0;
+            for s in 0..300 {
+                let target =
+                    UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 0.0, 0.001 * s as f64));
+                w.drive_mut(flinch::dynamics::DriveId(1)).set_target(
+                    target,
+                    Vector3::zeros(),
+                    Vector3::zeros(),
+                );
+                let r = w.step(1e-3).unwrap();
+                iterations += r.post_stab.map_or(0, |p| p.iterations);
+            }
+            ARMED.with(|a| a.set(false));
+            let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+            assert_eq!(
+                allocs, 0,
+                "{name}, {stab:?}: {allocs} allocations in 300 steps"
+            );
+            if matches!(stab, Stabilization::PostStab { .. }) {
+                assert!(iterations > 0, "post-stabilization never ran");
+            }
+        }
+    }
+}
