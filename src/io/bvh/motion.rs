@@ -127,7 +127,10 @@ pub(crate) fn parse_motion(
         let mut frames = 0usize;
         while let Some(l) = cur.take_line() {
             if let Some((at, _)) = l.words().next() {
-                return Err(l.error(at, "expected no values (the hierarchy declares no channels)"));
+                return Err(l.error(
+                    at,
+                    "expected no values (the hierarchy declares no channels)",
+                ));
             }
             frames += 1;
         }

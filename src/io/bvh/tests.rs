@@ -264,7 +264,8 @@ fn writer_sanitises_names_and_never_writes_negative_zero() {
 #[test]
 fn channel_less_files_count_their_empty_frame_lines() {
     let head = "HIERARCHY\nROOT r\n{\n OFFSET 0 0 0\n CHANNELS 0\n}\nMOTION\n";
-    let doc = parse_document(format!("{head}Frames: 3\nFrame Time: 0.1\n\n\n\n").as_bytes()).expect("parses");
+    let doc = parse_document(format!("{head}Frames: 3\nFrame Time: 0.1\n\n\n\n").as_bytes())
+        .expect("parses");
     assert_eq!(doc.frame_count(), 3);
     assert!(doc.warnings.is_empty());
     let huge = format!("{head}Frames: 18446744073709551615\nFrame Time: 0.1\n\n");
