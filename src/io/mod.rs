@@ -7,6 +7,12 @@ pub mod urdf;
 
 use std::fmt;
 
+mod load;
+
+pub use load::{
+    EMBEDDED_WALK_BVH, EMBEDDED_WALK_NAME, Format, ImportError, load_bytes, load_embedded_walk, load_file,
+};
+
 use crate::skeleton::{Clip, Skeleton};
 
 /// A length unit a source file may use, with its factor to metres.

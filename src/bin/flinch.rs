@@ -1,2 +1,0 @@
-//! The `flinch` command-line tool.
-fn main() {}

@@ -1,0 +1,140 @@
+//! `flinch inspect`: what a file holds and what the importer inferred.
+
+use std::path::Path;
+
+use flinch::io::{self, Imported};
+use flinch::skeleton::{Channel, Skeleton, rest_height};
+use serde_json::json;
+
+use crate::{CliError, ImportArgs};
+
+/// Loads `file` (or the embedded walk) and prints its summary as text or JSON.
+pub fn run(file: Option<&Path>, as_json: bool, args: &ImportArgs) -> Result<(), CliError> {
+    let opts = args.options()?;
+    let (name, loaded) = match file {
+        Some(path) => (path.display().to_string(), io::load_file(path, &opts)),
+        None => (io::EMBEDDED_WALK_NAME.to_string(), io::load_embedded_walk(&opts)),
+    };
+    let imported = loaded.map_err(|e| CliError::Input(e.to_string()))?;
+    if as_json {
+        let text = serde_json::to_string_pretty(&summary_json(&name, &imported))
+            .map_err(|e| CliError::Other(format!("cannot format JSON: {e}")))?;
+        println!("{text}");
+    } else {
+        print!("{}", summary_text(&name, &imported));
+    }
+    Ok(())
+}
+
+fn channel_names(channels: &[Channel]) -> Vec<String> {
+    channels.iter().map(|c| c.bvh_name()).collect()
+}
+
+fn dof(channels: &[Channel]) -> usize {
+    channels.len()
+}
+
+/// The human-readable summary.
+fn summary_text(name: &str, imp: &Imported) -> String {
+    let sk = &imp.skeleton;
+    let clip = &imp.clip;
+    let r = &imp.report;
+    let end_sites: usize = sk.joints.iter().map(|j| j.end_sites.len()).sum();
+    let inferred = |b: bool| if b { "inferred" } else { "given" };
+    let mut out = String::new();
+    out += &format!("file      {name} ({})\n", r.format);
+    out += &format!("joints    {} ({} end sites), {} channels\n", sk.len(), end_sites, sk.channel_count());
+    out += &format!(
+        "frames    {} at {:.3} fps, {:.3} s\n",
+        clip.frame_count(),
+        clip.frame_rate(),
+        clip.duration()
+    );
+    if r.leading_tpose {
+        let what = if r.leading_tpose_dropped { "dropped" } else { "kept; --drop-tpose drops it" };
+        out += &format!("          first frame is a T-pose reference frame ({what})\n");
+    }
+    out += &format!(
+        "unit      {} ({}, x{} -> m)\n",
+        r.unit.name(),
+        inferred(r.unit_inferred),
+        r.unit.to_metres()
+    );
+    out += &format!("up axis   {} ({}, converted to Y up)\n", r.up_axis, inferred(r.up_inferred));
+    out += &format!("height    {:.3} m (rest pose, end sites included)\n", rest_height(sk));
+    if r.warnings.is_empty() {
+        out += "warnings  none\n";
+    } else {
+        for w in &r.warnings {
+            out += &format!("warning   {w}\n");
+        }
+    }
+    out += "hierarchy\n";
+    out += &tree_text(sk);
+    out
+}
+
+/// The joint tree, indented by depth, with channels and DOF.
+fn tree_text(sk: &Skeleton) -> String {
+    let mut out = String::new();
+    // Depth-first order, so children print under their parent even when the file lists them elsewhere.
+    let mut stack = vec![0usize];
+    while let Some(i) = stack.pop() {
+        let j = &sk.joints[i];
+        let indent = "  ".repeat(sk.depth(i) + 1);
+        out += &format!(
+            "{indent}{}  [{}] {} DOF\n",
+            j.name,
+            channel_names(&j.channels).join(" "),
+            dof(&j.channels)
+        );
+        for _ in &j.end_sites {
+            out += &format!("{indent}  End Site\n");
+        }
+        let children: Vec<usize> = sk.children(i).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+/// The machine-readable summary.
+fn summary_json(name: &str, imp: &Imported) -> serde_json::Value {
+    let sk = &imp.skeleton;
+    let r = &imp.report;
+    let joints: Vec<serde_json::Value> = sk
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            json!({
+                "name": j.name,
+                "parent": j.parent,
+                "depth": sk.depth(i),
+                "offset_m": [j.offset.x, j.offset.y, j.offset.z],
+                "channels": channel_names(&j.channels),
+                "dof": dof(&j.channels),
+                "end_sites_m": j.end_sites.iter().map(|e| [e.x, e.y, e.z]).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "file": name,
+        "format": r.format,
+        "joint_count": sk.len(),
+        "channel_count": sk.channel_count(),
+        "frame_count": imp.clip.frame_count(),
+        "frame_time_s": imp.clip.frame_time,
+        "frame_rate_hz": imp.clip.frame_rate(),
+        "duration_s": imp.clip.duration(),
+        "unit": r.unit.name(),
+        "unit_to_metres": r.unit.to_metres(),
+        "unit_inferred": r.unit_inferred,
+        "up_axis": r.up_axis.to_string(),
+        "up_inferred": r.up_inferred,
+        "height_m": rest_height(sk),
+        "leading_tpose": r.leading_tpose,
+        "leading_tpose_dropped": r.leading_tpose_dropped,
+        "warnings": r.warnings,
+        "joints": joints,
+    })
+}

@@ -1,0 +1,109 @@
+//! The `flinch` command-line tool.
+//!
+//! Exit status: 0 on success, 2 on bad input or usage (a one-line error on stderr that names the file and the
+//! place in it), 1 on any other failure.
+
+mod inspect;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Physics-driven mocap middleware.
+#[derive(Parser)]
+#[command(name = "flinch", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options shared by every command that reads a clip.
+#[derive(clap::Args, Clone, Debug)]
+struct ImportArgs {
+    /// Source length unit (m, dm, cm, mm, in, cmu-asf, or a factor to metres); inferred when omitted.
+    #[arg(long)]
+    unit: Option<String>,
+    /// Source up axis (y or z); detected when omitted.
+    #[arg(long)]
+    up: Option<String>,
+    /// glTF: the animation to import, by name or index (default: the first).
+    #[arg(long)]
+    anim: Option<String>,
+    /// glTF: resampling rate in frames per second.
+    #[arg(long)]
+    rate: Option<f64>,
+    /// Drop a detected leading T-pose reference frame (cgspeed CMU files).
+    #[arg(long)]
+    drop_tpose: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print a file's joint tree, channels, frames, inferred unit and up axis, height and warnings.
+    Inspect {
+        /// The file (.bvh, .gltf, .glb, .urdf); the embedded CMU walk when omitted.
+        file: Option<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        import: ImportArgs,
+    },
+}
+
+/// A failure the CLI reports: usage/input errors exit with 2, the rest with 1.
+pub enum CliError {
+    /// Bad input or usage.
+    Input(String),
+    /// Anything else (e.g. cannot write output).
+    Other(String),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Inspect { file, json, import } => inspect::run(file.as_deref(), json, &import),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Input(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Other(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+impl ImportArgs {
+    /// The library's import options, or a usage error.
+    fn options(&self) -> Result<flinch::io::ImportOptions, CliError> {
+        let unit = match &self.unit {
+            None => None,
+            Some(u) => Some(flinch::io::LengthUnit::parse(u).ok_or_else(|| {
+                CliError::Input(format!("--unit '{u}': expected m, dm, cm, mm, in, cmu-asf or a positive factor"))
+            })?),
+        };
+        let up_axis = match self.up.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None => None,
+            Some("y") => Some(flinch::io::UpAxis::Y),
+            Some("z") => Some(flinch::io::UpAxis::Z),
+            Some(other) => return Err(CliError::Input(format!("--up '{other}': expected y or z"))),
+        };
+        if let Some(r) = self.rate
+            && !(r.is_finite() && r > 0.0)
+        {
+            return Err(CliError::Input(format!("--rate {r}: expected a positive number of frames per second")));
+        }
+        Ok(flinch::io::ImportOptions {
+            unit,
+            up_axis,
+            drop_leading_tpose: self.drop_tpose,
+            animation: self.anim.clone(),
+            sample_rate: self.rate,
+        })
+    }
+}

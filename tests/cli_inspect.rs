@@ -1,0 +1,72 @@
+//! `flinch inspect` end to end: the embedded clip, corpus files, JSON, and bad input (exit status 2, one line).
+
+mod common;
+
+use std::process::Command;
+
+fn flinch(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_flinch")).args(args).output().expect("run flinch");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn inspect_embedded_walk() {
+    let (code, out, err) = flinch(&["inspect"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("joints    31 "), "{out}");
+    assert!(out.contains("frames    344 at 120.0"), "{out}");
+    assert!(out.contains("unit      cmu-asf (inferred"), "{out}");
+    assert!(out.contains("T-pose reference frame"), "{out}");
+    assert!(out.contains("    LeftUpLeg"), "{out}");
+}
+
+#[test]
+fn inspect_json_reports_height_in_metres() {
+    let (code, out, err) = flinch(&["inspect", "--json", "--drop-tpose"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(v["joint_count"], 31);
+    assert_eq!(v["frame_count"], 343);
+    let h = v["height_m"].as_f64().expect("height");
+    assert!((1.2..2.0).contains(&h), "CMU subject height {h} m");
+    assert_eq!(v["up_axis"], "Y");
+}
+
+#[test]
+fn inspect_every_corpus_file() {
+    for sub in ["bvh", "gltf", "urdf"] {
+        for ext in ["bvh", "gltf", "glb", "urdf"] {
+            for f in common::corpus_files_quiet(sub, ext) {
+                let (code, out, err) = flinch(&["inspect", "--json", f.to_str().expect("utf-8 path")]);
+                assert_eq!(code, 0, "{}: {err}", f.display());
+                let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+                let h = v["height_m"].as_f64().expect("height");
+                assert!(h.is_finite() && h > 0.0, "{}: height {h}", f.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_location() {
+    let dir = std::env::temp_dir().join(format!("flinch-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.bvh");
+    std::fs::write(&bad, "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 zero\n}\n").unwrap();
+    let (code, out, err) = flinch(&["inspect", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("bad.bvh") && err.contains("line 4"), "{err}");
+
+    let (code, _, err) = flinch(&["inspect", dir.join("missing.bvh").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = flinch(&["inspect", dir.join("x.txt").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown format"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
