@@ -180,7 +180,7 @@ fn counts_units_up_axes_and_tpose_match_the_corpus_readme() {
         let x = expected_for(path);
         let imp = load(path, &ImportOptions::default());
         let r = &imp.report;
-        let height = bvh::rest_height(&imp.skeleton);
+        let height = flinch::skeleton::rest_height(&imp.skeleton);
         println!(
             "{:<32} {:>6} {:>6} {:>8.3} {:>7} {:>3} {:>8.3} {:>6}",
             x.file,
@@ -309,7 +309,8 @@ fn options_override_unit_and_up_axis() {
     let raw = load(&path, &opts);
     let cm = load(&path, &ImportOptions::default());
     assert!(!raw.report.unit_inferred && !raw.report.up_inferred);
-    let ratio = bvh::rest_height(&raw.skeleton) / bvh::rest_height(&cm.skeleton);
+    let ratio =
+        flinch::skeleton::rest_height(&raw.skeleton) / flinch::skeleton::rest_height(&cm.skeleton);
     assert!((ratio - 100.0).abs() < 1e-9, "{ratio}");
 }
 

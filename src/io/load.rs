@@ -81,8 +81,12 @@ pub enum ImportError {
 /// Loads a file, choosing the format from its extension.
 pub fn load_file(path: &Path, opts: &ImportOptions) -> Result<Imported, ImportError> {
     let name = path.display().to_string();
-    let format = Format::from_path(path).ok_or_else(|| ImportError::UnknownFormat { name: name.clone() })?;
-    let bytes = std::fs::read(path).map_err(|source| ImportError::Read { path: path.to_path_buf(), source })?;
+    let format =
+        Format::from_path(path).ok_or_else(|| ImportError::UnknownFormat { name: name.clone() })?;
+    let bytes = std::fs::read(path).map_err(|source| ImportError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     load_bytes(&bytes, format, &name, path.parent(), opts)
 }
 
@@ -97,7 +101,9 @@ pub fn load_bytes(
 ) -> Result<Imported, ImportError> {
     let name = name.to_string();
     match format {
-        Format::Bvh => super::bvh::parse(bytes, opts).map_err(|source| ImportError::Bvh { name, source }),
+        Format::Bvh => {
+            super::bvh::parse(bytes, opts).map_err(|source| ImportError::Bvh { name, source })
+        }
         Format::Gltf | Format::Glb => super::gltf_import::import(bytes, base_dir, opts)
             .map_err(|source| ImportError::Gltf { name, source }),
         Format::Urdf => super::urdf::import(bytes, opts)
@@ -115,5 +121,11 @@ pub const EMBEDDED_WALK_NAME: &str = "cmu_02_01_walk.bvh (embedded)";
 
 /// Loads the embedded CMU walk.
 pub fn load_embedded_walk(opts: &ImportOptions) -> Result<Imported, ImportError> {
-    load_bytes(EMBEDDED_WALK_BVH, Format::Bvh, EMBEDDED_WALK_NAME, None, opts)
+    load_bytes(
+        EMBEDDED_WALK_BVH,
+        Format::Bvh,
+        EMBEDDED_WALK_NAME,
+        None,
+        opts,
+    )
 }

@@ -10,7 +10,8 @@ use std::fmt;
 mod load;
 
 pub use load::{
-    EMBEDDED_WALK_BVH, EMBEDDED_WALK_NAME, Format, ImportError, load_bytes, load_embedded_walk, load_file,
+    EMBEDDED_WALK_BVH, EMBEDDED_WALK_NAME, Format, ImportError, load_bytes, load_embedded_walk,
+    load_file,
 };
 
 use crate::skeleton::{Clip, Skeleton};

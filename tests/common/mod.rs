@@ -68,11 +68,17 @@ impl Lcg {
 
 /// Like [`corpus_files`] but an empty match is not an error (for loops over several extensions).
 pub fn corpus_files_quiet(sub: &str, ext: &str) -> Vec<PathBuf> {
-    let Some(dir) = corpus_dir() else { return Vec::new() };
+    let Some(dir) = corpus_dir() else {
+        return Vec::new();
+    };
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    files.retain(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case(ext)));
+    files.retain(|p| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+    });
     files.sort();
     files
 }

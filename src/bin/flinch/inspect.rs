@@ -13,7 +13,10 @@ pub fn run(file: Option<&Path>, as_json: bool, args: &ImportArgs) -> Result<(), 
     let opts = args.options()?;
     let (name, loaded) = match file {
         Some(path) => (path.display().to_string(), io::load_file(path, &opts)),
-        None => (io::EMBEDDED_WALK_NAME.to_string(), io::load_embedded_walk(&opts)),
+        None => (
+            io::EMBEDDED_WALK_NAME.to_string(),
+            io::load_embedded_walk(&opts),
+        ),
     };
     let imported = loaded.map_err(|e| CliError::Input(e.to_string()))?;
     if as_json {
@@ -43,7 +46,12 @@ fn summary_text(name: &str, imp: &Imported) -> String {
     let inferred = |b: bool| if b { "inferred" } else { "given" };
     let mut out = String::new();
     out += &format!("file      {name} ({})\n", r.format);
-    out += &format!("joints    {} ({} end sites), {} channels\n", sk.len(), end_sites, sk.channel_count());
+    out += &format!(
+        "joints    {} ({} end sites), {} channels\n",
+        sk.len(),
+        end_sites,
+        sk.channel_count()
+    );
     out += &format!(
         "frames    {} at {:.3} fps, {:.3} s\n",
         clip.frame_count(),
@@ -51,7 +59,11 @@ fn summary_text(name: &str, imp: &Imported) -> String {
         clip.duration()
     );
     if r.leading_tpose {
-        let what = if r.leading_tpose_dropped { "dropped" } else { "kept; --drop-tpose drops it" };
+        let what = if r.leading_tpose_dropped {
+            "dropped"
+        } else {
+            "kept; --drop-tpose drops it"
+        };
         out += &format!("          first frame is a T-pose reference frame ({what})\n");
     }
     out += &format!(
@@ -60,8 +72,15 @@ fn summary_text(name: &str, imp: &Imported) -> String {
         inferred(r.unit_inferred),
         r.unit.to_metres()
     );
-    out += &format!("up axis   {} ({}, converted to Y up)\n", r.up_axis, inferred(r.up_inferred));
-    out += &format!("height    {:.3} m (rest pose, end sites included)\n", rest_height(sk));
+    out += &format!(
+        "up axis   {} ({}, converted to Y up)\n",
+        r.up_axis,
+        inferred(r.up_inferred)
+    );
+    out += &format!(
+        "height    {:.3} m (rest pose, end sites included)\n",
+        rest_height(sk)
+    );
     if r.warnings.is_empty() {
         out += "warnings  none\n";
     } else {

@@ -84,7 +84,9 @@ impl ImportArgs {
         let unit = match &self.unit {
             None => None,
             Some(u) => Some(flinch::io::LengthUnit::parse(u).ok_or_else(|| {
-                CliError::Input(format!("--unit '{u}': expected m, dm, cm, mm, in, cmu-asf or a positive factor"))
+                CliError::Input(format!(
+                    "--unit '{u}': expected m, dm, cm, mm, in, cmu-asf or a positive factor"
+                ))
             })?),
         };
         let up_axis = match self.up.as_deref().map(str::to_ascii_lowercase).as_deref() {
@@ -96,7 +98,9 @@ impl ImportArgs {
         if let Some(r) = self.rate
             && !(r.is_finite() && r > 0.0)
         {
-            return Err(CliError::Input(format!("--rate {r}: expected a positive number of frames per second")));
+            return Err(CliError::Input(format!(
+                "--rate {r}: expected a positive number of frames per second"
+            )));
         }
         Ok(flinch::io::ImportOptions {
             unit,

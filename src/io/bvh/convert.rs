@@ -7,13 +7,11 @@
 use nalgebra::{UnitQuaternion, Vector3};
 
 use super::hierarchy::RawJoint;
-use super::units::{
-    detect_up_axis, extent, infer_unit, looks_like_cgspeed_cmu, rest_points, to_y_up,
-};
+use super::units::{detect_up_axis, infer_unit, looks_like_cgspeed_cmu, rest_points, to_y_up};
 use super::{BvhDocument, BvhError, tpose};
 use crate::io::{ImportOptions, ImportReport, Imported, UpAxis};
 use crate::math::axis_rotation;
-use crate::skeleton::{Channel, Clip, Joint, Pose, Skeleton};
+use crate::skeleton::{Channel, Clip, Joint, Pose, Skeleton, extent};
 
 /// Frame time used when a file has no MOTION section (one rest frame): 30 fps.
 const DEFAULT_FRAME_TIME: f64 = 1.0 / 30.0;

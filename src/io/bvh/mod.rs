@@ -27,7 +27,6 @@ use std::path::{Path, PathBuf};
 pub use hierarchy::{MAX_CHANNELS, RawJoint};
 pub use motion::RawMotion;
 pub use tpose::jump_statistics;
-pub use units::rest_height;
 pub use writer::{MIN_DECIMALS, WriteOptions, write, write_file};
 
 use crate::io::{ImportOptions, Imported};

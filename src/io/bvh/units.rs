@@ -1,4 +1,4 @@
-//! Unit and up-axis inference from the rest pose, the Z-up → Y-up change of frame, and the standing height.
+//! Unit and up-axis inference from the rest pose, and the Z-up → Y-up change of frame.
 //!
 //! Rules (documented with the per-file results in `docs/bvh.md`):
 //! - **Up axis**: Z-up when the rest-pose extent along Z exceeds [`Z_UP_RATIO`] × the extent along Y (a standing
@@ -6,11 +6,10 @@
 //! - **Unit**: among m, dm, cm, mm, in (and CMU ASF units when the skeleton looks like a cgspeed CMU skeleton),
 //!   the one whose scaled extent along the up axis is closest in log scale to [`NOMINAL_HEIGHT_M`].
 
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::{Point3, UnitQuaternion, Vector3};
 
 use super::hierarchy::RawJoint;
 use crate::io::{LengthUnit, UpAxis};
-use crate::skeleton::{Pose, Skeleton};
 
 /// The height of a nominal adult human, metres: the target of the unit inference.
 pub const NOMINAL_HEIGHT_M: f64 = 1.7;
@@ -26,7 +25,7 @@ const CMU_MARKERS: [&str; 2] = ["LHipJoint", "RHipJoint"];
 const CMU_JOINT_COUNT: usize = 31;
 
 /// Rest-pose world positions of every joint and end site, in file units and axes (rotations are identity).
-pub(crate) fn rest_points(joints: &[RawJoint]) -> Vec<Vector3<f64>> {
+pub(crate) fn rest_points(joints: &[RawJoint]) -> Vec<Point3<f64>> {
     let mut world: Vec<Vector3<f64>> = Vec::with_capacity(joints.len());
     let mut points = Vec::with_capacity(joints.len() * 2);
     for j in joints {
@@ -36,23 +35,10 @@ pub(crate) fn rest_points(joints: &[RawJoint]) -> Vec<Vector3<f64>> {
             .unwrap_or_else(Vector3::zeros);
         let p = base + j.offset;
         world.push(p);
-        points.push(p);
-        points.extend(j.end_sites.iter().map(|e| p + e));
+        points.push(Point3::from(p));
+        points.extend(j.end_sites.iter().map(|e| Point3::from(p + e)));
     }
     points
-}
-
-/// Extent (max − min) of points along x, y, z.
-pub fn extent(points: &[Vector3<f64>]) -> Vector3<f64> {
-    let Some(first) = points.first() else {
-        return Vector3::zeros();
-    };
-    let (mut lo, mut hi) = (*first, *first);
-    for p in points {
-        lo = lo.inf(p);
-        hi = hi.sup(p);
-    }
-    hi - lo
 }
 
 /// The up axis the rest-pose extent suggests (see the module docs).
@@ -104,22 +90,6 @@ pub fn to_y_up(up: UpAxis) -> UnitQuaternion<f64> {
             UnitQuaternion::from_axis_angle(&Vector3::x_axis(), -std::f64::consts::FRAC_PI_2)
         }
     }
-}
-
-/// Standing height of a skeleton in metres: the extent of its rest pose along Y (world up), end sites included.
-pub fn rest_height(skeleton: &Skeleton) -> f64 {
-    let world = Pose::rest(skeleton).world_transforms(skeleton);
-    let mut points = Vec::with_capacity(skeleton.len() * 2);
-    for (j, w) in skeleton.joints.iter().zip(&world) {
-        points.push(w.translation.vector);
-        points.extend(
-            j.end_sites
-                .iter()
-                .map(|e| w * nalgebra::Point3::from(*e))
-                .map(|p| p.coords),
-        );
-    }
-    extent(&points).y
 }
 
 #[cfg(test)]
