@@ -469,6 +469,12 @@ impl World {
         &self.g
     }
 
+    /// The block system of the last linear solve (after post-stabilization, the last projection's `[M, J]`;
+    /// otherwise the step's `M̃` with `J` at the end of the step): for benchmarks of the solver alone.
+    pub fn system(&self) -> &BlockSystem {
+        &self.sys
+    }
+
     /// The constraint impulses `λ` of the last solve (N·s or N·m·s per row; after post-stabilization, the
     /// projection's multipliers instead).
     pub fn last_lambda(&self) -> &[f64] {
