@@ -87,6 +87,10 @@ pub struct World {
     /// Largest constraint error (m or rad) corrected by one post-stabilization projection; larger errors are
     /// scaled down to it (Cline §5.2.3). Default 0.05.
     pub post_stab_max_correction: f64,
+    /// Whether post-stabilization starts with the step's own factorisation (one solve per projection instead of
+    /// a factor + solve; see `docs/dynamics.md`), switching to fresh factorisations when it contracts too slowly.
+    /// Default true.
+    pub post_stab_reuse_factorisation: bool,
     solver: Box<dyn SaddlePointSolver + Send>,
     time: f64,
     dirty: bool,
@@ -144,6 +148,7 @@ impl World {
             stabilization: Stabilization::default(),
             integrator: Integrator::default(),
             post_stab_max_correction: 0.05,
+            post_stab_reuse_factorisation: true,
             solver,
             time: 0.0,
             dirty: true,
@@ -440,6 +445,7 @@ impl World {
                     max_iters,
                     tol,
                     self.post_stab_max_correction,
+                    self.post_stab_reuse_factorisation,
                 )
                 .map_err(|source| StepError::Solve { time: t0, source })?,
             ),
