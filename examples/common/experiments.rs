@@ -1,6 +1,6 @@
 //! The dynamics experiments (Cline 2002 §5.2.1 and two of our own), shared by the examples and the tests.
 
-use flinch::dynamics::{Body, Integrator, JointDrive, Stabilization, World};
+use flinch::dynamics::{Body, Integrator, JointDrive, PositionUpdate, Stabilization, World};
 use nalgebra::{UnitQuaternion, Vector3};
 
 /// Six-link chain (Cline §5.2.1): link length (m).
@@ -37,12 +37,21 @@ pub struct ChainRun {
     /// Jaggedness of the gap curve: mean `|gap_k − gap_{k−1}|` over the mean gap (≈ 0 for a smooth curve,
     /// ≈ 1 or more when the error is over-corrected every step; 0 when the mean gap is below 1 nm).
     pub jitter: f64,
+    /// Sign changes of the step-to-step gap increment `gap_k − gap_{k−1}` (increments under 1 nm ignored): a
+    /// smooth drift curve has a few, an over-corrected one alternates nearly every step.
+    pub slope_sign_changes: usize,
 }
 
-/// The six-link chain under `stab` for `steps` steps.
-pub fn six_link_chain(stab: Stabilization, steps: usize) -> Result<ChainRun, String> {
+/// The six-link chain under `stab` for `steps` steps, positions moved as `update` says
+/// ([`PositionUpdate::ThesisExplicitEuler`] reproduces the thesis' experiment).
+pub fn six_link_chain(
+    stab: Stabilization,
+    update: PositionUpdate,
+    steps: usize,
+) -> Result<ChainRun, String> {
     let mut w = chain_world(6, CHAIN_LINK_LENGTH, CHAIN_LINK_MASS, CHAIN_LINK_RADIUS);
     w.set_stabilization(stab);
+    w.set_position_update(update);
     let mut gaps = Vec::with_capacity(steps);
     for _ in 0..steps {
         let r = w.step(CHAIN_STEP).map_err(|e| e.to_string())?;
@@ -51,7 +60,22 @@ pub fn six_link_chain(stab: Stabilization, steps: usize) -> Result<ChainRun, Str
     let mean = gaps.iter().sum::<f64>() / steps as f64;
     let dmean = gaps.windows(2).map(|p| (p[1] - p[0]).abs()).sum::<f64>() / steps as f64;
     let jitter = if mean > 1e-9 { dmean / mean } else { 0.0 };
-    Ok(ChainRun { gaps, jitter })
+    let mut slope_sign_changes = 0;
+    let mut last_sign = 0.0;
+    for p in gaps.windows(2) {
+        let d = p[1] - p[0];
+        if d.abs() > 1e-9 {
+            if d.signum() == -last_sign {
+                slope_sign_changes += 1;
+            }
+            last_sign = d.signum();
+        }
+    }
+    Ok(ChainRun {
+        gaps,
+        jitter,
+        slope_sign_changes,
+    })
 }
 
 /// Stiff drive: hinge rod length (m).

@@ -27,4 +27,4 @@ pub use system::{
     BlockSystem, ConstraintBlock, Coupling, DenseSolver, SaddlePointSolver, SolveError,
 };
 pub use tree_solver::TreeSolver;
-pub use world::{DriveId, Integrator, StepError, StepReport, UserForceId, World};
+pub use world::{DriveId, Integrator, PositionUpdate, StepError, StepReport, UserForceId, World};

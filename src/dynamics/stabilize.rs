@@ -96,7 +96,7 @@ pub(crate) struct PostStabBuffers<'a> {
 /// Outcome of a post-stabilization run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PostStabReport {
-    /// Projections performed.
+    /// Projections performed (with the step's factorisation or a fresh one).
     pub iterations: usize,
     /// `max|g|` before the first projection (m or rad).
     pub error_before: f64,
@@ -104,7 +104,22 @@ pub struct PostStabReport {
     pub error_after: f64,
 }
 
+/// Largest ratio `err_after / err_before` of a projection with the step's factorisation for which the next one
+/// reuses it too; a slower contraction switches to fresh factorisations of `[M, J(p)]`.
+const CHORD_MIN_CONTRACTION: f64 = 0.05;
+
+/// Most projections with the step's factorisation per post-stabilization (they do not count towards
+/// `max_iters`, which bounds the factorisations).
+const MAX_CHORD_PASSES: usize = 6;
+
 /// Post-stabilizes `bodies` at time `t` (see [`Stabilization::PostStab`]).
+///
+/// With `reuse_step_factor`, the solver still holds the factorisation of the step's `[M̃, J(p_t)]`, and the
+/// first projections use it (a chord iteration): any `A` gives a `dp` with `J(p_t)·dp = −g(p_{t+h})`, a valid
+/// correction whose residual is of the order of `‖J(p_{t+h}) − J(p_t)‖·‖dp‖ = O(h·ω·g)`; it costs one solve
+/// instead of a factor + solve. As soon as one chord projection contracts the error by less than
+/// [`CHORD_MIN_CONTRACTION`] (or after [`MAX_CHORD_PASSES`]), the remaining projections refactor `[M, J(p)]` at
+/// the current positions (Newton); `max_iters` bounds those, so the tolerance is honoured as without reuse.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn post_stabilize(
     bodies: &mut [Body],
@@ -115,17 +130,27 @@ pub(crate) fn post_stabilize(
     max_iters: usize,
     tol: f64,
     max_correction: f64,
+    reuse_step_factor: bool,
 ) -> Result<PostStabReport, SolveError> {
     let mut err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g);
     let error_before = err;
     let mut iterations = 0;
-    while iterations < max_iters && err > tol {
-        for (d, body) in buf.sys.diag.iter_mut().zip(bodies.iter()) {
-            *d = body.mass_matrix();
+    let mut newton = 0;
+    let mut chord = reuse_step_factor;
+    while newton < max_iters && err > tol {
+        if chord && iterations >= MAX_CHORD_PASSES {
+            chord = false;
         }
-        for c in buf.sys.couplings.iter_mut() {
-            c.a_ij.fill(0.0);
-            c.a_ji.fill(0.0);
+        if !chord {
+            for (d, body) in buf.sys.diag.iter_mut().zip(bodies.iter()) {
+                *d = body.mass_matrix();
+            }
+            for c in buf.sys.couplings.iter_mut() {
+                c.a_ij.fill(0.0);
+                c.a_ji.fill(0.0);
+            }
+            solver.factor(buf.sys)?;
+            newton += 1;
         }
         // Clamp: correct at most `max_correction` of the worst error per projection, where the linearisation
         // of g is still trustworthy.
@@ -137,13 +162,17 @@ pub(crate) fn post_stabilize(
         for (bi, gi) in buf.b.iter_mut().zip(buf.g.iter()) {
             *bi = -scale * gi;
         }
-        solver.factor(buf.sys)?;
         solver.solve(buf.zero, buf.b, buf.dp, buf.lambda);
         for (body, d) in bodies.iter_mut().zip(buf.dp.iter()) {
             body.displace(d);
         }
         iterations += 1;
+        let previous = err;
         err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g);
+        // A clamped projection only aims at (1 − scale)·previous.
+        if chord && err > ((1.0 - scale) + CHORD_MIN_CONTRACTION * scale) * previous {
+            chord = false;
+        }
     }
     Ok(PostStabReport {
         iterations,

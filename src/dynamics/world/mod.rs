@@ -26,6 +26,20 @@ pub enum Integrator {
     Explicit,
 }
 
+/// Which velocity moves the positions at the end of the step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PositionUpdate {
+    /// `x += h·v(t+h)`, `q ← exp(h·ω(t+h))·q` with the new, constraint-satisfying velocity (symplectic-Euler
+    /// style, Anitescu–Potra): the drift per step is only the second-order `½h²·(relative centripetal
+    /// acceleration)`.
+    #[default]
+    NewVelocity,
+    /// `x += h·v(t)`, `q ← exp(h·ω(t))·q` with the velocity at the start of the step (explicit Euler positions).
+    /// Reproduces the drift figures of Cline 2002 §5.2.1 (a first-order velocity error per step); for the
+    /// thesis-reproduction experiments only (see docs/dynamics.md).
+    ThesisExplicitEuler,
+}
+
 /// Why a step failed. The state is left as it was when the failure was detected.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StepError {
@@ -84,9 +98,14 @@ pub struct World {
     gravity: Vector3<f64>,
     stabilization: Stabilization,
     integrator: Integrator,
+    position_update: PositionUpdate,
     /// Largest constraint error (m or rad) corrected by one post-stabilization projection; larger errors are
     /// scaled down to it (Cline §5.2.3). Default 0.05.
     pub post_stab_max_correction: f64,
+    /// Whether post-stabilization starts with the step's own factorisation (one solve per projection instead of
+    /// a factor + solve; see `docs/dynamics.md`), switching to fresh factorisations when it contracts too slowly.
+    /// Default true.
+    pub post_stab_reuse_factorisation: bool,
     solver: Box<dyn SaddlePointSolver + Send>,
     time: f64,
     dirty: bool,
@@ -143,7 +162,9 @@ impl World {
             gravity: Vector3::new(0.0, -9.81, 0.0),
             stabilization: Stabilization::default(),
             integrator: Integrator::default(),
+            position_update: PositionUpdate::default(),
             post_stab_max_correction: 0.05,
+            post_stab_reuse_factorisation: true,
             solver,
             time: 0.0,
             dirty: true,
@@ -187,6 +208,11 @@ impl World {
     /// Selects the integrator (the explicit one is for comparisons only).
     pub fn set_integrator(&mut self, i: Integrator) {
         self.integrator = i;
+    }
+
+    /// Selects which velocity moves the positions (the thesis' explicit Euler is for comparisons only).
+    pub fn set_position_update(&mut self, p: PositionUpdate) {
+        self.position_update = p;
     }
 
     /// Simulation time (s).
@@ -414,10 +440,13 @@ impl World {
         if let Some(body) = self.x.iter().position(|v| !v.iter().all(|c| c.is_finite())) {
             return Err(StepError::NonFinite { time: t0, body });
         }
+        let old_velocity = self.position_update == PositionUpdate::ThesisExplicitEuler;
         for (body, v) in self.bodies.iter_mut().zip(&self.x) {
+            let moving = if old_velocity { body.velocity } else { *v };
             body.velocity = *v;
-            body.position += linear(v) * h;
-            body.orientation = UnitQuaternion::from_scaled_axis(angular(v) * h) * body.orientation;
+            body.position += linear(&moving) * h;
+            body.orientation =
+                UnitQuaternion::from_scaled_axis(angular(&moving) * h) * body.orientation;
             body.orientation.renormalize();
         }
         self.time = t_next;
@@ -440,6 +469,7 @@ impl World {
                     max_iters,
                     tol,
                     self.post_stab_max_correction,
+                    self.post_stab_reuse_factorisation,
                 )
                 .map_err(|source| StepError::Solve { time: t0, source })?,
             ),
@@ -467,6 +497,12 @@ impl World {
     /// [`World::constraint_error`] call.
     pub fn constraint_values(&self) -> &[f64] {
         &self.g
+    }
+
+    /// The block system of the last linear solve (after post-stabilization, the last projection's `[M, J]`;
+    /// otherwise the step's `M̃` with `J` at the end of the step): for benchmarks of the solver alone.
+    pub fn system(&self) -> &BlockSystem {
+        &self.sys
     }
 
     /// The constraint impulses `λ` of the last solve (N·s or N·m·s per row; after post-stabilization, the
