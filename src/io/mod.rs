@@ -1,6 +1,8 @@
 //! File formats: one module per format. Units and up axis are normalised here, once, so everything above this
 //! layer sees metres, Y up.
 
+pub mod bvh;
+
 use std::fmt;
 
 use crate::skeleton::{Clip, Skeleton};
