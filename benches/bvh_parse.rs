@@ -49,10 +49,20 @@ fn main() {
         let r = bvh_anim::from_bytes(&bytes[..]).expect("bvh_anim parses the CMU file");
         std::hint::black_box(r);
     });
-    println!("file: {} ({} bytes), median of {RUNS} runs", path.display(), bytes.len());
+    println!(
+        "file: {} ({} bytes), median of {RUNS} runs",
+        path.display(),
+        bytes.len()
+    );
     println!("{:<44} {:>9}", "parser", "ms");
-    println!("{:<44} {:>9.3}", "flinch parse (text -> Skeleton + Clip)", ours);
-    println!("{:<44} {:>9.3}", "flinch parse_document (text -> raw values)", raw);
+    println!(
+        "{:<44} {:>9.3}",
+        "flinch parse (text -> Skeleton + Clip)", ours
+    );
+    println!(
+        "{:<44} {:>9.3}",
+        "flinch parse_document (text -> raw values)", raw
+    );
     println!("{:<44} {:>9.3}", "bvh_anim from_bytes (f32 values)", anim);
     println!("ratio bvh_anim / flinch: {:.2}", anim / ours);
     println!("figure bvh_parse_ms {ours:.3} ms");

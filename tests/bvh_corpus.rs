@@ -44,16 +44,106 @@ const fn e(
 }
 
 const EXPECTED: [Expected; 10] = [
-    e("assimp_Boxing_Toes.bvh", 21, 5, 3070, 0.01, LengthUnit::Centimetre, UpAxis::Y, false),
-    e("cmu_01_01_jump.bvh", 31, 7, 2752, 0.0083333, LengthUnit::CmuAsf, UpAxis::Y, true),
-    e("cmu_02_01_walk.bvh", 31, 7, 344, 0.0083333, LengthUnit::CmuAsf, UpAxis::Y, true),
-    e("cmu_12_01_walk_mixed_eol.bvh", 31, 7, 524, 0.0083333, LengthUnit::CmuAsf, UpAxis::Y, true),
-    e("fairmotion_pfnn_hierarchy.bvh", 31, 7, 60, 0.0333333, LengthUnit::Metre, UpAxis::Y, false),
-    e("makehuman_tpose.bvh", 173, 49, 1, 0.041667, LengthUnit::Decimetre, UpAxis::Z, false),
-    e("makehuman_walk1.bvh", 75, 16, 14, 0.041667, LengthUnit::Decimetre, UpAxis::Z, false),
-    e("pybvh_bvh_test1.bvh", 24, 5, 75, 0.033333, LengthUnit::Inch, UpAxis::Z, false),
-    e("pybvh_bvh_test2.bvh", 23, 5, 61, 0.008333, LengthUnit::Centimetre, UpAxis::Y, false),
-    e("sfu_0005_Walking001.bvh", 25, 5, 270, 0.008333, LengthUnit::Inch, UpAxis::Y, false),
+    e(
+        "assimp_Boxing_Toes.bvh",
+        21,
+        5,
+        3070,
+        0.01,
+        LengthUnit::Centimetre,
+        UpAxis::Y,
+        false,
+    ),
+    e(
+        "cmu_01_01_jump.bvh",
+        31,
+        7,
+        2752,
+        0.0083333,
+        LengthUnit::CmuAsf,
+        UpAxis::Y,
+        true,
+    ),
+    e(
+        "cmu_02_01_walk.bvh",
+        31,
+        7,
+        344,
+        0.0083333,
+        LengthUnit::CmuAsf,
+        UpAxis::Y,
+        true,
+    ),
+    e(
+        "cmu_12_01_walk_mixed_eol.bvh",
+        31,
+        7,
+        524,
+        0.0083333,
+        LengthUnit::CmuAsf,
+        UpAxis::Y,
+        true,
+    ),
+    e(
+        "fairmotion_pfnn_hierarchy.bvh",
+        31,
+        7,
+        60,
+        0.0333333,
+        LengthUnit::Metre,
+        UpAxis::Y,
+        false,
+    ),
+    e(
+        "makehuman_tpose.bvh",
+        173,
+        49,
+        1,
+        0.041667,
+        LengthUnit::Decimetre,
+        UpAxis::Z,
+        false,
+    ),
+    e(
+        "makehuman_walk1.bvh",
+        75,
+        16,
+        14,
+        0.041667,
+        LengthUnit::Decimetre,
+        UpAxis::Z,
+        false,
+    ),
+    e(
+        "pybvh_bvh_test1.bvh",
+        24,
+        5,
+        75,
+        0.033333,
+        LengthUnit::Inch,
+        UpAxis::Z,
+        false,
+    ),
+    e(
+        "pybvh_bvh_test2.bvh",
+        23,
+        5,
+        61,
+        0.008333,
+        LengthUnit::Centimetre,
+        UpAxis::Y,
+        false,
+    ),
+    e(
+        "sfu_0005_Walking001.bvh",
+        25,
+        5,
+        270,
+        0.008333,
+        LengthUnit::Inch,
+        UpAxis::Y,
+        false,
+    ),
 ];
 
 fn load(path: &Path, opts: &ImportOptions) -> Imported {
@@ -75,8 +165,15 @@ fn counts_units_up_axes_and_tpose_match_the_corpus_readme() {
     if files.is_empty() {
         return;
     }
-    assert_eq!(files.len(), EXPECTED.len(), "corpus has a BVH file without expectations");
-    println!("{:<32} {:>6} {:>6} {:>8} {:>7} {:>3} {:>8} {:>6}", "file", "joints", "frames", "fps", "unit", "up", "height_m", "tpose");
+    assert_eq!(
+        files.len(),
+        EXPECTED.len(),
+        "corpus has a BVH file without expectations"
+    );
+    println!(
+        "{:<32} {:>6} {:>6} {:>8} {:>7} {:>3} {:>8} {:>6}",
+        "file", "joints", "frames", "fps", "unit", "up", "height_m", "tpose"
+    );
     for path in &files {
         let x = expected_for(path);
         let imp = load(path, &ImportOptions::default());
@@ -101,12 +198,24 @@ fn counts_units_up_axes_and_tpose_match_the_corpus_readme() {
         assert_eq!(r.unit, x.unit, "{}: inferred unit", x.file);
         assert_eq!(r.up_axis, x.up, "{}: inferred up axis", x.file);
         assert!(r.unit_inferred && r.up_inferred, "{}", x.file);
-        assert_eq!(r.leading_tpose, x.leading_tpose, "{}: leading T-pose", x.file);
+        assert_eq!(
+            r.leading_tpose, x.leading_tpose,
+            "{}: leading T-pose",
+            x.file
+        );
         assert!(!r.leading_tpose_dropped);
         // Every file is a human: 1.3 m to 1.9 m once the unit is right.
-        assert!((1.3..1.9).contains(&height), "{}: rest height {height} m", x.file);
+        assert!(
+            (1.3..1.9).contains(&height),
+            "{}: rest height {height} m",
+            x.file
+        );
         if x.file.starts_with("cmu_") {
-            assert!((1.3..1.8).contains(&height), "{}: CMU height {height}", x.file);
+            assert!(
+                (1.3..1.8).contains(&height),
+                "{}: CMU height {height}",
+                x.file
+            );
         }
         let channels = imp.skeleton.channel_count();
         assert_eq!(imp.clip.frames[0].translations.len(), imp.skeleton.len());
@@ -126,7 +235,9 @@ fn counts_units_up_axes_and_tpose_match_the_corpus_readme() {
 
 #[test]
 fn dropping_the_cgspeed_tpose_removes_exactly_frame_zero() {
-    let Some(dir) = common::corpus_dir() else { return };
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
     let path = dir.join("bvh/cmu_02_01_walk.bvh");
     let kept = load(&path, &ImportOptions::default());
     let opts = ImportOptions {
@@ -138,8 +249,14 @@ fn dropping_the_cgspeed_tpose_removes_exactly_frame_zero() {
     assert_eq!(dropped.clip.frame_count(), kept.clip.frame_count() - 1);
     assert_eq!(dropped.clip.frames[0], kept.clip.frames[1]);
     let (jump, later) = bvh::jump_statistics(&kept.clip).expect("long clip");
-    println!("figure cmu_02_01_tpose_jump_deg {:.1} deg", jump.to_degrees());
-    println!("figure cmu_02_01_max_later_step_deg {:.1} deg", later.to_degrees());
+    println!(
+        "figure cmu_02_01_tpose_jump_deg {:.1} deg",
+        jump.to_degrees()
+    );
+    println!(
+        "figure cmu_02_01_max_later_step_deg {:.1} deg",
+        later.to_degrees()
+    );
     // Files without the T-pose are untouched by the option.
     let pfnn = load(&dir.join("bvh/fairmotion_pfnn_hierarchy.bvh"), &opts);
     assert_eq!(pfnn.clip.frame_count(), 60);
@@ -148,16 +265,24 @@ fn dropping_the_cgspeed_tpose_removes_exactly_frame_zero() {
 
 #[test]
 fn position_channels_add_to_the_offset() {
-    let Some(dir) = common::corpus_dir() else { return };
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
     // makehuman_walk1: root offset (0, 1.23529, 9.55688) dm in a Z-up file, root position channels ≈ 0, so the
     // pelvis stands 0.955688 m high once converted to metres, Y up.
-    let walk = load(&dir.join("bvh/makehuman_walk1.bvh"), &ImportOptions::default());
+    let walk = load(
+        &dir.join("bvh/makehuman_walk1.bvh"),
+        &ImportOptions::default(),
+    );
     let root = walk.clip.frames[0].translations[0];
     assert!((root.y - 0.955688).abs() < 1e-5, "root height {}", root.y);
     assert!((root.z - (-0.123529)).abs() < 1e-5, "root z {}", root.z);
     // makehuman_tpose: 143 non-root joints have 6 channels whose positions are zero up to the exporter's
     // rounding (largest: 1.24e-4 dm on the upper arms), so translation = offset within 20 µm.
-    let tpose = load(&dir.join("bvh/makehuman_tpose.bvh"), &ImportOptions::default());
+    let tpose = load(
+        &dir.join("bvh/makehuman_tpose.bvh"),
+        &ImportOptions::default(),
+    );
     let six: Vec<usize> = (1..tpose.skeleton.len())
         .filter(|&i| tpose.skeleton.joints[i].channels.len() == 6)
         .collect();
@@ -170,7 +295,9 @@ fn position_channels_add_to_the_offset() {
 
 #[test]
 fn options_override_unit_and_up_axis() {
-    let Some(dir) = common::corpus_dir() else { return };
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
     let path = dir.join("bvh/pybvh_bvh_test2.bvh");
     let opts = ImportOptions {
         unit: Some(LengthUnit::Metre),
@@ -191,10 +318,18 @@ fn assert_same_motion(a: &Imported, b: &Imported, what: &str) -> (f64, f64) {
         assert_eq!(ja.name, jb.name, "{what}");
         assert_eq!(ja.parent, jb.parent, "{what}: parent of {}", ja.name);
         assert_eq!(ja.channels, jb.channels, "{what}: channels of {}", ja.name);
-        assert_eq!(ja.end_sites.len(), jb.end_sites.len(), "{what}: end sites of {}", ja.name);
+        assert_eq!(
+            ja.end_sites.len(),
+            jb.end_sites.len(),
+            "{what}: end sites of {}",
+            ja.name
+        );
     }
     assert_eq!(a.clip.frame_count(), b.clip.frame_count(), "{what}: frames");
-    assert!((a.clip.frame_time - b.clip.frame_time).abs() < 1e-15, "{what}: frame time");
+    assert!(
+        (a.clip.frame_time - b.clip.frame_time).abs() < 1e-15,
+        "{what}: frame time"
+    );
     let (mut max_pos, mut max_rot) = (0.0f64, 0.0f64);
     let (mut wa, mut wb) = (Vec::new(), Vec::new());
     for (pa, pb) in a.clip.frames.iter().zip(&b.clip.frames) {
@@ -215,7 +350,11 @@ fn round_trip_every_file_metres_y_up_and_source_units() {
     let files = common::corpus_files("bvh", "bvh");
     let (mut worst_pos, mut worst_rot) = (0.0f64, 0.0f64);
     for path in &files {
-        let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         let first = load(path, &ImportOptions::default());
 
         // Metres, Y up (the default writer options); read back with the unit and axis stated.
@@ -249,7 +388,11 @@ fn round_trip_every_file_metres_y_up_and_source_units() {
         let original = bvh::parse_document(&std::fs::read(path).expect("read")).expect("parse");
         let rewritten = bvh::parse_document(text.as_bytes()).expect("parse");
         for (a, b) in original.joints.iter().zip(&rewritten.joints) {
-            assert!((a.offset - b.offset).norm() < 1e-6, "{name}: offset of {}", a.name);
+            assert!(
+                (a.offset - b.offset).norm() < 1e-6,
+                "{name}: offset of {}",
+                a.name
+            );
         }
     }
     println!("figure bvh_round_trip_max_position_error_m {worst_pos:.3e} m");
@@ -258,8 +401,13 @@ fn round_trip_every_file_metres_y_up_and_source_units() {
 
 #[test]
 fn write_file_is_atomic_and_refuses_non_finite_clips() {
-    let Some(dir) = common::corpus_dir() else { return };
-    let imp = load(&dir.join("bvh/pybvh_bvh_test2.bvh"), &ImportOptions::default());
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
+    let imp = load(
+        &dir.join("bvh/pybvh_bvh_test2.bvh"),
+        &ImportOptions::default(),
+    );
     let out_dir = std::env::temp_dir().join(format!("flinch_bvh_write_{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).expect("temp dir");
     let out = out_dir.join("clip.bvh");

@@ -21,13 +21,20 @@ struct Tally {
 
 /// Parses `bytes` (full import and, through it, the raw document), failing the test on a panic.
 fn must_not_panic(bytes: &[u8], what: &str, tally: &mut Tally) {
-    let r = catch_unwind(AssertUnwindSafe(|| bvh::parse(bytes, &ImportOptions::default())));
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        bvh::parse(bytes, &ImportOptions::default())
+    }));
     match r {
         Err(_) => panic!("parser panicked on {what}"),
         Ok(Ok(imp)) => {
             // A successful import is usable: at least one frame, one pose per joint.
             assert!(imp.clip.frame_count() >= 1, "{what}");
-            assert!(imp.clip.frames.iter().all(|p| p.rotations.len() == imp.skeleton.len()));
+            assert!(
+                imp.clip
+                    .frames
+                    .iter()
+                    .all(|p| p.rotations.len() == imp.skeleton.len())
+            );
             if imp.report.warnings.is_empty() {
                 tally.ok += 1;
             } else {
@@ -52,7 +59,11 @@ fn truncated_and_flipped_corpus_files_never_panic() {
         let name = path.display();
         for _ in 0..CUTS_PER_FILE {
             let at = rng.below(bytes.len() + 1);
-            must_not_panic(&bytes[..at], &format!("{name} truncated at byte {at}"), &mut tally);
+            must_not_panic(
+                &bytes[..at],
+                &format!("{name} truncated at byte {at}"),
+                &mut tally,
+            );
         }
         // Flips are concentrated on the hierarchy half the time: it is small, and where the grammar lives.
         let header_len = bytes
@@ -61,11 +72,19 @@ fn truncated_and_flipped_corpus_files_never_panic() {
             .unwrap_or(bytes.len());
         for k in 0..FLIPS_PER_FILE {
             let mut m = bytes.clone();
-            let range = if k % 2 == 0 { header_len.max(1) } else { m.len() };
+            let range = if k % 2 == 0 {
+                header_len.max(1)
+            } else {
+                m.len()
+            };
             let at = rng.below(range);
             let value = rng.below(256) as u8;
             m[at] = value;
-            must_not_panic(&m, &format!("{name} with byte {at} set to {value:#04x}"), &mut tally);
+            must_not_panic(
+                &m,
+                &format!("{name} with byte {at} set to {value:#04x}"),
+                &mut tally,
+            );
         }
     }
     println!(
@@ -73,7 +92,10 @@ fn truncated_and_flipped_corpus_files_never_panic() {
         tally.ok, tally.warned, tally.err
     );
     if !files.is_empty() {
-        assert_eq!(tally.ok + tally.warned + tally.err, files.len() * (CUTS_PER_FILE + FLIPS_PER_FILE));
+        assert_eq!(
+            tally.ok + tally.warned + tally.err,
+            files.len() * (CUTS_PER_FILE + FLIPS_PER_FILE)
+        );
         // Truncation inside MOTION keeps the complete frames (warning), so some mutants must load.
         assert!(tally.warned > 0 && tally.err > 0);
     }
@@ -90,7 +112,10 @@ fn assert_err(text: &str, line: usize, column: usize, needle: &str) {
     let e = err(text);
     assert_eq!((e.line, e.column), (line, column), "{e}");
     assert!(e.message.contains(needle), "'{e}' lacks '{needle}'");
-    assert!(e.to_string().starts_with(&format!("line {line}, column {column}: ")));
+    assert!(
+        e.to_string()
+            .starts_with(&format!("line {line}, column {column}: "))
+    );
 }
 
 const HEAD: &str = "HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n";
@@ -104,12 +129,18 @@ fn missing_brace_after_joint_name() {
 #[test]
 fn missing_closing_brace_at_end_of_file() {
     let text = format!("{HEAD}\tJOINT Spine\n\t{{\n\t\tOFFSET 0 1 0\n\t}}\n");
-    assert_err(&text, 10, 1, "expected '}' to close joint 'Hips' (opened at line 2)");
+    assert_err(
+        &text,
+        10,
+        1,
+        "expected '}' to close joint 'Hips' (opened at line 2)",
+    );
 }
 
 #[test]
 fn bad_channel_name() {
-    let text = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrot Zrotation\n}\n";
+    let text =
+        "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrot Zrotation\n}\n";
     assert_err(text, 5, 24, "expected a channel name");
     let text = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 2 Xrotation xROTATION\n}\n";
     assert_err(text, 5, 24, "listed twice");
@@ -129,7 +160,12 @@ fn non_numbers_and_non_finite_values() {
     assert_err(text, 4, 12, "found 'inf'");
     let motion = "MOTION\nFrames: 2\nFrame Time: 0.1\n";
     let text = format!("{HEAD}}}\n{motion}1 2 3 4 5 6\n1 2 NaN 4 5 6\n");
-    assert_err(&text, 11, 5, "expected a finite number (frame 2, value 3 of 6), found 'NaN'");
+    assert_err(
+        &text,
+        11,
+        5,
+        "expected a finite number (frame 2, value 3 of 6), found 'NaN'",
+    );
     let text = format!("{HEAD}}}\n{motion}1 2 3 4 5 6\n1 2 3x 4 5 6\n");
     assert_err(&text, 11, 5, "found '3x'");
 }
@@ -159,22 +195,52 @@ fn bad_motion_header() {
     let text = format!("{HEAD}}}\nMOTION\nFrame Time: 0.1\n");
     assert_err(&text, 8, 1, "expected 'Frames:', found 'Frame'");
     let text = format!("{HEAD}}}\nMOTON\n");
-    assert_err(&text, 7, 1, "expected 'MOTION' after the hierarchy, found 'MOTON'");
+    assert_err(
+        &text,
+        7,
+        1,
+        "expected 'MOTION' after the hierarchy, found 'MOTON'",
+    );
 }
 
 #[test]
 fn empty_and_whitespace_only_files() {
     assert_err("", 1, 1, "expected 'HIERARCHY', found an empty file");
-    assert_err("\u{feff}  \r\n\t\n\0\0", 3, 1, "expected 'HIERARCHY', found an empty file");
-    assert_err("HIERARCHY\n", 2, 1, "expected 'ROOT' after HIERARCHY, found end of file");
-    assert_err("HIERARCHY\nROOT\n{\n", 2, 5, "expected a joint name after ROOT");
-    assert_err("HIERARCHY\nJOINT Hips\n", 2, 1, "expected 'ROOT' after HIERARCHY, found 'JOINT'");
+    assert_err(
+        "\u{feff}  \r\n\t\n\0\0",
+        3,
+        1,
+        "expected 'HIERARCHY', found an empty file",
+    );
+    assert_err(
+        "HIERARCHY\n",
+        2,
+        1,
+        "expected 'ROOT' after HIERARCHY, found end of file",
+    );
+    assert_err(
+        "HIERARCHY\nROOT\n{\n",
+        2,
+        5,
+        "expected a joint name after ROOT",
+    );
+    assert_err(
+        "HIERARCHY\nJOINT Hips\n",
+        2,
+        1,
+        "expected 'ROOT' after HIERARCHY, found 'JOINT'",
+    );
 }
 
 #[test]
 fn a_second_root_is_rejected() {
     let text = "HIERARCHY\nROOT A\n{\n OFFSET 0 0 0\n}\nROOT B\n{\n OFFSET 0 0 0\n}\n";
-    assert_err(text, 6, 1, "expected 'MOTION' after the hierarchy, found 'ROOT'");
+    assert_err(
+        text,
+        6,
+        1,
+        "expected 'MOTION' after the hierarchy, found 'ROOT'",
+    );
 }
 
 #[test]

@@ -107,20 +107,27 @@ impl Default for BuildConfig {
             density: 1000.0,
             total_mass: None,
             min_bone_length: 0.05,
-            // Fractions of standing height, from typical segment girths of an adult (a 1.7 m person: trunk
-            // 0.10 m, thigh 0.075 m, shin 0.05 m, upper arm 0.045 m, forearm 0.035 m, head 0.09 m). Order matters:
+            // Fractions of standing height, tuned so that segment masses of a cgspeed CMU skeleton land near
+            // anthropometric tables (trunk ≈ half the body, thigh ≈ 10 %, head ≈ 7 %); "shoulder" segments stand
+            // for the upper chest, which CMU-like skeletons otherwise lack. Order matters:
             // the more specific names come first ("forearm" before "arm", "upleg" before "leg").
             radius_rules: vec![
-                rule(&["forearm", "lowerarm", "elbow"], 0.021),
+                rule(&["forearm", "lowerarm", "elbow"], 0.024),
                 rule(&["hand", "wrist", "finger", "thumb", "index"], 0.017),
-                rule(&["shoulder", "clavicle", "collar"], 0.024),
-                rule(&["upperarm", "arm"], 0.026),
-                rule(&["upleg", "upperleg", "thigh"], 0.044),
+                rule(&["shoulder", "clavicle", "collar"], 0.040),
+                rule(&["upperarm", "arm"], 0.030),
+                rule(&["upleg", "upperleg", "thigh"], 0.050),
                 rule(&["toe", "foot", "ankle", "metatarsal"], 0.024),
-                rule(&["lowerleg", "leg", "shin", "calf", "knee"], 0.030),
-                rule(&["head", "skull"], 0.053),
+                rule(&["lowerleg", "leg", "shin", "calf", "knee"], 0.036),
+                rule(&["head", "skull"], 0.060),
                 rule(&["neck"], 0.030),
-                rule(&["hip", "pelvis", "spine", "back", "chest", "torso", "abdomen", "ab", "root"], 0.060),
+                rule(
+                    &[
+                        "hips", "hipjoint", "pelvis", "spine", "back", "chest", "torso", "abdomen",
+                        "ab", "root",
+                    ],
+                    0.075,
+                ),
             ],
             default_radius_ratio: 0.15,
             max_mass_ratio: None,
@@ -154,22 +161,41 @@ pub enum ConfigError {
 impl BuildConfig {
     /// Parses JSON text.
     pub fn from_json(text: &str) -> Result<BuildConfig, ConfigError> {
-        serde_json::from_str(text).map_err(|e| ConfigError::Parse { path: "<json>".into(), message: e.to_string() })
+        serde_json::from_str(text).map_err(|e| ConfigError::Parse {
+            path: "<json>".into(),
+            message: e.to_string(),
+        })
     }
 
     /// Parses TOML text.
     pub fn from_toml(text: &str) -> Result<BuildConfig, ConfigError> {
-        toml::from_str(text).map_err(|e| ConfigError::Parse { path: "<toml>".into(), message: e.to_string() })
+        toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: "<toml>".into(),
+            message: e.to_string(),
+        })
     }
 
     /// Reads a `.json` or `.toml` file (anything else is parsed as JSON).
     pub fn from_file(path: &Path) -> Result<BuildConfig, ConfigError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: name.clone(), source })?;
-        let is_toml = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("toml"));
-        let parsed = if is_toml { Self::from_toml(&text) } else { Self::from_json(&text) };
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        let is_toml = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+        let parsed = if is_toml {
+            Self::from_toml(&text)
+        } else {
+            Self::from_json(&text)
+        };
         parsed.map_err(|e| match e {
-            ConfigError::Parse { message, .. } => ConfigError::Parse { path: name, message },
+            ConfigError::Parse { message, .. } => ConfigError::Parse {
+                path: name,
+                message,
+            },
             other => other,
         })
     }
@@ -183,7 +209,11 @@ impl BuildConfig {
         let lower = bone.to_ascii_lowercase();
         self.radius_rules
             .iter()
-            .find(|rule| rule.names.iter().any(|n| lower.contains(&n.to_ascii_lowercase())))
+            .find(|rule| {
+                rule.names
+                    .iter()
+                    .any(|n| lower.contains(&n.to_ascii_lowercase()))
+            })
             .map(|rule| rule.height_fraction * standing_height)
             .unwrap_or(self.default_radius_ratio * length)
     }
@@ -205,17 +235,19 @@ mod tests {
         .unwrap();
         assert_eq!(toml_cfg, json_cfg);
         assert_eq!(toml_cfg.density, 1000.0);
-        let err = BuildConfig::from_json(r#"{"densty": 900}"#).unwrap_err().to_string();
+        let err = BuildConfig::from_json(r#"{"densty": 900}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("densty") && err.contains("line 1"), "{err}");
     }
 
     #[test]
     fn radius_rules_match_specific_names_first() {
         let c = BuildConfig::default();
-        assert!((c.radius_for("LeftForeArm", 0.3, 1.0) - 0.021).abs() < 1e-12);
-        assert!((c.radius_for("LeftArm", 0.3, 1.0) - 0.026).abs() < 1e-12);
-        assert!((c.radius_for("RightUpLeg", 0.3, 1.0) - 0.044).abs() < 1e-12);
-        assert!((c.radius_for("RightLeg", 0.3, 1.0) - 0.030).abs() < 1e-12);
+        assert!((c.radius_for("LeftForeArm", 0.3, 1.0) - 0.024).abs() < 1e-12);
+        assert!((c.radius_for("LeftArm", 0.3, 1.0) - 0.030).abs() < 1e-12);
+        assert!((c.radius_for("RightUpLeg", 0.3, 1.0) - 0.050).abs() < 1e-12);
+        assert!((c.radius_for("RightLeg", 0.3, 1.0) - 0.036).abs() < 1e-12);
         assert!((c.radius_for("Tail", 0.2, 1.0) - 0.03).abs() < 1e-12);
     }
 }

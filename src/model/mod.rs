@@ -101,6 +101,11 @@ impl Model {
 
     /// Bone names in `config.bones` that name no skeleton joint (likely typos), for a warning.
     pub fn unknown_bones<'a>(skeleton: &Skeleton, config: &'a BuildConfig) -> Vec<&'a str> {
-        config.bones.keys().filter(|n| skeleton.find(n).is_none()).map(String::as_str).collect()
+        config
+            .bones
+            .keys()
+            .filter(|n| skeleton.find(n).is_none())
+            .map(String::as_str)
+            .collect()
     }
 }

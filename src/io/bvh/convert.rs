@@ -7,7 +7,9 @@
 use nalgebra::{UnitQuaternion, Vector3};
 
 use super::hierarchy::RawJoint;
-use super::units::{detect_up_axis, extent, infer_unit, looks_like_cgspeed_cmu, rest_points, to_y_up};
+use super::units::{
+    detect_up_axis, extent, infer_unit, looks_like_cgspeed_cmu, rest_points, to_y_up,
+};
 use super::{BvhDocument, BvhError, tpose};
 use crate::io::{ImportOptions, ImportReport, Imported, UpAxis};
 use crate::math::axis_rotation;

@@ -34,8 +34,8 @@ pub struct RawJoint {
 
 /// Exact powers of ten representable in an f64 (10^0 … 10^22).
 const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-    1e19, 1e20, 1e21, 1e22,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
 /// Fast path for the plain decimals BVH files are made of (`-12.3456`, `.0083`, `7`): when the digits form an
@@ -91,21 +91,48 @@ mod tests {
     #[test]
     fn fast_path_equals_std_parse() {
         let cases = [
-            "0", "-0", "17", "-17.3198", ".0083333", "9.3722", "1.", "-.5", "+3.25", "123456789012345",
-            "0.1", "0.30000000000000004", "1e5", "-2.5E-3", "9007199254740993", "0.0000000000000000000000001",
+            "0",
+            "-0",
+            "17",
+            "-17.3198",
+            ".0083333",
+            "9.3722",
+            "1.",
+            "-.5",
+            "+3.25",
+            "123456789012345",
+            "0.1",
+            "0.30000000000000004",
+            "1e5",
+            "-2.5E-3",
+            "9007199254740993",
+            "0.0000000000000000000000001",
         ];
         for c in cases {
             let ours = parse_finite(c.as_bytes());
             let std: Option<f64> = c.parse().ok();
             assert_eq!(ours.map(f64::to_bits), std.map(f64::to_bits), "{c}");
         }
-        for bad in ["", "-", ".", "1.2.3", "nan", "inf", "-infinity", "1,5", "0x10", "--1"] {
+        for bad in [
+            "",
+            "-",
+            ".",
+            "1.2.3",
+            "nan",
+            "inf",
+            "-infinity",
+            "1,5",
+            "0x10",
+            "--1",
+        ] {
             assert_eq!(parse_finite(bad.as_bytes()), None, "{bad}");
         }
         // Random plain decimals: bit-identical to the standard library.
         let mut seed = 12345u64;
         for _ in 0..20000 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let digits = (seed >> 40) % 10_000_000_000;
             let decimals = ((seed >> 20) % 12) as usize;
             let s = format!("{}", digits);
@@ -159,7 +186,10 @@ fn expect_keyword(cur: &mut Cursor<'_>, keyword: &str, context: &str) -> Result<
     let t = cur.next_token();
     match t {
         Some(t) if t.is(keyword) => Ok(()),
-        Some(t) => Err(t.error(format!("expected '{keyword}' {context}, {}", found(Some(t))))),
+        Some(t) => Err(t.error(format!(
+            "expected '{keyword}' {context}, {}",
+            found(Some(t))
+        ))),
         None => Err(cur.error_here(format!("expected '{keyword}' {context}, found end of file"))),
     }
 }
@@ -222,7 +252,8 @@ fn parse_joint_header(
                 ))
             })?;
         for _ in 0..n {
-            let what = "a channel name (Xposition, Yposition, Zposition, Xrotation, Yrotation, Zrotation)";
+            let what =
+                "a channel name (Xposition, Yposition, Zposition, Xrotation, Yrotation, Zrotation)";
             let t = expect_token(cur, what)?;
             let c = channel_from(&t)
                 .ok_or_else(|| t.error(format!("expected {what}, found '{}'", t.display())))?;
@@ -242,9 +273,17 @@ fn parse_joint_header(
 fn parse_end_site(cur: &mut Cursor<'_>, parent: &str) -> Result<Vector3<f64>, BvhError> {
     expect_keyword(cur, "Site", "after 'End'")?;
     expect_keyword(cur, "{", "after 'End Site'")?;
-    expect_keyword(cur, "OFFSET", &format!("in the End Site of joint '{parent}'"))?;
+    expect_keyword(
+        cur,
+        "OFFSET",
+        &format!("in the End Site of joint '{parent}'"),
+    )?;
     let v = parse_vector(cur, &format!("End Site OFFSET of joint '{parent}',"))?;
-    expect_keyword(cur, "}", &format!("to close the End Site of joint '{parent}'"))?;
+    expect_keyword(
+        cur,
+        "}",
+        &format!("to close the End Site of joint '{parent}'"),
+    )?;
     Ok(v)
 }
 
@@ -273,7 +312,10 @@ pub(crate) fn parse_hierarchy(cur: &mut Cursor<'_>) -> Result<Vec<RawJoint>, Bvh
     loop {
         if let Some(kw) = pending.take() {
             let name = parse_name(cur, &kw)?;
-            let what = format!("'{{' after {} name", String::from_utf8_lossy(kw.text).to_ascii_uppercase());
+            let what = format!(
+                "'{{' after {} name",
+                String::from_utf8_lossy(kw.text).to_ascii_uppercase()
+            );
             match cur.next_token() {
                 Some(t) if t.text == b"{" => {}
                 other => {
@@ -301,7 +343,10 @@ pub(crate) fn parse_hierarchy(cur: &mut Cursor<'_>) -> Result<Vec<RawJoint>, Bvh
         let Some(&current) = stack.last() else {
             break;
         };
-        let current_name = joints.get(current).map(|j| j.name.clone()).unwrap_or_default();
+        let current_name = joints
+            .get(current)
+            .map(|j| j.name.clone())
+            .unwrap_or_default();
         let Some(t) = cur.next_token() else {
             let opened = joints.get(current).map(|j| j.line).unwrap_or(0);
             return Err(cur.error_here(format!(
@@ -318,7 +363,9 @@ pub(crate) fn parse_hierarchy(cur: &mut Cursor<'_>) -> Result<Vec<RawJoint>, Bvh
         } else if t.text == b"}" {
             stack.pop();
         } else if t.is("ROOT") {
-            return Err(t.error("expected 'JOINT', 'End Site' or '}', found 'ROOT' (a ROOT inside a joint)"));
+            return Err(t.error(
+                "expected 'JOINT', 'End Site' or '}', found 'ROOT' (a ROOT inside a joint)",
+            ));
         } else {
             return Err(t.error(format!(
                 "expected 'JOINT', 'End Site' or '}}' in joint '{current_name}', found '{}'",

@@ -54,7 +54,9 @@ fn labelled_value<'a>(
                 return Ok((rest, t.line, t.column + used));
             }
             let v = cur.next_token().ok_or_else(|| {
-                cur.error_here(format!("expected a value after '{display}', found end of file"))
+                cur.error_here(format!(
+                    "expected a value after '{display}', found end of file"
+                ))
             })?;
             return Ok((v.text, v.line, v.column));
         }
@@ -123,7 +125,10 @@ pub(crate) fn parse_motion(
         // No channels: every frame is an empty line, so the declared count is all there is.
         while let Some(l) = cur.take_line() {
             if let Some((at, _)) = l.words().next() {
-                return Err(l.error(at, "expected no values (the hierarchy declares no channels)"));
+                return Err(l.error(
+                    at,
+                    "expected no values (the hierarchy declares no channels)",
+                ));
             }
         }
         return Ok(Some(RawMotion {

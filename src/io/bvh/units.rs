@@ -100,7 +100,9 @@ pub fn infer_unit(height: f64, allow_cmu: bool) -> LengthUnit {
 pub fn to_y_up(up: UpAxis) -> UnitQuaternion<f64> {
     match up {
         UpAxis::Y => UnitQuaternion::identity(),
-        UpAxis::Z => UnitQuaternion::from_axis_angle(&Vector3::x_axis(), -std::f64::consts::FRAC_PI_2),
+        UpAxis::Z => {
+            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), -std::f64::consts::FRAC_PI_2)
+        }
     }
 }
 
@@ -110,7 +112,12 @@ pub fn rest_height(skeleton: &Skeleton) -> f64 {
     let mut points = Vec::with_capacity(skeleton.len() * 2);
     for (j, w) in skeleton.joints.iter().zip(&world) {
         points.push(w.translation.vector);
-        points.extend(j.end_sites.iter().map(|e| w * nalgebra::Point3::from(*e)).map(|p| p.coords));
+        points.extend(
+            j.end_sites
+                .iter()
+                .map(|e| w * nalgebra::Point3::from(*e))
+                .map(|p| p.coords),
+        );
     }
     extent(&points).y
 }

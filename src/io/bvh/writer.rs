@@ -277,7 +277,9 @@ pub fn write_file(
         && clip.frame_time > 0.0
         && clip.frames.iter().all(|p| {
             p.translations.iter().flatten().all(|x| x.is_finite())
-                && p.rotations.iter().all(|q| q.coords.iter().all(|x| x.is_finite()))
+                && p.rotations
+                    .iter()
+                    .all(|q| q.coords.iter().all(|x| x.is_finite()))
         });
     if !finite {
         return Err(std::io::Error::new(
