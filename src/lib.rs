@@ -17,4 +17,5 @@
 pub mod dynamics;
 pub mod io;
 pub mod math;
+pub mod model;
 pub mod skeleton;
