@@ -76,3 +76,36 @@ fn bad_input_exits_2_with_one_line_location() {
     assert!(err.contains("unknown format"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn inspect_model_of_the_embedded_walk() {
+    let (code, out, err) = flinch(&["inspect", "--model", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let total = v["model"]["total_mass_kg"].as_f64().expect("total mass");
+    assert!((60.0..=90.0).contains(&total), "CMU subject {total} kg");
+    assert_eq!(v["model"]["body_count"], 19);
+
+    let dir = std::env::temp_dir().join(format!("flinch-cli-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("heavy.toml");
+    std::fs::write(
+        &cfg,
+        "total_mass = 80.0\n[bones.NoSuchBone]\nradius = 0.05\n",
+    )
+    .unwrap();
+    let (code, out, err) = flinch(&["inspect", "--config", cfg.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("total     80.00 kg"), "{out}");
+    assert!(out.contains("'NoSuchBone'"), "{out}");
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "densty = 900\n").unwrap();
+    let (code, _, err) = flinch(&["inspect", "--config", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.toml") && err.contains("line 1, column 1") && err.contains("densty"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

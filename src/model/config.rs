@@ -169,9 +169,19 @@ impl BuildConfig {
 
     /// Parses TOML text.
     pub fn from_toml(text: &str) -> Result<BuildConfig, ConfigError> {
-        toml::from_str(text).map_err(|e| ConfigError::Parse {
-            path: "<toml>".into(),
-            message: e.to_string(),
+        toml::from_str(text).map_err(|e| {
+            // One line, like every other flinch error: "line L, column C: message" (toml's own Display draws a
+            // multi-line source excerpt).
+            let at = e.span().map(|span| {
+                let before = text.get(..span.start).unwrap_or(text);
+                let line = before.matches('\n').count() + 1;
+                let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                format!("line {line}, column {column}: ")
+            });
+            ConfigError::Parse {
+                path: "<toml>".into(),
+                message: format!("{}{}", at.unwrap_or_default(), e.message()),
+            }
         })
     }
 

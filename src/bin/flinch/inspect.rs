@@ -3,14 +3,26 @@
 use std::path::Path;
 
 use flinch::io::{self, Imported};
+use flinch::model::{BuildConfig, Model};
 use flinch::skeleton::{Channel, Skeleton, rest_height};
 use serde_json::json;
 
 use crate::{CliError, ImportArgs};
 
-/// Loads `file` (or the embedded walk) and prints its summary as text or JSON.
-pub fn run(file: Option<&Path>, as_json: bool, args: &ImportArgs) -> Result<(), CliError> {
+/// Loads `file` (or the embedded walk) and prints its summary as text or JSON; with `with_model`, also the
+/// physical model built from it (default config, or `config`).
+pub fn run(
+    file: Option<&Path>,
+    as_json: bool,
+    with_model: bool,
+    config: Option<&Path>,
+    args: &ImportArgs,
+) -> Result<(), CliError> {
     let opts = args.options()?;
+    let build_config = match config {
+        Some(path) => BuildConfig::from_file(path).map_err(|e| CliError::Input(e.to_string()))?,
+        None => BuildConfig::default(),
+    };
     let (name, loaded) = match file {
         Some(path) => (path.display().to_string(), io::load_file(path, &opts)),
         None => (
@@ -19,14 +31,86 @@ pub fn run(file: Option<&Path>, as_json: bool, args: &ImportArgs) -> Result<(), 
         ),
     };
     let imported = loaded.map_err(|e| CliError::Input(e.to_string()))?;
+    let model = if with_model {
+        let m = Model::from_skeleton(&imported.skeleton, &build_config)
+            .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+        Some(m)
+    } else {
+        None
+    };
+    let unknown = Model::unknown_bones(&imported.skeleton, &build_config);
     if as_json {
-        let text = serde_json::to_string_pretty(&summary_json(&name, &imported))
+        let mut value = summary_json(&name, &imported);
+        if let Some(m) = &model {
+            value["model"] = model_json(&imported.skeleton, m, &unknown);
+        }
+        let text = serde_json::to_string_pretty(&value)
             .map_err(|e| CliError::Other(format!("cannot format JSON: {e}")))?;
         println!("{text}");
     } else {
         print!("{}", summary_text(&name, &imported));
+        if let Some(m) = &model {
+            print!("{}", model_text(&imported.skeleton, m, &unknown));
+        }
     }
     Ok(())
+}
+
+/// The bodies of a physical model: mass, capsules, merged joints, and the total.
+fn model_text(sk: &Skeleton, model: &Model, unknown: &[&str]) -> String {
+    let mut out = format!(
+        "model     {} bodies, {} joints\n",
+        model.bodies.len(),
+        model.joints.len()
+    );
+    for b in &model.bodies {
+        let merged: Vec<&str> = b
+            .merged
+            .iter()
+            .map(|&j| sk.joints[j].name.as_str())
+            .collect();
+        let merged = if merged.is_empty() {
+            String::new()
+        } else {
+            format!("  merged: {}", merged.join(", "))
+        };
+        out += &format!(
+            "  {:20} {:7.3} kg  {} capsule(s){}\n",
+            b.name,
+            b.mass.mass,
+            b.capsules.len(),
+            merged
+        );
+    }
+    out += &format!("total     {:.2} kg\n", model.total_mass());
+    for name in unknown {
+        out += &format!("warning   config names bone '{name}', which the skeleton does not have\n");
+    }
+    out
+}
+
+/// The model as JSON.
+fn model_json(sk: &Skeleton, model: &Model, unknown: &[&str]) -> serde_json::Value {
+    let bodies: Vec<serde_json::Value> = model
+        .bodies
+        .iter()
+        .map(|b| {
+            json!({
+                "name": b.name,
+                "parent": b.parent,
+                "mass_kg": b.mass.mass,
+                "com_m": [b.mass.com.x, b.mass.com.y, b.mass.com.z],
+                "capsules": b.capsules.len(),
+                "merged": b.merged.iter().map(|&j| sk.joints[j].name.clone()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "body_count": model.bodies.len(),
+        "total_mass_kg": model.total_mass(),
+        "bodies": bodies,
+        "unknown_config_bones": unknown,
+    })
 }
 
 fn channel_names(channels: &[Channel]) -> Vec<String> {

@@ -47,6 +47,12 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also build the physical model and print its bodies, masses and total mass.
+        #[arg(long)]
+        model: bool,
+        /// Model build configuration (.json or .toml); implies --model.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
         #[command(flatten)]
         import: ImportArgs,
     },
@@ -63,7 +69,19 @@ pub enum CliError {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Inspect { file, json, import } => inspect::run(file.as_deref(), json, &import),
+        Command::Inspect {
+            file,
+            json,
+            model,
+            config,
+            import,
+        } => inspect::run(
+            file.as_deref(),
+            json,
+            model || config.is_some(),
+            config.as_deref(),
+            &import,
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
