@@ -146,8 +146,14 @@ impl Capsule {
 mod tests {
     use super::*;
 
-    /// Midpoint-rule integration over a voxel grid: the reference the analytic formula must meet.
-    fn voxel_properties(c: &Capsule, density: f64, n: usize) -> MassProperties {
+    /// Midpoint-rule integration over a voxel grid of the capsule's points that pass `keep`: the reference the
+    /// analytic formulas must meet.
+    fn voxel_properties(
+        c: &Capsule,
+        density: f64,
+        n: usize,
+        keep: impl Fn(&Point3<f64>) -> bool,
+    ) -> MassProperties {
         let lo = c.a.coords.inf(&c.b.coords).add_scalar(-c.radius);
         let hi = c.a.coords.sup(&c.b.coords).add_scalar(c.radius);
         let step = (hi - lo) / n as f64;
@@ -156,14 +162,9 @@ mod tests {
         for i in 0..n {
             for j in 0..n {
                 for k in 0..n {
-                    let p = Point3::from(
-                        lo + step.component_mul(&Vector3::new(
-                            i as f64 + 0.5,
-                            j as f64 + 0.5,
-                            k as f64 + 0.5,
-                        )),
-                    );
-                    if c.contains(&p) {
+                    let offset = Vector3::new(i as f64 + 0.5, j as f64 + 0.5, k as f64 + 0.5);
+                    let p = Point3::from(lo + step.component_mul(&offset));
+                    if c.contains(&p) && keep(&p) {
                         let cell = MassProperties {
                             mass: dv,
                             com: p,
@@ -185,7 +186,7 @@ mod tests {
             radius: 0.07,
         };
         let exact = c.mass_properties(1000.0);
-        let grid = voxel_properties(&c, 1000.0, 120);
+        let grid = voxel_properties(&c, 1000.0, 120, |_| true);
         assert!(
             (exact.mass - grid.mass).abs() / exact.mass < 2e-3,
             "{} {}",
@@ -213,32 +214,7 @@ mod tests {
         let open = c.open_end_mass_properties(1000.0);
         // Voxel reference: the capsule minus the points beyond the end face at b.
         let u = (c.b - c.a).normalize();
-        let n = 120;
-        let lo = c.a.coords.inf(&c.b.coords).add_scalar(-c.radius);
-        let hi = c.a.coords.sup(&c.b.coords).add_scalar(c.radius);
-        let step = (hi - lo) / n as f64;
-        let dv = step.x * step.y * step.z * 1000.0;
-        let mut acc = MassProperties::zero();
-        for i in 0..n {
-            for j in 0..n {
-                for k in 0..n {
-                    let p = Point3::from(
-                        lo + step.component_mul(&Vector3::new(
-                            i as f64 + 0.5,
-                            j as f64 + 0.5,
-                            k as f64 + 0.5,
-                        )),
-                    );
-                    if c.contains(&p) && (p - c.b).dot(&u) <= 0.0 {
-                        acc = acc.combine(&MassProperties {
-                            mass: dv,
-                            com: p,
-                            inertia: Matrix3::zeros(),
-                        });
-                    }
-                }
-            }
-        }
+        let acc = voxel_properties(&c, 1000.0, 120, |p| (p - c.b).dot(&u) <= 0.0);
         assert!(
             (open.mass - acc.mass).abs() / open.mass < 2e-3,
             "{} {}",
