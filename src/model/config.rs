@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// How a physical model is built from a skeleton.
@@ -161,53 +162,17 @@ pub enum ConfigError {
 impl BuildConfig {
     /// Parses JSON text.
     pub fn from_json(text: &str) -> Result<BuildConfig, ConfigError> {
-        serde_json::from_str(text).map_err(|e| ConfigError::Parse {
-            path: "<json>".into(),
-            message: e.to_string(),
-        })
+        parse_json(text)
     }
 
     /// Parses TOML text.
     pub fn from_toml(text: &str) -> Result<BuildConfig, ConfigError> {
-        toml::from_str(text).map_err(|e| {
-            // One line, like every other flinch error: "line L, column C: message" (toml's own Display draws a
-            // multi-line source excerpt).
-            let at = e.span().map(|span| {
-                let before = text.get(..span.start).unwrap_or(text);
-                let line = before.matches('\n').count() + 1;
-                let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-                format!("line {line}, column {column}: ")
-            });
-            ConfigError::Parse {
-                path: "<toml>".into(),
-                message: format!("{}{}", at.unwrap_or_default(), e.message()),
-            }
-        })
+        parse_toml(text)
     }
 
     /// Reads a `.json` or `.toml` file (anything else is parsed as JSON).
     pub fn from_file(path: &Path) -> Result<BuildConfig, ConfigError> {
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: name.clone(),
-            source,
-        })?;
-        let is_toml = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
-        let parsed = if is_toml {
-            Self::from_toml(&text)
-        } else {
-            Self::from_json(&text)
-        };
-        parsed.map_err(|e| match e {
-            ConfigError::Parse { message, .. } => ConfigError::Parse {
-                path: name,
-                message,
-            },
-            other => other,
-        })
+        read_config_file(path)
     }
 
     /// The radius of a bone's segments: the per-bone override, else the first matching rule (× standing height),
@@ -260,4 +225,55 @@ mod tests {
         assert!((c.radius_for("RightLeg", 0.3, 1.0) - 0.036).abs() < 1e-12);
         assert!((c.radius_for("Tail", 0.2, 1.0) - 0.03).abs() < 1e-12);
     }
+}
+
+/// Parses a serde configuration from JSON text.
+pub fn parse_json<T: DeserializeOwned>(text: &str) -> Result<T, ConfigError> {
+    serde_json::from_str(text).map_err(|e| ConfigError::Parse {
+        path: "<json>".into(),
+        message: e.to_string(),
+    })
+}
+
+/// Parses a serde configuration from TOML text.
+pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, ConfigError> {
+    toml::from_str(text).map_err(|e| {
+        // One line, like every other flinch error: "line L, column C: message" (toml's own Display draws a
+        // multi-line source excerpt).
+        let at = e.span().map(|span| {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: ")
+        });
+        ConfigError::Parse {
+            path: "<toml>".into(),
+            message: format!("{}{}", at.unwrap_or_default(), e.message()),
+        }
+    })
+}
+
+/// Reads a serde configuration from a `.json` or `.toml` file (anything else is parsed as JSON).
+pub fn read_config_file<T: DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: name.clone(),
+        source,
+    })?;
+    let is_toml = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+    let parsed = if is_toml {
+        parse_toml(&text)
+    } else {
+        parse_json(&text)
+    };
+    parsed.map_err(|e| match e {
+        ConfigError::Parse { message, .. } => ConfigError::Parse {
+            path: name,
+            message,
+        },
+        other => other,
+    })
 }

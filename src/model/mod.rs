@@ -12,7 +12,10 @@ mod shape;
 
 use nalgebra::{Isometry3, Unit, Vector3};
 
-pub use config::{BoneConfig, BuildConfig, ConfigError, GainConfig, JointKindConfig, RadiusRule};
+pub use config::{
+    BoneConfig, BuildConfig, ConfigError, GainConfig, JointKindConfig, RadiusRule, parse_json,
+    parse_toml, read_config_file,
+};
 pub use shape::{Capsule, MassProperties, parallel_axis};
 
 use crate::skeleton::Skeleton;

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use flinch::io::{self, Imported};
+use flinch::io::Imported;
 use flinch::model::{BuildConfig, Model};
 use flinch::skeleton::{Channel, Skeleton, rest_height};
 use serde_json::json;
@@ -17,20 +17,13 @@ pub fn run(
     with_model: bool,
     config: Option<&Path>,
     args: &ImportArgs,
+    rate: Option<f64>,
 ) -> Result<(), CliError> {
-    let opts = args.options()?;
     let build_config = match config {
         Some(path) => BuildConfig::from_file(path).map_err(|e| CliError::Input(e.to_string()))?,
         None => BuildConfig::default(),
     };
-    let (name, loaded) = match file {
-        Some(path) => (path.display().to_string(), io::load_file(path, &opts)),
-        None => (
-            io::EMBEDDED_WALK_NAME.to_string(),
-            io::load_embedded_walk(&opts),
-        ),
-    };
-    let imported = loaded.map_err(|e| CliError::Input(e.to_string()))?;
+    let (name, imported) = args.load(file, rate)?;
     let model = if with_model {
         let m = Model::from_skeleton(&imported.skeleton, &build_config)
             .map_err(|e| CliError::Input(format!("{name}: {e}")))?;

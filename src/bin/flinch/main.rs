@@ -3,6 +3,7 @@
 //! Exit status: 0 on success, 2 on bad input or usage (a one-line error on stderr that names the file and the
 //! place in it), 1 on any other failure.
 
+mod eval;
 mod inspect;
 
 use std::path::PathBuf;
@@ -30,9 +31,6 @@ struct ImportArgs {
     /// glTF: the animation to import, by name or index (default: the first).
     #[arg(long)]
     anim: Option<String>,
-    /// glTF: resampling rate in frames per second.
-    #[arg(long)]
-    rate: Option<f64>,
     /// Drop a detected leading T-pose reference frame (cgspeed CMU files).
     #[arg(long)]
     drop_tpose: bool,
@@ -53,9 +51,14 @@ enum Command {
         /// Model build configuration (.json or .toml); implies --model.
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
+        /// glTF: resampling rate in frames per second.
+        #[arg(long)]
+        rate: Option<f64>,
         #[command(flatten)]
         import: ImportArgs,
     },
+    /// Simulate a clip's character, optionally hit it, and print tracking and recovery figures.
+    Eval(eval::EvalArgs),
 }
 
 /// A failure the CLI reports: usage/input errors exit with 2, the rest with 1.
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
             json,
             model,
             config,
+            rate,
             import,
         } => inspect::run(
             file.as_deref(),
@@ -81,7 +85,9 @@ fn main() -> ExitCode {
             model || config.is_some(),
             config.as_deref(),
             &import,
+            rate,
         ),
+        Command::Eval(args) => eval::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -97,8 +103,8 @@ fn main() -> ExitCode {
 }
 
 impl ImportArgs {
-    /// The library's import options, or a usage error.
-    fn options(&self) -> Result<flinch::io::ImportOptions, CliError> {
+    /// The library's import options (glTF resampled at `sample_rate`), or a usage error.
+    fn options(&self, sample_rate: Option<f64>) -> Result<flinch::io::ImportOptions, CliError> {
         let unit = match &self.unit {
             None => None,
             Some(u) => Some(flinch::io::LengthUnit::parse(u).ok_or_else(|| {
@@ -113,7 +119,7 @@ impl ImportArgs {
             Some("z") => Some(flinch::io::UpAxis::Z),
             Some(other) => return Err(CliError::Input(format!("--up '{other}': expected y or z"))),
         };
-        if let Some(r) = self.rate
+        if let Some(r) = sample_rate
             && !(r.is_finite() && r > 0.0)
         {
             return Err(CliError::Input(format!(
@@ -125,7 +131,27 @@ impl ImportArgs {
             up_axis,
             drop_leading_tpose: self.drop_tpose,
             animation: self.anim.clone(),
-            sample_rate: self.rate,
+            sample_rate,
         })
+    }
+
+    /// Loads `file` (the embedded CMU walk when `None`): its display name and the import.
+    fn load(
+        &self,
+        file: Option<&std::path::Path>,
+        sample_rate: Option<f64>,
+    ) -> Result<(String, flinch::io::Imported), CliError> {
+        let opts = self.options(sample_rate)?;
+        let (name, loaded) = match file {
+            Some(path) => (
+                path.display().to_string(),
+                flinch::io::load_file(path, &opts),
+            ),
+            None => (
+                flinch::io::EMBEDDED_WALK_NAME.to_string(),
+                flinch::io::load_embedded_walk(&opts),
+            ),
+        };
+        Ok((name, loaded.map_err(|e| CliError::Input(e.to_string()))?))
     }
 }

@@ -124,6 +124,10 @@ pub struct World {
     g: Vec<f64>,
     b: Vec<f64>,
     lambda: Vec<f64>,
+    /// Velocity bias of each constraint row (see [`World::set_constraint_bias`]).
+    bias: Vec<f64>,
+    /// First row of each constraint.
+    row_offset: Vec<usize>,
 }
 
 impl std::fmt::Debug for World {
@@ -182,6 +186,8 @@ impl World {
             g: Vec::new(),
             b: Vec::new(),
             lambda: Vec::new(),
+            bias: Vec::new(),
+            row_offset: Vec::new(),
         }
     }
 
@@ -311,6 +317,16 @@ impl World {
         self.g = vec![0.0; m];
         self.b = vec![0.0; m];
         self.lambda = vec![0.0; m];
+        self.bias.resize(m, 0.0);
+        self.row_offset = self
+            .constraints
+            .iter()
+            .scan(0, |off, c| {
+                let start = *off;
+                *off += c.rows();
+                Some(start)
+            })
+            .collect();
         self.dirty = false;
     }
 
@@ -421,13 +437,11 @@ impl World {
             let b = &mut self.b[off..off + rows];
             if !c.velocity_target(&self.bodies, t_next, h, &block.ja, b) {
                 let g = &self.g[off..off + rows];
-                match self.stabilization {
-                    Stabilization::Baumgarte { alpha } => {
-                        for (bi, gi) in b.iter_mut().zip(g) {
-                            *bi = -alpha * gi;
-                        }
+                b.copy_from_slice(&self.bias[off..off + rows]);
+                if let Stabilization::Baumgarte { alpha } = self.stabilization {
+                    for (bi, gi) in b.iter_mut().zip(g) {
+                        *bi -= alpha * gi;
                     }
-                    _ => b.fill(0.0),
                 }
             }
             off += rows;
@@ -491,6 +505,20 @@ impl World {
             max_separation: max_separation(&self.constraints, &self.g),
             post_stab,
         })
+    }
+
+    /// Sets the velocity bias of constraint `constraint`'s rows (m/s or rad/s, one value per row, zero by default):
+    /// the step then asks `J·v(t+h) = bias` instead of 0 (plus the Baumgarte term when selected). A mocap
+    /// character uses it to make its discrete reference exactly reachable: the chord of a rotating anchor is not
+    /// on the tangent `J·v = 0` (see `docs/control.md`). Constraints with their own velocity target ignore it.
+    pub fn set_constraint_bias(&mut self, constraint: usize, bias: &[f64]) {
+        if self.dirty {
+            self.prepare();
+        }
+        let start = self.row_offset[constraint];
+        let rows = self.constraints[constraint].rows();
+        let n = rows.min(bias.len());
+        self.bias[start..start + n].copy_from_slice(&bias[..n]);
     }
 
     /// The constraint values `g` (m or rad, in constraint order) at the end of the last step or

@@ -1,0 +1,640 @@
+//! The runtime character (Cline 2002 §5.1, p. 80): one rigid body per model body, joints, the root prescribed along
+//! the reference path, and per joint a drive carrying the feedforward torque and the |τ|-scaled feedback, all
+//! integrated by the world's linearly implicit step with post-stabilization.
+
+use std::sync::Arc;
+
+use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use serde::{Deserialize, Serialize};
+
+use super::gains::Gains;
+use super::reference::{Dofs, PreprocessConfig, ReferenceError, ReferenceMotion};
+use crate::dynamics::force::Force;
+use crate::dynamics::{
+    Body, DriveId, ForceFrame, JointDrive, Stabilization, StepError, StepReport, UserForce,
+    UserForceId, World,
+};
+use crate::io::Imported;
+use crate::model::{
+    BuildConfig, ConfigError, Model, ModelError, parse_json, parse_toml, read_config_file,
+};
+use crate::skeleton::{Clip, Pose, Skeleton};
+
+/// Everything that shapes a character: the body model, the preprocessing and the default gains.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CharacterConfig {
+    /// Shapes, masses, joint kinds and per-bone gain overrides.
+    pub model: BuildConfig,
+    /// Simulation rate and smoothing.
+    pub preprocess: PreprocessConfig,
+    /// Default feedback gains (per-bone overrides in `model.bones.NAME.gains`).
+    pub gains: Gains,
+}
+
+impl CharacterConfig {
+    /// Parses JSON text.
+    pub fn from_json(text: &str) -> Result<CharacterConfig, ConfigError> {
+        parse_json(text)
+    }
+
+    /// Parses TOML text.
+    pub fn from_toml(text: &str) -> Result<CharacterConfig, ConfigError> {
+        parse_toml(text)
+    }
+
+    /// Reads a `.json` or `.toml` file (anything else is parsed as JSON).
+    pub fn from_file(path: &std::path::Path) -> Result<CharacterConfig, ConfigError> {
+        read_config_file(path)
+    }
+}
+
+/// Why a character could not be built or stepped.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CharacterError {
+    /// The body model could not be built.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// The clip could not be preprocessed.
+    #[error(transparent)]
+    Reference(#[from] ReferenceError),
+    /// A gain is negative or not finite.
+    #[error("gains of joint `{bone}` must be finite and ≥ 0: {gains:?}")]
+    Gains {
+        /// The bone (or `default`).
+        bone: String,
+        /// The offending gains.
+        gains: Gains,
+    },
+    /// No skeleton joint has this name.
+    #[error("no bone named `{0}` in the skeleton")]
+    UnknownBone(String),
+    /// An argument is out of range (non-finite vector, non-positive time step or duration).
+    #[error("{0}")]
+    Argument(String),
+    /// The simulation step failed.
+    #[error(transparent)]
+    Step(#[from] StepError),
+}
+
+/// What the controller applies: both terms by default; switches for experiments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ControlTerms {
+    /// Apply the inverse-dynamics feedforward torques.
+    pub feedforward: bool,
+    /// Apply the |τ|-scaled feedback.
+    pub feedback: bool,
+}
+
+impl Default for ControlTerms {
+    fn default() -> Self {
+        ControlTerms {
+            feedforward: true,
+            feedback: true,
+        }
+    }
+}
+
+/// A force applied to one body for a number of steps (a hit).
+#[derive(Debug, Clone, Copy)]
+struct ActiveForce {
+    id: UserForceId,
+    steps_left: usize,
+}
+
+/// A physically simulated character replaying its reference motion.
+pub struct Character {
+    world: World,
+    reference: Arc<ReferenceMotion>,
+    model: Model,
+    skeleton: Skeleton,
+    clip: Clip,
+    gains: Vec<Gains>,
+    drives: Vec<Option<DriveId>>,
+    /// World constraint index of each body's joint (`usize::MAX` for the root).
+    joints: Vec<usize>,
+    /// Per step and body: the torque (joint frame) cancelling the drive's own residual on the reference (see
+    /// [`stiffness_corrections`]); added to the feedforward while the feedback is on.
+    stiffness_correction: Vec<Vector3<f64>>,
+    forces: Vec<ActiveForce>,
+    free_forces: Vec<UserForceId>,
+    terms: ControlTerms,
+}
+
+impl std::fmt::Debug for Character {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Character")
+            .field("bodies", &self.model.bodies.len())
+            .field("time", &self.world.time())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where a time falls on the reference grid: sample `k` and fraction `s` towards `k + 1` (clamped to the clip).
+fn locate(reference: &ReferenceMotion, t: f64) -> (usize, f64) {
+    let u = (t / reference.h).max(0.0);
+    let last = reference.steps - 1;
+    let r = u.round();
+    if (u - r).abs() < 1e-6 {
+        return ((r as usize).min(last), 0.0);
+    }
+    let k = u.floor() as usize;
+    if k >= last {
+        (last, 0.0)
+    } else {
+        (k, u - k as f64)
+    }
+}
+
+/// The root body's CoM pose on the reference at time `t` (interpolated between samples).
+fn root_pose(reference: &ReferenceMotion, t: f64) -> (Vector3<f64>, UnitQuaternion<f64>) {
+    let at = |k: usize| {
+        let q = reference.rotation(k, 0);
+        (reference.root_pos[k] + q * reference.topology.com[0], q)
+    };
+    let (k, s) = locate(reference, t);
+    let (x0, q0) = at(k);
+    if s == 0.0 {
+        return (x0, q0);
+    }
+    let (x1, q1) = at(k + 1);
+    (x0.lerp(&x1, s), q0.slerp(&q1, s))
+}
+
+impl Character {
+    /// Builds the character of an imported clip; a detected leading T-pose frame (cgspeed BVH) is dropped.
+    pub fn from_imported(
+        imported: Imported,
+        config: &CharacterConfig,
+    ) -> Result<Character, CharacterError> {
+        let mut clip = imported.clip;
+        if imported.report.leading_tpose
+            && !imported.report.leading_tpose_dropped
+            && clip.frames.len() > 1
+        {
+            clip.drop_first_frame();
+        }
+        Character::new(imported.skeleton, clip, config)
+    }
+
+    /// Builds the model, preprocesses the clip and places the character on the first reference sample.
+    pub fn new(
+        skeleton: Skeleton,
+        clip: Clip,
+        config: &CharacterConfig,
+    ) -> Result<Character, CharacterError> {
+        if !config.gains.is_valid() {
+            return Err(CharacterError::Gains {
+                bone: "default".into(),
+                gains: config.gains,
+            });
+        }
+        let model = Model::from_skeleton(&skeleton, &config.model)?;
+        let reference = Arc::new(ReferenceMotion::build(
+            &model,
+            &skeleton,
+            &clip,
+            &config.preprocess,
+        )?);
+        let gains = model
+            .bodies
+            .iter()
+            .map(|b| {
+                let g = match config
+                    .model
+                    .bones
+                    .get(&b.name)
+                    .and_then(|c| c.gains.as_ref())
+                {
+                    Some(o) => config.gains.with_overrides(o),
+                    None => config.gains,
+                };
+                if g.is_valid() {
+                    Ok(g)
+                } else {
+                    Err(CharacterError::Gains {
+                        bone: b.name.clone(),
+                        gains: g,
+                    })
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+
+        let mut world = World::new();
+        world.set_gravity(reference.gravity);
+        world.set_stabilization(Stabilization::PostStab {
+            max_iters: 3,
+            tol: 1e-10,
+        });
+        let mut kin = Vec::new();
+        reference.kinematics(0, &mut kin);
+        for (b, k) in kin.iter().enumerate() {
+            let mut body = Body::new(
+                reference.topology.mass[b],
+                reference.topology.inertia[b],
+                k.com,
+                k.rotation,
+            );
+            body.velocity = reference.twist(0, b);
+            world.add_body(body);
+        }
+        let path = Arc::clone(&reference);
+        world.add_prescribed(0, Box::new(move |t: f64| root_pose(&path, t)));
+        let mut drives = vec![None; kin.len()];
+        let mut joints = vec![usize::MAX; kin.len()];
+        for b in 1..kin.len() {
+            let p = reference.topology.parent[b];
+            let anchor = kin[b].origin;
+            let frame = kin[p].rotation * reference.joint_frame[b];
+            joints[b] = match reference.dofs[b] {
+                Dofs::Ball => world.add_ball_joint(b, Some(p), anchor),
+                Dofs::Hinge => world.add_hinge(b, Some(p), anchor, frame * Vector3::x()),
+                Dofs::Universal => world.add_universal(
+                    b,
+                    Some(p),
+                    anchor,
+                    frame * Vector3::x(),
+                    kin[b].rotation * (reference.joint_axes[b] * Vector3::y()),
+                ),
+            };
+            let mut drive = JointDrive::new(
+                world.bodies(),
+                b,
+                Some(p),
+                Vector3::zeros(),
+                Vector3::zeros(),
+            );
+            drive.frame = reference.joint_frame[b];
+            drives[b] = Some(world.add_drive(drive));
+        }
+        world.prepare();
+        let stiffness_correction = stiffness_corrections(&reference, &world, &drives, &gains);
+        Ok(Character {
+            world,
+            reference,
+            model,
+            skeleton,
+            clip,
+            gains,
+            drives,
+            joints,
+            stiffness_correction,
+            forces: Vec::new(),
+            free_forces: Vec::new(),
+            terms: ControlTerms::default(),
+        })
+    }
+
+    /// Selects which control terms are applied (both by default).
+    pub fn set_control_terms(&mut self, terms: ControlTerms) {
+        self.terms = terms;
+    }
+
+    /// The reference motion the controller tracks.
+    pub fn reference(&self) -> &ReferenceMotion {
+        &self.reference
+    }
+
+    /// The physical model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The skeleton of the clip.
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+
+    /// The clip as imported (after dropping a T-pose frame).
+    pub fn clip(&self) -> &Clip {
+        &self.clip
+    }
+
+    /// The simulated world (bodies in model order).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Simulation time (s).
+    pub fn time(&self) -> f64 {
+        self.world.time()
+    }
+
+    /// The simulation step the reference was preprocessed for (s).
+    pub fn step_size(&self) -> f64 {
+        self.reference.h
+    }
+
+    /// Whether the simulation has reached the end of the reference (it then holds the last pose).
+    pub fn finished(&self) -> bool {
+        self.world.time() >= self.reference.duration() - 1e-9
+    }
+
+    /// Advances by `h` seconds. At the preprocessed step size the targets and torques are the stored samples
+    /// (the discrete-consistent path); at any other `h` they are interpolated on the reference.
+    pub fn step(&mut self, h: f64) -> Result<StepReport, CharacterError> {
+        if !(h.is_finite() && h > 0.0) {
+            return Err(CharacterError::Argument(format!(
+                "time step must be positive, got {h}"
+            )));
+        }
+        let t = self.world.time();
+        self.set_drive_targets(t, t + h);
+        let report = self.world.step(h)?;
+        self.expire_forces();
+        Ok(report)
+    }
+
+    /// Sets every drive's targets for the end of the step, the feedforward and gains of the step and the
+    /// joints' anchor velocity bias, interpolated on the reference's step schedule.
+    fn set_drive_targets(&mut self, t: f64, t_next: f64) {
+        let reference = &self.reference;
+        let (k, s) = locate(reference, t);
+        let (k1, s1) = locate(reference, t_next);
+        for (b, id) in self.drives.iter().enumerate() {
+            let Some(id) = *id else { continue };
+            let nb = reference.bodies();
+            let tau = lerp_sample(reference, k, s, |k| reference.feedforward[k * nb + b]);
+            let correction =
+                lerp_sample(reference, k, s, |k| self.stiffness_correction[k * nb + b]);
+            let velocity = lerp_sample(reference, k, s, |k| reference.target_velocity[k * nb + b]);
+            let bias = lerp_sample(reference, k, s, |k| reference.anchor_bias[k * nb + b]);
+            let rotation = if s1 == 0.0 {
+                reference.rotation(k1, b)
+            } else {
+                reference
+                    .rotation(k1, b)
+                    .slerp(&reference.rotation(k1 + 1, b), s1)
+            };
+            let g = self.gains[b];
+            let dofs = reference.dofs[b];
+            let drive = self.world.drive_mut(id);
+            drive.target_rotation = rotation;
+            drive.target_velocity = velocity;
+            drive.feedforward = match self.terms {
+                ControlTerms {
+                    feedforward: false, ..
+                } => Vector3::zeros(),
+                ControlTerms { feedback: true, .. } => tau + correction,
+                _ => tau,
+            };
+            for i in 0..3 {
+                let on = self.terms.feedback && dofs.is_free(i);
+                drive.stiffness[i] = if on { g.stiffness(tau[i]) } else { 0.0 };
+                drive.damping[i] = if on { g.damping(tau[i]) } else { 0.0 };
+            }
+            self.world
+                .set_constraint_bias(self.joints[b], bias.as_slice());
+        }
+    }
+
+    /// Counts down the active hit forces and zeroes the finished ones.
+    fn expire_forces(&mut self) {
+        let mut i = 0;
+        while i < self.forces.len() {
+            self.forces[i].steps_left -= 1;
+            if self.forces[i].steps_left == 0 {
+                let id = self.forces[i].id;
+                let f = self.world.user_force_mut(id);
+                f.force = Vector3::zeros();
+                f.torque = Vector3::zeros();
+                self.free_forces.push(id);
+                self.forces.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// The body simulating skeleton joint `bone` (by name).
+    pub fn body_of_bone(&self, bone: &str) -> Result<usize, CharacterError> {
+        let j = self
+            .skeleton
+            .find(bone)
+            .ok_or_else(|| CharacterError::UnknownBone(bone.to_string()))?;
+        Ok(self.model.body_of_joint[j])
+    }
+
+    /// Applies `impulse` (N·s, world) at `world_point` (m) of the body of `bone`, spread over the next step (the
+    /// step's implicit solve then shares it with the whole character through the joints).
+    pub fn apply_impulse(
+        &mut self,
+        bone: &str,
+        world_point: Vector3<f64>,
+        impulse: Vector3<f64>,
+    ) -> Result<(), CharacterError> {
+        let h = self.reference.h;
+        self.add_force(bone, world_point, impulse / h, 1)
+    }
+
+    /// Applies `force` (N, world direction) at `world_point` (m, attached to the body from now on) of the body of
+    /// `bone` for `duration` seconds (rounded to whole steps of the preprocessed size; the force is scaled so the
+    /// impulse is `force·duration` exactly).
+    pub fn apply_force(
+        &mut self,
+        bone: &str,
+        world_point: Vector3<f64>,
+        force: Vector3<f64>,
+        duration: f64,
+    ) -> Result<(), CharacterError> {
+        if !(duration.is_finite() && duration > 0.0) {
+            return Err(CharacterError::Argument(format!(
+                "force duration must be positive, got {duration}"
+            )));
+        }
+        let h = self.reference.h;
+        let steps = ((duration / h).round() as usize).max(1);
+        self.add_force(
+            bone,
+            world_point,
+            force * (duration / (steps as f64 * h)),
+            steps,
+        )
+    }
+
+    fn add_force(
+        &mut self,
+        bone: &str,
+        world_point: Vector3<f64>,
+        force: Vector3<f64>,
+        steps: usize,
+    ) -> Result<(), CharacterError> {
+        let finite = |v: &Vector3<f64>| v.iter().all(|c| c.is_finite());
+        if !finite(&world_point) || !finite(&force) {
+            return Err(CharacterError::Argument(
+                "hit point and force must be finite".into(),
+            ));
+        }
+        let body = self.body_of_bone(bone)?;
+        let point = self.world.body(body).point_local(&world_point);
+        let f = UserForce {
+            body,
+            point,
+            force,
+            torque: Vector3::zeros(),
+            frame: ForceFrame::World,
+        };
+        let id = match self.free_forces.pop() {
+            Some(id) => {
+                *self.world.user_force_mut(id) = f;
+                id
+            }
+            None => self.world.add_user_force(f),
+        };
+        self.forces.push(ActiveForce {
+            id,
+            steps_left: steps,
+        });
+        Ok(())
+    }
+
+    /// The relative rotation of body `b`'s joint in the simulation (the root: its world rotation).
+    pub fn joint_rotation(&self, b: usize) -> UnitQuaternion<f64> {
+        let bodies = self.world.bodies();
+        match self.reference.topology.parent[b] {
+            usize::MAX => bodies[b].orientation,
+            p => bodies[p].orientation.inverse() * bodies[b].orientation,
+        }
+    }
+
+    /// The reference joint rotation of body `b` at the current time.
+    pub fn reference_rotation(&self, b: usize) -> UnitQuaternion<f64> {
+        let (k, s) = locate(&self.reference, self.world.time());
+        let q = self.reference.rotation(k, b);
+        if s == 0.0 {
+            q
+        } else {
+            q.slerp(&self.reference.rotation(k + 1, b), s)
+        }
+    }
+
+    /// World frame (the skeleton joint) of body `b` in the simulation.
+    pub fn body_frame(&self, b: usize) -> Isometry3<f64> {
+        let body = self.world.body(b);
+        let origin = body.position - body.orientation * self.reference.topology.com[b];
+        Isometry3::from_parts(Translation3::from(origin), body.orientation)
+    }
+
+    /// World transform of every skeleton joint: simulated bodies at their joints, merged bones carried by their
+    /// body with the clip's local motion.
+    pub fn world_transforms(&self) -> Vec<Isometry3<f64>> {
+        let pose = self
+            .clip
+            .sample(self.world.time().min(self.clip.duration()));
+        let mut out: Vec<Isometry3<f64>> = Vec::with_capacity(self.skeleton.len());
+        for (j, joint) in self.skeleton.joints.iter().enumerate() {
+            let b = self.model.body_of_joint[j];
+            let w = if self.model.bodies[b].skeleton_joint == j {
+                self.body_frame(b)
+            } else {
+                let local = Isometry3::from_parts(
+                    Translation3::from(pose.translations[j]),
+                    joint.rest_rotation * pose.rotations[j],
+                );
+                match joint.parent {
+                    Some(p) => out[p] * local,
+                    None => local,
+                }
+            };
+            out.push(w);
+        }
+        out
+    }
+
+    /// The simulated pose in the skeleton's own terms (local rotations relative to rest, in skeleton joint order,
+    /// merged bones included; translations: the clip's, with the root at its simulated position), for re-skinning
+    /// and baking.
+    pub fn pose(&self) -> Pose {
+        let world = self.world_transforms();
+        let mut pose = self
+            .clip
+            .sample(self.world.time().min(self.clip.duration()));
+        for (j, joint) in self.skeleton.joints.iter().enumerate() {
+            let local = match joint.parent {
+                Some(p) => world[p].inverse() * world[j],
+                None => {
+                    pose.translations[j] = world[j].translation.vector;
+                    world[j]
+                }
+            };
+            pose.rotations[j] = joint.rest_rotation.inverse() * local.rotation;
+        }
+        pose
+    }
+}
+
+/// A per-sample quantity interpolated linearly at `(k, s)`.
+fn lerp_sample(
+    reference: &ReferenceMotion,
+    k: usize,
+    s: f64,
+    f: impl Fn(usize) -> Vector3<f64>,
+) -> Vector3<f64> {
+    if s == 0.0 || k + 1 >= reference.steps {
+        f(k)
+    } else {
+        f(k).lerp(&f(k + 1), s)
+    }
+}
+
+/// The drives' residual on the reference, cancelled in advance.
+///
+/// On the reference, a drive's linearly implicit prediction of its own torque at `t + h` is not exactly zero:
+/// the first-order prediction of the rotation error misses `O(h²·ω_c·ω_p)` and its axes turn with the parent,
+/// which at `k·|τ|`-scaled stiffness on a swinging foot is a few tenths of a degree of tracking error. This
+/// evaluates each drive (the world's own code) at every reference sample with the gains it will use and returns
+/// the feedforward (joint frame, after the implicit axes turning) that cancels that prediction.
+fn stiffness_corrections(
+    reference: &ReferenceMotion,
+    world: &World,
+    drives: &[Option<DriveId>],
+    gains: &[Gains],
+) -> Vec<Vector3<f64>> {
+    let nb = reference.bodies();
+    let h = reference.h;
+    let mut out = vec![Vector3::zeros(); reference.steps * nb];
+    let mut bodies: Vec<Body> = world.bodies().to_vec();
+    let mut kin = Vec::with_capacity(nb);
+    for k in 0..reference.steps.saturating_sub(1) {
+        reference.kinematics(k, &mut kin);
+        for (b, body) in bodies.iter_mut().enumerate() {
+            body.position = kin[b].com;
+            body.orientation = kin[b].rotation;
+            body.velocity = reference.twist(k, b);
+        }
+        for (b, id) in drives.iter().enumerate() {
+            let Some(id) = *id else { continue };
+            let i = k * nb + b;
+            let p = reference.topology.parent[b];
+            let mut drive = world.drive(id).clone();
+            drive.target_rotation = reference.rotation(k + 1, b);
+            drive.target_velocity = reference.target_velocity[i];
+            drive.feedforward = Vector3::zeros();
+            let tau = reference.feedforward[i];
+            for a in 0..3 {
+                let on = reference.dofs[b].is_free(a);
+                drive.stiffness[a] = if on { gains[b].stiffness(tau[a]) } else { 0.0 };
+                drive.damping[a] = if on { gains[b].damping(tau[a]) } else { 0.0 };
+            }
+            let e = drive.eval(&bodies);
+            let (v_c, v_p) = (bodies[b].velocity, bodies[p].velocity);
+            let (v1_c, v1_p) = (reference.twist(k + 1, b), reference.twist(k + 1, p));
+            let predicted = e.wrench[0]
+                + (e.dp[0][0] * v1_c + e.dp[0][1] * v1_p) * h
+                + e.dv[0][0] * (v1_c - v_c)
+                + e.dv[0][1] * (v1_p - v_p);
+            let torque = -Vector3::new(predicted[0], predicted[1], predicted[2]);
+            let w_p1 = reference.twists[(k + 1) * nb + p].0;
+            let held = super::discrete::solve_skew(&(w_p1 * h), &torque);
+            let local = (kin[p].rotation * reference.joint_frame[b]).inverse() * held;
+            out[i] = Vector3::from_fn(|a, _| {
+                if reference.dofs[b].is_free(a) {
+                    local[a]
+                } else {
+                    0.0
+                }
+            });
+        }
+    }
+    out
+}

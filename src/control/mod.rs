@@ -1,0 +1,19 @@
+//! The mocap-driven character (Cline 2002 ch. 5): preprocessing of a clip into a reference motion with
+//! inverse-dynamics feedforward torques, and the runtime [`Character`] that tracks it with |τ|-scaled feedback.
+//! See `docs/control.md`.
+
+pub mod character;
+pub mod discrete;
+pub mod filter;
+pub mod gains;
+pub mod inverse;
+pub mod kinematics;
+pub mod metrics;
+pub mod reference;
+
+pub use character::{Character, CharacterConfig, CharacterError, ControlTerms};
+pub use gains::Gains;
+pub use inverse::{JointWrenches, dense_oracle, newton_euler};
+pub use kinematics::{BodyKinematics, GeneralizedState, Topology};
+pub use metrics::{EvalOptions, Evaluation, Hit, HitFigures, JointError, evaluate};
+pub use reference::{Dofs, GRAVITY, PreprocessConfig, ReferenceError, ReferenceMotion};

@@ -1,0 +1,538 @@
+//! Preprocessing (Cline 2002 §5.1, p. 80): the clip becomes the reference motion the controller tracks, in the
+//! model's generalized coordinates at the **simulation** rate, with its inverse-dynamics torques.
+//!
+//! 1. Forward kinematics of every clip frame → the root pose and each joint's relative rotation (the clip is
+//!    projected onto the model: merged bones ride with their body, anchors are the model's).
+//! 2. Zero-phase low-pass (2nd-order Butterworth forwards and backwards, `cutoff_hz`) of the root position and the
+//!    hemisphere-continuous quaternion components; Catmull–Rom resampling at the simulation rate; normalisation;
+//!    projection onto hinge and universal joints.
+//! 3. Velocities and accelerations by finite differences **of the resampled poses** (MuJoCo's discrete inverse
+//!    idea): `u_k = log(q_{k−1}⁻¹·q_k)/h`, `u̇_k = (u_{k+1} − u_k)/h`, so one semi-implicit Euler step from state k
+//!    with acceleration `u̇_k` lands exactly on pose k+1.
+//! 4. Inverse dynamics at every step (recursive Newton–Euler, [`super::inverse`]); the joint torques are stored in
+//!    each joint's frame, fixed in the parent body (Cline's "body coordinates", eq. 5.6).
+
+use nalgebra::{Matrix3, Rotation3, Unit, UnitQuaternion, Vector3};
+use serde::{Deserialize, Serialize};
+
+use super::discrete::{Twists, anchor_bias, chord_twists, solve_skew, step_wrenches};
+use super::filter::Butterworth2;
+use super::inverse::{JointWrenches, newton_euler};
+use super::kinematics::{BodyKinematics, GeneralizedState, Topology};
+use crate::math::rotation::{Axis, EulerOrder, log_rotation, same_hemisphere};
+use crate::model::{JointKind, Model};
+use crate::skeleton::{Clip, Skeleton};
+
+/// The acceleration of gravity of the reference and the simulation (m/s², Y up).
+pub const GRAVITY: Vector3<f64> = Vector3::new(0.0, -9.81, 0.0);
+
+/// How a clip becomes a reference motion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PreprocessConfig {
+    /// Simulation rate (Hz): the reference is sampled at `h = 1/rate_hz`. Default 120.
+    pub rate_hz: f64,
+    /// Cut-off (Hz, −6 dB point of the zero-phase filter) of the low-pass applied to the clip's generalized
+    /// coordinates before differentiation; `None` (or at or above the clip's Nyquist frequency): no filtering.
+    /// Default 10 Hz: mocap noise doubles with each derivative, while human motion (walks, jumps, punches) has
+    /// little content above 10 Hz.
+    pub cutoff_hz: Option<f64>,
+}
+
+impl Default for PreprocessConfig {
+    fn default() -> Self {
+        PreprocessConfig {
+            rate_hz: 120.0,
+            cutoff_hz: Some(10.0),
+        }
+    }
+}
+
+/// Why a reference could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReferenceError {
+    /// The clip has no frame or a bad frame time.
+    #[error("clip: {0}")]
+    Clip(String),
+    /// The configuration is out of range.
+    #[error("preprocess config: {0}")]
+    Config(String),
+}
+
+/// The degrees of freedom of each joint, in its joint frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dofs {
+    /// All three axes.
+    Ball,
+    /// Joint-frame x only.
+    Hinge,
+    /// Joint-frame x (fixed in the parent) and y (fixed in the child).
+    Universal,
+}
+
+impl Dofs {
+    /// Whether joint-frame axis `i` is a degree of freedom.
+    pub fn is_free(self, i: usize) -> bool {
+        match self {
+            Dofs::Ball => true,
+            Dofs::Hinge => i == 0,
+            Dofs::Universal => i < 2,
+        }
+    }
+}
+
+/// The reference motion: generalized coordinates, velocities, accelerations and inverse-dynamics torques at every
+/// simulation step. Arrays are step-major: entry `(k, b)` is at `k·bodies + b`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReferenceMotion {
+    /// Simulation step (s).
+    pub h: f64,
+    /// Number of samples (the clip spans `steps − 1` simulation steps).
+    pub steps: usize,
+    /// Gravity used by the inverse dynamics (m/s²).
+    pub gravity: Vector3<f64>,
+    /// Bodies, anchors and mass properties of the model.
+    pub topology: Topology,
+    /// Joint frame of each body (`F`, relative to the parent body; identity for the root): the drive axes and the
+    /// frame of the stored torques. Ball: the rest rotation; hinge: x along the axis; universal: x, y the axes.
+    pub joint_frame: Vec<UnitQuaternion<f64>>,
+    /// Axes basis `A` of each joint in the child's rest frame (`F = rest·A`; identity for ball joints): the hinge
+    /// axis is `A·x`, a universal joint's child-fixed axis `A·y`.
+    pub joint_axes: Vec<UnitQuaternion<f64>>,
+    /// Degrees of freedom of each body's joint (the root's is [`Dofs::Ball`]; it is prescribed).
+    pub dofs: Vec<Dofs>,
+    /// Root frame origin per step (m, world).
+    pub root_pos: Vec<Vector3<f64>>,
+    /// Root origin velocity per step (m/s, world).
+    pub root_vel: Vec<Vector3<f64>>,
+    /// Root origin acceleration per step (m/s², world).
+    pub root_acc: Vec<Vector3<f64>>,
+    /// Root world rotation and joint relative rotations, per step and body.
+    pub rot: Vec<UnitQuaternion<f64>>,
+    /// Angular velocities relative to the parent, body frame (rad/s), per step and body.
+    pub vel: Vec<Vector3<f64>>,
+    /// Angular accelerations relative to the parent, body frame (rad/s²), per step and body.
+    pub acc: Vec<Vector3<f64>>,
+    /// Feedforward torque per step and body (N·m): for a joint, in its joint frame (free axes only); for the root,
+    /// the residual torque about its origin in the root frame (what the prescribed root supplies).
+    pub torque: Vec<Vector3<f64>>,
+    /// Residual force on the root per step (N, world), applied at its origin.
+    pub root_force: Vec<Vector3<f64>>,
+    /// Feedforward for the step from sample `k` to `k + 1`, per body (N·m, joint frame, free axes): the
+    /// discrete-step inverse dynamics ([`super::discrete`]). The last sample repeats the one before.
+    pub feedforward: Vec<Vector3<f64>>,
+    /// Drive target velocity for the step from `k` to `k + 1`, per body (rad/s, parent frame).
+    pub target_velocity: Vec<Vector3<f64>>,
+    /// Anchor-row velocity bias for the step from `k` to `k + 1`, per body (m/s, world).
+    pub anchor_bias: Vec<Vector3<f64>>,
+    /// Body twists `(ω, v)` (world) per sample and body: those the step from `k − 1` lands with at sample `k`
+    /// (chords), the continuous ones at sample 0. A character starts from sample 0's.
+    pub twists: Vec<(Vector3<f64>, Vector3<f64>)>,
+}
+
+impl ReferenceMotion {
+    /// Preprocesses `clip` (already without a leading T-pose frame) for `model`, built from `skeleton`.
+    pub fn build(
+        model: &Model,
+        skeleton: &Skeleton,
+        clip: &Clip,
+        config: &PreprocessConfig,
+    ) -> Result<ReferenceMotion, ReferenceError> {
+        if !(config.rate_hz.is_finite() && config.rate_hz > 0.0) {
+            return Err(ReferenceError::Config(format!(
+                "rate_hz must be positive, got {}",
+                config.rate_hz
+            )));
+        }
+        let frames = clip.frames.len();
+        if frames == 0 {
+            return Err(ReferenceError::Clip("no frames".into()));
+        }
+        if !(clip.frame_time.is_finite() && clip.frame_time > 0.0) {
+            return Err(ReferenceError::Clip(format!(
+                "frame time must be positive, got {}",
+                clip.frame_time
+            )));
+        }
+        let nb = model.bodies.len();
+        let topology = Topology::new(model);
+        let frames_of: Vec<JointAxes> = (0..nb)
+            .map(|b| joint_frame_of(model, &topology, b))
+            .collect();
+        let joint_frame: Vec<_> = frames_of.iter().map(|j| j.frame).collect();
+        let joint_axes: Vec<_> = frames_of.iter().map(|j| j.axes).collect();
+        let dofs: Vec<_> = frames_of.iter().map(|j| j.dofs).collect();
+
+        // 1. Generalized coordinates of every clip frame, as channels: 3 root position + 4 per body.
+        let channels = 3 + 4 * nb;
+        let mut series = vec![0.0; channels * frames];
+        let mut world = Vec::with_capacity(skeleton.len());
+        let mut prev = vec![UnitQuaternion::identity(); nb];
+        for (f, pose) in clip.frames.iter().enumerate() {
+            pose.world_transforms_into(skeleton, &mut world);
+            let w = |b: usize| &world[model.bodies[b].skeleton_joint];
+            let root = w(0).translation.vector;
+            for c in 0..3 {
+                series[c * frames + f] = root[c];
+            }
+            for b in 0..nb {
+                let mut q = match topology.parent[b] {
+                    usize::MAX => w(b).rotation,
+                    p => w(p).rotation.inverse() * w(b).rotation,
+                };
+                if f > 0 {
+                    q = same_hemisphere(q, &prev[b]);
+                }
+                prev[b] = q;
+                let c = q.coords; // (i, j, k, w)
+                for (i, v) in c.iter().enumerate() {
+                    series[(3 + 4 * b + i) * frames + f] = *v;
+                }
+            }
+        }
+
+        // 2. Zero-phase low-pass at the clip rate.
+        let clip_rate = 1.0 / clip.frame_time;
+        if let Some(filter) = config
+            .cutoff_hz
+            .and_then(|fc| Butterworth2::new(fc, clip_rate))
+        {
+            let mut scratch = Vec::new();
+            for c in 0..channels {
+                filter.filtfilt(&mut series[c * frames..(c + 1) * frames], &mut scratch);
+            }
+        }
+
+        // Catmull–Rom resampling at the simulation rate.
+        let h = 1.0 / config.rate_hz;
+        let duration = (frames - 1) as f64 * clip.frame_time;
+        let steps = (duration / h + 1e-9).floor() as usize + 1;
+        let mut root_pos = Vec::with_capacity(steps);
+        let mut rot = Vec::with_capacity(steps * nb);
+        let mut buf = vec![0.0; channels];
+        for k in 0..steps {
+            let u = (k as f64 * h / clip.frame_time).min((frames - 1) as f64);
+            catmull_rom(&series, frames, u, &mut buf);
+            root_pos.push(Vector3::new(buf[0], buf[1], buf[2]));
+            for b in 0..nb {
+                let o = 3 + 4 * b;
+                let q = nalgebra::Quaternion::new(buf[o + 3], buf[o], buf[o + 1], buf[o + 2]);
+                let q = UnitQuaternion::from_quaternion(q);
+                rot.push(project(&q, &joint_frame[b], &joint_axes[b], dofs[b]));
+            }
+        }
+
+        // 3. Finite-difference velocities and accelerations.
+        let (root_vel, root_acc, vel, acc) = differentiate(&root_pos, &rot, nb, h);
+
+        let mut reference = ReferenceMotion {
+            h,
+            steps,
+            gravity: GRAVITY,
+            topology,
+            joint_frame,
+            joint_axes,
+            dofs,
+            root_pos,
+            root_vel,
+            root_acc,
+            rot,
+            vel,
+            acc,
+            torque: vec![Vector3::zeros(); steps * nb],
+            root_force: vec![Vector3::zeros(); steps],
+            feedforward: vec![Vector3::zeros(); steps * nb],
+            target_velocity: vec![Vector3::zeros(); steps * nb],
+            anchor_bias: vec![Vector3::zeros(); steps * nb],
+            twists: Vec::with_capacity(steps * nb),
+        };
+        // 4. Inverse dynamics.
+        reference.compute_inverse_dynamics();
+        Ok(reference)
+    }
+
+    /// Number of bodies.
+    pub fn bodies(&self) -> usize {
+        self.topology.len()
+    }
+
+    /// Duration of the reference (s).
+    pub fn duration(&self) -> f64 {
+        (self.steps - 1) as f64 * self.h
+    }
+
+    /// The generalized state at sample `k`.
+    pub fn state(&self, k: usize) -> GeneralizedState<'_> {
+        let nb = self.bodies();
+        let r = k * nb..(k + 1) * nb;
+        GeneralizedState {
+            root_pos: self.root_pos[k],
+            root_vel: self.root_vel[k],
+            root_acc: self.root_acc[k],
+            rot: &self.rot[r.clone()],
+            vel: &self.vel[r.clone()],
+            acc: &self.acc[r],
+        }
+    }
+
+    /// Every body's pose, twist and acceleration at sample `k`.
+    pub fn kinematics(&self, k: usize, out: &mut Vec<BodyKinematics>) {
+        self.topology.forward(&self.state(k), out);
+    }
+
+    /// The joint rotation of body `b` at sample `k` (root: world rotation).
+    pub fn rotation(&self, k: usize, b: usize) -> UnitQuaternion<f64> {
+        self.rot[k * self.bodies() + b]
+    }
+
+    /// The feedforward torque of body `b`'s joint at sample `k` (N·m, joint frame).
+    pub fn joint_torque(&self, k: usize, b: usize) -> Vector3<f64> {
+        self.torque[k * self.bodies() + b]
+    }
+
+    /// The body twist `(ω; v)` of body `b` at sample `k` (see [`ReferenceMotion::twists`]).
+    pub fn twist(&self, k: usize, b: usize) -> nalgebra::Vector6<f64> {
+        let (w, v) = self.twists[k * self.bodies() + b];
+        crate::math::spatial::twist(&w, &v)
+    }
+
+    /// Runs the inverse dynamics at every sample: the continuous one (recursive Newton–Euler at `(q, u, u̇)`, into
+    /// [`ReferenceMotion::torque`]) and the discrete-step one (into [`ReferenceMotion::feedforward`],
+    /// [`ReferenceMotion::target_velocity`] and [`ReferenceMotion::anchor_bias`]).
+    pub fn compute_inverse_dynamics(&mut self) {
+        let nb = self.bodies();
+        let h = self.h;
+        let (mut kin, mut next) = (Vec::with_capacity(nb), Vec::with_capacity(nb));
+        let mut wrenches = JointWrenches::default();
+        let mut step = JointWrenches::default();
+        self.kinematics(0, &mut kin);
+        let mut v: Twists = kin.iter().map(|k| (k.omega, k.com_velocity)).collect();
+        self.twists.clear();
+        self.twists.extend_from_slice(&v);
+        let mut v1: Twists = Vec::with_capacity(nb);
+        for k in 0..self.steps {
+            newton_euler(&self.topology, &kin, &self.gravity, &mut wrenches);
+            self.store_wrenches(k, &kin, &wrenches);
+            if k + 1 == self.steps {
+                break;
+            }
+            self.kinematics(k + 1, &mut next);
+            chord_twists(&kin, &next, h, &mut v1);
+            step_wrenches(&self.topology, &kin, &v, &v1, h, &self.gravity, &mut step);
+            for b in 1..nb {
+                let p = self.topology.parent[b];
+                let i = k * nb + b;
+                let axes = kin[p].rotation * self.joint_frame[b];
+                let held = solve_skew(&(v1[p].0 * h), &step.torque[b]);
+                let local = axes.inverse() * held;
+                self.feedforward[i] = Vector3::from_fn(|a, _| {
+                    if self.dofs[b].is_free(a) {
+                        local[a]
+                    } else {
+                        0.0
+                    }
+                });
+                let (dw, dw1) = (v[b].0 - v[p].0, v1[b].0 - v1[p].0);
+                self.target_velocity[i] =
+                    kin[p].rotation.inverse() * (dw1 + h * dw.cross(&v1[p].0));
+                self.anchor_bias[i] = anchor_bias(&self.topology, &kin, &v1, b);
+            }
+            self.twists.extend_from_slice(&v1);
+            std::mem::swap(&mut kin, &mut next);
+            std::mem::swap(&mut v, &mut v1);
+        }
+        if self.steps >= 2 {
+            let last = (self.steps - 1) * nb;
+            for a in [
+                &mut self.feedforward,
+                &mut self.target_velocity,
+                &mut self.anchor_bias,
+            ] {
+                a.copy_within(last - nb..last, last);
+            }
+        }
+    }
+
+    /// Converts world joint wrenches at sample `k` into the stored torques.
+    fn store_wrenches(&mut self, k: usize, kin: &[BodyKinematics], w: &JointWrenches) {
+        let nb = self.bodies();
+        for b in 0..nb {
+            let t = match self.topology.parent[b] {
+                usize::MAX => kin[b].rotation.inverse() * w.torque[b],
+                p => {
+                    let local = (kin[p].rotation * self.joint_frame[b]).inverse() * w.torque[b];
+                    Vector3::from_fn(|i, _| {
+                        if self.dofs[b].is_free(i) {
+                            local[i]
+                        } else {
+                            0.0
+                        }
+                    })
+                }
+            };
+            self.torque[k * nb + b] = t;
+        }
+        self.root_force[k] = w.force[0];
+    }
+}
+
+/// The joint frame and DOFs of body `b` (see [`ReferenceMotion::joint_frame`]).
+fn joint_frame_of(model: &Model, topo: &Topology, b: usize) -> JointAxes {
+    let id = UnitQuaternion::identity();
+    if topo.joint[b] == usize::MAX {
+        return JointAxes {
+            frame: id,
+            axes: id,
+            dofs: Dofs::Ball,
+        };
+    }
+    let joint = &model.joints[topo.joint[b]];
+    let rest = joint.parent_from_child.rotation;
+    let (axes, dofs) = match &joint.kind {
+        JointKind::Ball => (id, Dofs::Ball),
+        JointKind::Hinge { axis } => (frame_with_axes(axis, None), Dofs::Hinge),
+        JointKind::Universal { axes } => {
+            (frame_with_axes(&axes[0], Some(&axes[1])), Dofs::Universal)
+        }
+    };
+    JointAxes {
+        frame: rest * axes,
+        axes,
+        dofs,
+    }
+}
+
+/// A joint's frame `F = rest·A`, its axes basis `A` (child rest frame) and DOFs.
+struct JointAxes {
+    frame: UnitQuaternion<f64>,
+    axes: UnitQuaternion<f64>,
+    dofs: Dofs,
+}
+
+/// A rotation whose x axis is `x` and whose y axis is `y` made orthogonal to it (any perpendicular when `None`
+/// or parallel).
+fn frame_with_axes(x: &Unit<Vector3<f64>>, y: Option<&Unit<Vector3<f64>>>) -> UnitQuaternion<f64> {
+    let guess = y.map(|y| y.into_inner()).unwrap_or_else(|| {
+        if x.x.abs() < 0.9 {
+            Vector3::x()
+        } else {
+            Vector3::y()
+        }
+    });
+    let mut yv = guess - x.into_inner() * x.dot(&guess);
+    if yv.norm() < 1e-9 {
+        yv = if x.x.abs() < 0.9 {
+            Vector3::x()
+        } else {
+            Vector3::y()
+        };
+        yv -= x.into_inner() * x.dot(&yv);
+    }
+    let yv = yv.normalize();
+    let zv = x.cross(&yv);
+    UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(Matrix3::from_columns(
+        &[x.into_inner(), yv, zv],
+    )))
+}
+
+/// Projects a joint rotation onto the joint's DOFs. With the joint frame `F = rest·A` (`A` maps x, y to the
+/// joint axes in the child's rest frame), a hinge is `q = F·R_x(θ)·A⁻¹` and a universal joint
+/// `q = F·R_x(θ₁)·R_y(θ₂)·A⁻¹`; `m = F⁻¹·q·A` is reduced to its twist about x (hinge) or to the first two angles of
+/// its x-y-z decomposition (universal). Ball joints are returned unchanged.
+fn project(
+    q: &UnitQuaternion<f64>,
+    frame: &UnitQuaternion<f64>,
+    axes: &UnitQuaternion<f64>,
+    dofs: Dofs,
+) -> UnitQuaternion<f64> {
+    let m = frame.inverse() * q * axes;
+    let m = match dofs {
+        Dofs::Ball => return *q,
+        Dofs::Hinge => {
+            let c = m.quaternion();
+            let twist = nalgebra::Quaternion::new(c.w, c.i, 0.0, 0.0);
+            if twist.norm() < 1e-12 {
+                UnitQuaternion::identity()
+            } else {
+                UnitQuaternion::from_quaternion(twist)
+            }
+        }
+        Dofs::Universal => {
+            let order = EulerOrder::from_axes([Axis::X, Axis::Y, Axis::Z])
+                .expect("x-y-z is an Euler order");
+            let [a, b, _] = order.to_angles(&m);
+            order.to_quaternion([a, b, 0.0])
+        }
+    };
+    frame * m * axes.inverse()
+}
+
+/// Catmull–Rom interpolation of every channel at fractional frame `u` into `out`.
+fn catmull_rom(series: &[f64], frames: usize, u: f64, out: &mut [f64]) {
+    let i = (u.floor() as usize).min(frames - 1);
+    let s = u - i as f64;
+    let at = |j: isize| j.clamp(0, frames as isize - 1) as usize;
+    let (i0, i1, i2, i3) = (
+        at(i as isize - 1),
+        i,
+        at(i as isize + 1),
+        at(i as isize + 2),
+    );
+    let (s2, s3) = (s * s, s * s * s);
+    let w0 = -0.5 * s3 + s2 - 0.5 * s;
+    let w1 = 1.5 * s3 - 2.5 * s2 + 1.0;
+    let w2 = -1.5 * s3 + 2.0 * s2 + 0.5 * s;
+    let w3 = 0.5 * s3 - 0.5 * s2;
+    for (c, o) in out.iter_mut().enumerate() {
+        let x = &series[c * frames..(c + 1) * frames];
+        *o = w0 * x[i0] + w1 * x[i1] + w2 * x[i2] + w3 * x[i3];
+    }
+}
+
+/// Finite-difference velocities and accelerations of the sampled root positions and rotations (see the module
+/// docs); the first velocity and the last acceleration are extrapolated linearly.
+#[allow(clippy::type_complexity)]
+fn differentiate(
+    root_pos: &[Vector3<f64>],
+    rot: &[UnitQuaternion<f64>],
+    nb: usize,
+    h: f64,
+) -> (
+    Vec<Vector3<f64>>,
+    Vec<Vector3<f64>>,
+    Vec<Vector3<f64>>,
+    Vec<Vector3<f64>>,
+) {
+    let n = root_pos.len();
+    let mut root_vel = vec![Vector3::zeros(); n];
+    let mut vel = vec![Vector3::zeros(); n * nb];
+    for k in 1..n {
+        root_vel[k] = (root_pos[k] - root_pos[k - 1]) / h;
+        for b in 0..nb {
+            let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
+            vel[k * nb + b] = log_rotation(&(a.inverse() * c)) / h;
+        }
+    }
+    if n >= 3 {
+        root_vel[0] = 2.0 * root_vel[1] - root_vel[2];
+        for b in 0..nb {
+            vel[b] = 2.0 * vel[nb + b] - vel[2 * nb + b];
+        }
+    } else if n == 2 {
+        root_vel[0] = root_vel[1];
+        vel.copy_within(nb..2 * nb, 0);
+    }
+    let mut root_acc = vec![Vector3::zeros(); n];
+    let mut acc = vec![Vector3::zeros(); n * nb];
+    for k in 0..n.saturating_sub(1) {
+        root_acc[k] = (root_vel[k + 1] - root_vel[k]) / h;
+        for b in 0..nb {
+            acc[k * nb + b] = (vel[(k + 1) * nb + b] - vel[k * nb + b]) / h;
+        }
+    }
+    if n >= 2 {
+        root_acc[n - 1] = root_acc[n - 2];
+        acc.copy_within((n - 2) * nb..(n - 1) * nb, (n - 1) * nb);
+    }
+    (root_vel, root_acc, vel, acc)
+}
