@@ -7,7 +7,7 @@ use std::sync::Arc;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use serde::{Deserialize, Serialize};
 
-use super::gains::Gains;
+use super::gains::{Gains, JointGains, subtree_loads};
 use super::reference::{Dofs, PreprocessConfig, ReferenceError, ReferenceMotion};
 use crate::dynamics::force::Force;
 use crate::dynamics::{
@@ -109,7 +109,7 @@ pub struct Character {
     model: Model,
     skeleton: Skeleton,
     clip: Clip,
-    gains: Vec<Gains>,
+    gains: Vec<JointGains>,
     drives: Vec<Option<DriveId>>,
     /// World constraint index of each body's joint (`usize::MAX` for the root).
     joints: Vec<usize>,
@@ -196,10 +196,14 @@ impl Character {
             &clip,
             &config.preprocess,
         )?);
+        let mut kin = Vec::new();
+        reference.kinematics(0, &mut kin);
+        let loads = subtree_loads(&reference.topology, &kin, reference.gravity.norm());
         let gains = model
             .bodies
             .iter()
-            .map(|b| {
+            .zip(&loads)
+            .map(|(b, &(load, inertia))| {
                 let g = match config
                     .model
                     .bones
@@ -210,7 +214,7 @@ impl Character {
                     None => config.gains,
                 };
                 if g.is_valid() {
-                    Ok(g)
+                    Ok(g.resolve(load, inertia))
                 } else {
                     Err(CharacterError::Gains {
                         bone: b.name.clone(),
@@ -226,8 +230,6 @@ impl Character {
             max_iters: 3,
             tol: 1e-10,
         });
-        let mut kin = Vec::new();
-        reference.kinematics(0, &mut kin);
         for (b, k) in kin.iter().enumerate() {
             let mut body = Body::new(
                 reference.topology.mass[b],
@@ -588,7 +590,7 @@ fn stiffness_corrections(
     reference: &ReferenceMotion,
     world: &World,
     drives: &[Option<DriveId>],
-    gains: &[Gains],
+    gains: &[JointGains],
 ) -> Vec<Vector3<f64>> {
     let nb = reference.bodies();
     let h = reference.h;

@@ -4,49 +4,64 @@
 //! `γ_i = (k_s·|τ_i| + k_min)·(θ_d,i − θ_i) + (k_d·|τ_i| + d_min)·(θ̇_d,i − θ̇_i)`. Both the stiffness and the
 //! damping scale with `|τ_i|` (muscle stiffness grows with activation; scaling the damping alike keeps the damping
 //! ratio roughly constant, since a joint's load torque and its subtree's inertia grow together). The floors keep
-//! joints with a vanishing feedforward (a wrist, a torque crossing zero) from going limp.
+//! joints with a vanishing feedforward (a wrist, a torque crossing zero, a balanced trunk) from going limp; by
+//! default they follow each joint's load (see [`Gains::k_min`]).
 
 use serde::{Deserialize, Serialize};
 
+use nalgebra::Vector3;
+
+use super::kinematics::{BodyKinematics, Topology};
 use crate::model::GainConfig;
 
 /// The gains of one joint (or the defaults).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Gains {
-    /// Stiffness per unit feedforward torque (N·m/rad per N·m = 1/rad). Default 20: a shoulder holding the arm
-    /// (|τ| ≈ 8 N·m, I ≈ 0.4 kg·m²) gets ω_n ≈ 20 rad/s.
+    /// Stiffness per unit feedforward torque (N·m/rad per N·m = 1/rad). Default 30: a shoulder holding the arm
+    /// (|τ| ≈ 8 N·m, I ≈ 0.4 kg·m²) gets ω_n ≈ 25 rad/s.
     pub k_s: f64,
-    /// Stiffness floor (N·m/rad). Default 2: a hand (I ≈ 0.005 kg·m²) keeps ω_n ≈ 20 rad/s.
-    pub k_min: f64,
-    /// Damping per unit feedforward torque (N·m·s/rad per N·m = s/rad). Default 2: near critical with `k_s`.
+    /// Damping per unit feedforward torque (N·m·s/rad per N·m = s/rad). Default 1 (with the floor below, the
+    /// damping ratio of a loaded joint is about 1).
     pub k_d: f64,
-    /// Damping floor (N·m·s/rad). Default 0.2: near critical with `k_min` on a hand.
-    pub d_min: f64,
+    /// Stiffness floor (N·m/rad); `None` (default): `load_factor · m_sub·g·d_sub`, the static gravity moment of
+    /// the joint's subtree (mass `m_sub`, CoM at `d_sub` from the joint) times a margin. A balanced segment (an
+    /// upright trunk over the pelvis) has almost no feedforward torque yet is an inverted pendulum: below
+    /// `m·g·d` of stiffness it would topple to a new equilibrium instead of returning.
+    pub k_min: Option<f64>,
+    /// Damping floor (N·m·s/rad); `None` (default): critical for the floor, `2·√(k_min·I_sub)` with `I_sub` the
+    /// subtree's largest moment of inertia about the joint.
+    pub d_min: Option<f64>,
+    /// Margin of the automatic stiffness floor over the subtree's gravity moment (dimensionless). Default 3.
+    pub load_factor: f64,
 }
 
 impl Default for Gains {
     fn default() -> Self {
         Gains {
-            k_s: 20.0,
-            k_min: 2.0,
-            k_d: 2.0,
-            d_min: 0.2,
+            k_s: 30.0,
+            k_d: 1.0,
+            k_min: None,
+            d_min: None,
+            load_factor: 3.0,
         }
     }
 }
 
-impl Gains {
-    /// These gains with a bone's overrides applied.
-    pub fn with_overrides(&self, o: &GainConfig) -> Gains {
-        Gains {
-            k_s: o.k_s.unwrap_or(self.k_s),
-            k_min: o.k_min.unwrap_or(self.k_min),
-            k_d: o.k_d.unwrap_or(self.k_d),
-            d_min: o.d_min.unwrap_or(self.d_min),
-        }
-    }
+/// One joint's gains resolved to numbers: `stiffness = k_s·|τ| + k_min`, `damping = k_d·|τ| + d_min`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JointGains {
+    /// Stiffness per unit feedforward torque (1/rad).
+    pub k_s: f64,
+    /// Stiffness floor (N·m/rad).
+    pub k_min: f64,
+    /// Damping per unit feedforward torque (s/rad).
+    pub k_d: f64,
+    /// Damping floor (N·m·s/rad).
+    pub d_min: f64,
+}
 
+impl JointGains {
     /// Stiffness (N·m/rad) for feedforward torque `tau` (N·m).
     pub fn stiffness(&self, tau: f64) -> f64 {
         self.k_s * tau.abs() + self.k_min
@@ -56,11 +71,69 @@ impl Gains {
     pub fn damping(&self, tau: f64) -> f64 {
         self.k_d * tau.abs() + self.d_min
     }
+}
+
+impl Gains {
+    /// These gains with a bone's overrides applied.
+    pub fn with_overrides(&self, o: &GainConfig) -> Gains {
+        Gains {
+            k_s: o.k_s.unwrap_or(self.k_s),
+            k_d: o.k_d.unwrap_or(self.k_d),
+            k_min: o.k_min.or(self.k_min),
+            d_min: o.d_min.or(self.d_min),
+            load_factor: self.load_factor,
+        }
+    }
+
+    /// The numbers for a joint whose subtree has gravity moment `load` (N·m) and largest moment of inertia
+    /// `inertia` (kg·m²) about the joint.
+    pub fn resolve(&self, load: f64, inertia: f64) -> JointGains {
+        let k_min = self.k_min.unwrap_or(self.load_factor * load);
+        JointGains {
+            k_s: self.k_s,
+            k_min,
+            k_d: self.k_d,
+            d_min: self.d_min.unwrap_or(2.0 * (k_min * inertia).sqrt()),
+        }
+    }
 
     /// Whether every gain is finite and non-negative.
     pub fn is_valid(&self) -> bool {
-        [self.k_s, self.k_min, self.k_d, self.d_min]
-            .iter()
-            .all(|g| g.is_finite() && *g >= 0.0)
+        [
+            self.k_s,
+            self.k_d,
+            self.k_min.unwrap_or(0.0),
+            self.d_min.unwrap_or(0.0),
+            self.load_factor,
+        ]
+        .iter()
+        .all(|g| g.is_finite() && *g >= 0.0)
     }
+}
+
+/// Per body: the gravity moment `m_sub·|g|·d_sub` (N·m) and the largest moment of inertia (kg·m², an upper bound:
+/// largest principal moments plus point masses) of its subtree about its joint, at the given pose.
+pub fn subtree_loads(topo: &Topology, kin: &[BodyKinematics], gravity: f64) -> Vec<(f64, f64)> {
+    let n = topo.len();
+    let mut mass = topo.mass.clone();
+    let mut moment: Vec<Vector3<f64>> = (0..n).map(|b| kin[b].com * topo.mass[b]).collect();
+    for b in (1..n).rev() {
+        let p = topo.parent[b];
+        mass[p] += mass[b];
+        moment[p] = moment[p] + moment[b];
+    }
+    (0..n)
+        .map(|b| {
+            let anchor = kin[b].origin;
+            let d = (moment[b] / mass[b] - anchor).norm();
+            let mut inertia = 0.0;
+            let mut stack = vec![b];
+            while let Some(i) = stack.pop() {
+                let largest = topo.inertia[i].symmetric_eigenvalues().max();
+                inertia += largest + topo.mass[i] * (kin[i].com - anchor).norm_squared();
+                stack.extend((i + 1..n).filter(|&c| topo.parent[c] == i));
+            }
+            (mass[b] * gravity * d, inertia)
+        })
+        .collect()
 }

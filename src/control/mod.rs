@@ -12,7 +12,7 @@ pub mod metrics;
 pub mod reference;
 
 pub use character::{Character, CharacterConfig, CharacterError, ControlTerms};
-pub use gains::Gains;
+pub use gains::{Gains, JointGains, subtree_loads};
 pub use inverse::{JointWrenches, dense_oracle, newton_euler};
 pub use kinematics::{BodyKinematics, GeneralizedState, Topology};
 pub use metrics::{EvalOptions, Evaluation, Hit, HitFigures, JointError, evaluate};
