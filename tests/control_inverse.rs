@@ -1,0 +1,128 @@
+//! Inverse dynamics and kinematics of the control layer: recursive Newton–Euler against the dense solve of
+//! Cline eq. 5.3, forward-kinematics velocities and accelerations against finite differences.
+
+use flinch::control::{
+    Character, CharacterConfig, GeneralizedState, JointWrenches, dense_oracle, newton_euler,
+};
+use nalgebra::{UnitQuaternion, Vector3};
+
+fn walk() -> Character {
+    let imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
+    Character::from_imported(imported, &CharacterConfig::default()).unwrap()
+}
+
+#[test]
+fn newton_euler_agrees_with_the_dense_maximal_coordinate_solve() {
+    let c = walk();
+    let r = c.reference();
+    let mut kin = Vec::new();
+    let mut fast = JointWrenches::default();
+    let mut worst = 0.0f64;
+    for k in (0..r.steps).step_by(17) {
+        r.kinematics(k, &mut kin);
+        newton_euler(&r.topology, &kin, &r.gravity, &mut fast);
+        let dense = dense_oracle(&r.topology, &kin, &r.gravity).expect("the tree system is square");
+        let scale = fast
+            .force
+            .iter()
+            .chain(&fast.torque)
+            .map(|v| v.norm())
+            .fold(0.0, f64::max);
+        for b in 0..kin.len() {
+            let e = (fast.force[b] - dense.force[b])
+                .norm()
+                .max((fast.torque[b] - dense.torque[b]).norm());
+            worst = worst.max(e / scale);
+        }
+    }
+    println!("figure id_dense_rel_err {worst:.2e} 1");
+    assert!(worst <= 1e-9, "RNEA vs dense eq. 5.3: {worst:e}");
+}
+
+#[test]
+fn the_root_residual_is_the_weight_of_a_character_at_rest() {
+    // A still clip: the root must carry exactly the character's weight, and no joint torque is needed about a
+    // vertical axis through a joint only if the subtree is balanced; check the first property.
+    let imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
+    let mut clip = imported.clip.clone();
+    let first = clip.frames[1].clone();
+    clip.frames = vec![first; 60];
+    let c = Character::new(imported.skeleton, clip, &CharacterConfig::default()).unwrap();
+    let r = c.reference();
+    let weight = c.model().total_mass() * 9.81;
+    for k in 0..r.steps {
+        let f = r.root_force[k];
+        assert!(
+            (f.y - weight).abs() < 1e-9 * weight && f.x.abs() < 1e-9 && f.z.abs() < 1e-9,
+            "{f:?}"
+        );
+    }
+}
+
+/// Moves a generalized state along `ε`: rotations by `exp(ε·u + ε²/2·u̇)` in the body frame, the root origin by
+/// `ε·v + ε²/2·a`, velocities by `ε·u̇` and `ε·a`.
+fn advance(
+    s: &GeneralizedState<'_>,
+    eps: f64,
+    rot: &mut Vec<UnitQuaternion<f64>>,
+    vel: &mut Vec<Vector3<f64>>,
+) -> (Vector3<f64>, Vector3<f64>) {
+    rot.clear();
+    vel.clear();
+    for i in 0..s.rot.len() {
+        let phi = s.vel[i] * eps + s.acc[i] * (0.5 * eps * eps);
+        rot.push(s.rot[i] * UnitQuaternion::from_scaled_axis(phi));
+        vel.push(s.vel[i] + s.acc[i] * eps);
+    }
+    (
+        s.root_pos + s.root_vel * eps + s.root_acc * (0.5 * eps * eps),
+        s.root_vel + s.root_acc * eps,
+    )
+}
+
+#[test]
+fn forward_kinematics_velocities_and_accelerations_match_finite_differences() {
+    let c = walk();
+    let r = c.reference();
+    let eps = 1e-5;
+    let mut worst_v = 0.0f64;
+    let mut worst_a = 0.0f64;
+    for k in [5, 120, 250] {
+        let s = r.state(k);
+        let mut kin = Vec::new();
+        r.topology.forward(&s, &mut kin);
+        let mut at = |e: f64| {
+            let (mut rot, mut vel) = (Vec::new(), Vec::new());
+            let (p, v) = advance(&s, e, &mut rot, &mut vel);
+            let st = GeneralizedState {
+                root_pos: p,
+                root_vel: v,
+                root_acc: s.root_acc,
+                rot: &rot,
+                vel: &vel,
+                acc: s.acc,
+            };
+            let mut out = Vec::new();
+            r.topology.forward(&st, &mut out);
+            out
+        };
+        let (plus, minus) = (at(eps), at(-eps));
+        for b in 0..kin.len() {
+            let v_fd = (plus[b].com - minus[b].com) / (2.0 * eps);
+            let w_fd = (plus[b].rotation * minus[b].rotation.inverse()).scaled_axis() / (2.0 * eps);
+            let a_fd = (plus[b].com_velocity - minus[b].com_velocity) / (2.0 * eps);
+            let al_fd = (plus[b].omega - minus[b].omega) / (2.0 * eps);
+            let rel = |x: Vector3<f64>, y: Vector3<f64>| (x - y).norm() / (1.0 + y.norm());
+            worst_v = worst_v
+                .max(rel(v_fd, kin[b].com_velocity))
+                .max(rel(w_fd, kin[b].omega));
+            worst_a = worst_a
+                .max(rel(a_fd, kin[b].com_acceleration))
+                .max(rel(al_fd, kin[b].alpha));
+        }
+    }
+    println!("figure fk_velocity_fd_err {worst_v:.2e} 1");
+    println!("figure fk_acceleration_fd_err {worst_a:.2e} 1");
+    assert!(worst_v < 1e-7, "velocity vs FD: {worst_v:e}");
+    assert!(worst_a < 1e-6, "acceleration vs FD: {worst_a:e}");
+}
