@@ -9,9 +9,9 @@
 mod common;
 
 use std::hint::black_box;
-use std::process::Command;
 use std::time::Instant;
 
+use common::mujoco::mujoco_timings;
 use common::worlds::{DrivenWorld, humanoid, quantile, step_times_us};
 use flinch::dynamics::{AutoSolver, Force, SaddlePointSolver, Stabilization};
 use nalgebra::Vector6;
@@ -31,40 +31,6 @@ fn stage_us(dw: &mut DrivenWorld, mut f: impl FnMut(&mut DrivenWorld)) -> f64 {
         })
         .collect();
     quantile(&mut t, 0.5)
-}
-
-/// MuJoCo's `mj_step` µs on the corpus humanoid, from `bench/mujoco_humanoid.py` (None, with a note, when
-/// the script or the `mujoco` module is unavailable).
-fn mujoco_step_us() -> Option<f64> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/mujoco_humanoid.py");
-    let out = match Command::new("python3").arg(script).output() {
-        Ok(o) => o,
-        Err(e) => {
-            println!("note: could not run python3 {script}: {e}; MuJoCo ratio skipped");
-            return None;
-        }
-    };
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let why = if stderr.contains("No module named 'mujoco'") {
-            "the mujoco module is not installed (pip install mujoco)".to_string()
-        } else {
-            format!("it failed: {}", stderr.trim())
-        };
-        println!("note: bench/mujoco_humanoid.py did not run: {why}; MuJoCo ratio skipped");
-        return None;
-    }
-    for line in stdout.lines() {
-        println!("  mujoco: {line}");
-    }
-    stdout.lines().find_map(|l| {
-        l.strip_prefix("figure mujoco_step_us ")?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()
-    })
 }
 
 fn main() {
@@ -160,7 +126,7 @@ fn main() {
 
     println!("figure humanoid_step_us {median:.2} us");
     println!("figure humanoid_step_p90_us {p90:.2} us");
-    match mujoco_step_us() {
+    match mujoco_timings().map(|t| t.step_us) {
         Some(mj) => {
             println!("figure mujoco_step_us {mj:.2} us");
             println!("figure humanoid_over_mujoco_step {:.3} ratio", median / mj);

@@ -2,5 +2,6 @@
 #![allow(dead_code)]
 
 pub mod experiments;
+pub mod mujoco;
 pub mod plot;
 pub mod worlds;

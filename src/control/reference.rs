@@ -166,19 +166,38 @@ impl ReferenceMotion {
         // 1. Generalized coordinates of every clip frame, as channels: 3 root position + 4 per body.
         let channels = 3 + 4 * nb;
         let mut series = vec![0.0; channels * frames];
-        let mut world = Vec::with_capacity(skeleton.len());
+        let mut world_rot = vec![UnitQuaternion::identity(); skeleton.len()];
+        // Only the root body's origin needs a position: walk its ancestor chain.
+        let root_joint = model.bodies[0].skeleton_joint;
+        let mut chain = vec![root_joint];
+        while let Some(p) = skeleton.joints[*chain.last().expect("non-empty")].parent {
+            chain.push(p);
+        }
+        chain.reverse();
         let mut prev = vec![UnitQuaternion::identity(); nb];
         for (f, pose) in clip.frames.iter().enumerate() {
-            pose.world_transforms_into(skeleton, &mut world);
-            let w = |b: usize| &world[model.bodies[b].skeleton_joint];
-            let root = w(0).translation.vector;
+            for (j, joint) in skeleton.joints.iter().enumerate() {
+                let local = joint.rest_rotation * pose.rotations[j];
+                world_rot[j] = match joint.parent {
+                    Some(p) => world_rot[p] * local,
+                    None => local,
+                };
+            }
+            let mut root = Vector3::zeros();
+            for (i, &j) in chain.iter().enumerate() {
+                root = match i {
+                    0 => pose.translations[j],
+                    _ => root + world_rot[chain[i - 1]] * pose.translations[j],
+                };
+            }
             for c in 0..3 {
                 series[c * frames + f] = root[c];
             }
+            let w = |b: usize| &world_rot[model.bodies[b].skeleton_joint];
             for b in 0..nb {
                 let mut q = match topology.parent[b] {
-                    usize::MAX => w(b).rotation,
-                    p => w(p).rotation.inverse() * w(b).rotation,
+                    usize::MAX => *w(b),
+                    p => w(p).inverse() * w(b),
                 };
                 if f > 0 {
                     q = same_hemisphere(q, &prev[b]);

@@ -146,13 +146,19 @@ pub fn exp_rotation(v: &Vector3<f64>) -> UnitQuaternion<f64> {
 
 /// Rotation vector (axis × angle, angle in [0, π]) of a unit quaternion; the inverse of [`exp_rotation`].
 pub fn log_rotation(q: &UnitQuaternion<f64>) -> Vector3<f64> {
-    // Take the short way round: q and −q are the same rotation.
-    let q = if q.w < 0.0 {
-        UnitQuaternion::new_unchecked(-q.into_inner())
+    // Take the short way round: q and −q are the same rotation. `2·atan2(|v|, w)·v/|v|` is accurate at every
+    // angle (no acos near 0 or π) and needs one atan2 and one sqrt.
+    let (w, v) = if q.w < 0.0 {
+        (-q.w, -q.imag())
     } else {
-        *q
+        (q.w, q.imag())
     };
-    q.scaled_axis()
+    let n = v.norm();
+    if n < 1e-9 {
+        // atan2(n, w)/n → 1/w; the next term is O(n²) ≈ 1e-18.
+        return v * (2.0 / w);
+    }
+    v * (2.0 * n.atan2(w) / n)
 }
 
 /// `q` or `−q`, whichever lies in the same hemisphere as `reference` (dot product ≥ 0).
