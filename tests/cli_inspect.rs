@@ -2,19 +2,7 @@
 
 mod common;
 
-use std::process::Command;
-
-fn flinch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_flinch"))
-        .args(args)
-        .output()
-        .expect("run flinch");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::flinch;
 
 #[test]
 fn inspect_embedded_walk() {

@@ -72,3 +72,16 @@ pub fn corpus_files_quiet(sub: &str, ext: &str) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// Runs the `flinch` CLI: (exit status, stdout, stderr).
+pub fn flinch(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_flinch"))
+        .args(args)
+        .output()
+        .expect("run flinch");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
