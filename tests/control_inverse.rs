@@ -91,7 +91,7 @@ fn forward_kinematics_velocities_and_accelerations_match_finite_differences() {
         let s = r.state(k);
         let mut kin = Vec::new();
         r.topology.forward(&s, &mut kin);
-        let mut at = |e: f64| {
+        let at = |e: f64| {
             let (mut rot, mut vel) = (Vec::new(), Vec::new());
             let (p, v) = advance(&s, e, &mut rot, &mut vel);
             let st = GeneralizedState {

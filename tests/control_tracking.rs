@@ -229,3 +229,27 @@ fn a_force_over_a_duration_delivers_its_impulse() {
     );
     assert!(da > 0.2 * db && da < 1.5 * db, "{da} vs {db}");
 }
+
+#[test]
+fn hinge_knees_and_a_universal_elbow_track_within_the_budget() {
+    let config = CharacterConfig::from_toml(
+        r#"
+        [model.bones.LeftLeg]
+        joint = { kind = "hinge", axis = [1.0, 0.0, 0.0] }
+        [model.bones.RightLeg]
+        joint = { kind = "hinge", axis = [1.0, 0.0, 0.0] }
+        [model.bones.RightForeArm]
+        joint = { kind = "universal", axes = [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]] }
+        "#,
+    )
+    .unwrap();
+    let imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
+    let mut c = Character::from_imported(imported, &config).unwrap();
+    let e = evaluate(&mut c, &EvalOptions::default()).unwrap();
+    println!(
+        "hinge/universal: track rms {:.3e} max {:.3e} deg, gap {:.1e} mm",
+        e.track_rms_deg, e.track_max_deg, e.max_joint_gap_mm
+    );
+    assert!(e.track_rms_deg <= 0.05 && e.track_max_deg <= 0.5);
+    assert!(e.max_joint_gap_mm <= 0.1);
+}

@@ -194,39 +194,6 @@ impl BuildConfig {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_and_toml_agree_and_unknown_fields_fail() {
-        let toml_cfg = BuildConfig::from_toml(
-            "total_mass = 70.0\n[bones.LeftForeArm]\nradius = 0.04\njoint = { kind = \"hinge\", axis = [0.0, 0.0, 1.0] }\n",
-        )
-        .unwrap();
-        let json_cfg = BuildConfig::from_json(
-            r#"{"total_mass": 70.0, "bones": {"LeftForeArm": {"radius": 0.04, "joint": {"kind": "hinge", "axis": [0, 0, 1]}}}}"#,
-        )
-        .unwrap();
-        assert_eq!(toml_cfg, json_cfg);
-        assert_eq!(toml_cfg.density, 1000.0);
-        let err = BuildConfig::from_json(r#"{"densty": 900}"#)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("densty") && err.contains("line 1"), "{err}");
-    }
-
-    #[test]
-    fn radius_rules_match_specific_names_first() {
-        let c = BuildConfig::default();
-        assert!((c.radius_for("LeftForeArm", 0.3, 1.0) - 0.024).abs() < 1e-12);
-        assert!((c.radius_for("LeftArm", 0.3, 1.0) - 0.030).abs() < 1e-12);
-        assert!((c.radius_for("RightUpLeg", 0.3, 1.0) - 0.050).abs() < 1e-12);
-        assert!((c.radius_for("RightLeg", 0.3, 1.0) - 0.036).abs() < 1e-12);
-        assert!((c.radius_for("Tail", 0.2, 1.0) - 0.03).abs() < 1e-12);
-    }
-}
-
 /// Parses a serde configuration from JSON text.
 pub fn parse_json<T: DeserializeOwned>(text: &str) -> Result<T, ConfigError> {
     serde_json::from_str(text).map_err(|e| ConfigError::Parse {
@@ -276,4 +243,37 @@ pub fn read_config_file<T: DeserializeOwned>(path: &Path) -> Result<T, ConfigErr
         },
         other => other,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_and_toml_agree_and_unknown_fields_fail() {
+        let toml_cfg = BuildConfig::from_toml(
+            "total_mass = 70.0\n[bones.LeftForeArm]\nradius = 0.04\njoint = { kind = \"hinge\", axis = [0.0, 0.0, 1.0] }\n",
+        )
+        .unwrap();
+        let json_cfg = BuildConfig::from_json(
+            r#"{"total_mass": 70.0, "bones": {"LeftForeArm": {"radius": 0.04, "joint": {"kind": "hinge", "axis": [0, 0, 1]}}}}"#,
+        )
+        .unwrap();
+        assert_eq!(toml_cfg, json_cfg);
+        assert_eq!(toml_cfg.density, 1000.0);
+        let err = BuildConfig::from_json(r#"{"densty": 900}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("densty") && err.contains("line 1"), "{err}");
+    }
+
+    #[test]
+    fn radius_rules_match_specific_names_first() {
+        let c = BuildConfig::default();
+        assert!((c.radius_for("LeftForeArm", 0.3, 1.0) - 0.024).abs() < 1e-12);
+        assert!((c.radius_for("LeftArm", 0.3, 1.0) - 0.030).abs() < 1e-12);
+        assert!((c.radius_for("RightUpLeg", 0.3, 1.0) - 0.050).abs() < 1e-12);
+        assert!((c.radius_for("RightLeg", 0.3, 1.0) - 0.036).abs() < 1e-12);
+        assert!((c.radius_for("Tail", 0.2, 1.0) - 0.03).abs() < 1e-12);
+    }
 }
