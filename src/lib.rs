@@ -16,6 +16,7 @@
 
 pub mod control;
 pub mod dynamics;
+pub mod export;
 pub mod io;
 pub mod math;
 pub mod model;

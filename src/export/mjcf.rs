@@ -1,0 +1,694 @@
+//! The physical character as MuJoCo XML (MJCF), with the reference motion and flinch's continuous inverse-dynamics
+//! forces in MuJoCo's generalized coordinates: `mj_inverse` on each exported `(qpos, qvel, qacc)` returns the
+//! exported `qfrc` (checked by `bench/mjcf_inverse_check.py`). See `docs/mjcf.md`.
+//!
+//! [`write_mjcf`] writes three files into a directory, each atomically (a temporary file in the directory, then a
+//! rename):
+//!
+//! - `character.xml`: one `<body>` per model body, nested like the model tree, body frame = flinch body frame (the
+//!   skeleton joint). The root has a `<freejoint/>`, every other body a `<joint type="ball"/>` at its origin
+//!   (hinge and universal joints are exported as ball joints, with a comment). Mass properties come from an
+//!   `<inertial>` element per body (`inertiafromgeom="false"`); the capsules are massless, contact-free geoms.
+//!   `angle="radian"`, `timestep` = the reference step, gravity (0, −9.81, 0) (flinch is Y up), Euler
+//!   integrator, no armature, no damping, contacts disabled. A keyframe `sample0` holds sample 0's `qpos` and
+//!   `qvel`.
+//! - `reference.csv`: a header line, then one row per reference sample `k = 0..steps`:
+//!   `step, time, qpos[nq], qvel[nv], qacc[nv], qfrc[nv]`, every number in Rust's shortest round-trip form.
+//!   Bodies appear in MuJoCo's body order ([`MjcfLayout::order`], the XML's depth-first order; it equals flinch's
+//!   body index order whenever that is a depth-first pre-order, as for every BVH). Per body:
+//!   - root (free joint): `qpos` = origin x y z (world, m), rotation qw qx qy qz (world); `qvel` = vx vy vz
+//!     (world velocity of the origin, m/s), wx wy wz (angular velocity in the root frame, rad/s); `qacc` = their
+//!     time derivatives; `qfrc` = fx fy fz (force on the root at its origin, world, N), tx ty tz (torque about the
+//!     origin in the root frame, N·m);
+//!   - other bodies (ball joint): `qpos` = qw qx qy qz, the rotation relative to the body's rest `quat`
+//!     (`rest⁻¹·q_rel`); `qvel`/`qacc` = wx wy wz, angular velocity/acceleration relative to the parent in the
+//!     body's frame; `qfrc` = tx ty tz, the torque the parent applies about the joint, in the body's frame.
+//!
+//!   Column names: `qpos_<body>_{x,y,z,qw,qx,qy,qz}`, `qvel_<body>_{vx,vy,vz,wx,wy,wz}`,
+//!   `qacc_<body>_{…}` (as `qvel`), `qfrc_<body>_{fx,fy,fz,tx,ty,tz}`; ball joints only the quaternion,
+//!   `w` and `t` parts.
+//! - `export.json`: sizes (`nq`, `nv`, `steps`, `h`), the total mass, gravity and the bodies in MuJoCo order (name,
+//!   flinch index, parent, mass, flinch joint kind).
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use nalgebra::{UnitQuaternion, Vector3};
+
+use crate::control::{JointWrenches, ReferenceMotion, newton_euler};
+use crate::model::{JointKind, Model};
+
+/// Name of the MJCF file in the export directory.
+pub const CHARACTER_XML: &str = "character.xml";
+/// Name of the CSV file in the export directory.
+pub const REFERENCE_CSV: &str = "reference.csv";
+/// Name of the metadata file in the export directory.
+pub const EXPORT_JSON: &str = "export.json";
+
+/// Why an export failed: the file concerned and what went wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The model or reference cannot be exported (mismatch, non-finite value).
+    #[error("{}: {what}", path.display())]
+    Invalid {
+        /// The file that was not written.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+    /// A file system operation failed.
+    #[error("{}: cannot {action}: {source}", path.display())]
+    Io {
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// What was attempted (e.g. `write`).
+        action: &'static str,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What [`write_mjcf`] wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MjcfFiles {
+    /// The MJCF model.
+    pub character: PathBuf,
+    /// The reference motion and forces.
+    pub reference: PathBuf,
+    /// Sizes, masses and the body order.
+    pub meta: PathBuf,
+    /// Body order and names.
+    pub layout: MjcfLayout,
+    /// Number of CSV rows (reference samples).
+    pub steps: usize,
+    /// Largest |qfrc| component over the clip (N or N·m).
+    pub max_qfrc: f64,
+}
+
+/// MuJoCo's view of a model: body order and names, and the generalized-coordinate sizes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MjcfLayout {
+    /// MuJoCo body `i + 1` is flinch body `order[i]` (MuJoCo body 0 is the world): the depth-first pre-order of
+    /// the model tree, children in index order. The CSV columns follow this order.
+    pub order: Vec<usize>,
+    /// The MJCF name of each flinch body (indexed by flinch body): the body name with characters outside
+    /// `[A-Za-z0-9_.:-]` replaced by `_`, made unique with a `_2`, `_3`, … suffix.
+    pub names: Vec<String>,
+    /// Children of each flinch body, in index order.
+    children: Vec<Vec<usize>>,
+}
+
+impl MjcfLayout {
+    /// The layout of `model` (body 0 must be the only root).
+    pub fn new(model: &Model) -> Result<MjcfLayout, String> {
+        let n = model.bodies.len();
+        if n == 0 {
+            return Err("the model has no body".into());
+        }
+        let mut children = vec![Vec::new(); n];
+        for (b, body) in model.bodies.iter().enumerate() {
+            match body.parent {
+                None if b == 0 => {}
+                None => return Err(format!("body {b} ({}) has no parent", body.name)),
+                Some(p) if p >= b => {
+                    return Err(format!(
+                        "body {b} ({}) comes before its parent {p}",
+                        body.name
+                    ));
+                }
+                Some(p) => children[p].push(b),
+            }
+        }
+        if model.bodies[0].parent.is_some() {
+            return Err("body 0 is not the root".into());
+        }
+        let mut order = Vec::with_capacity(n);
+        let mut stack = vec![0];
+        while let Some(b) = stack.pop() {
+            order.push(b);
+            stack.extend(children[b].iter().rev());
+        }
+        let mut names: Vec<String> = Vec::with_capacity(n);
+        for (b, body) in model.bodies.iter().enumerate() {
+            let mut base: String = body
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || "_.:-".contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            if base.is_empty() {
+                base = format!("body{b}");
+            }
+            let mut name = base.clone();
+            let mut i = 2;
+            while names.contains(&name) || name == "world" {
+                name = format!("{base}_{i}");
+                i += 1;
+            }
+            names.push(name);
+        }
+        Ok(MjcfLayout {
+            order,
+            names,
+            children,
+        })
+    }
+
+    /// Number of bodies.
+    pub fn bodies(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Size of `qpos`: 7 for the free joint, 4 per ball joint.
+    pub fn nq(&self) -> usize {
+        7 + 4 * (self.bodies() - 1)
+    }
+
+    /// Size of `qvel`, `qacc` and `qfrc`: 6 for the free joint, 3 per ball joint.
+    pub fn nv(&self) -> usize {
+        6 + 3 * (self.bodies() - 1)
+    }
+
+    /// Whether MuJoCo's body order is flinch's body index order.
+    pub fn is_index_order(&self) -> bool {
+        self.order.iter().enumerate().all(|(i, &b)| i == b)
+    }
+
+    /// The CSV header columns (see the module docs).
+    pub fn columns(&self) -> Vec<String> {
+        let mut cols = vec!["step".to_string(), "time".to_string()];
+        let groups: [(&str, &[&str], &[&str]); 4] = [
+            (
+                "qpos",
+                &["x", "y", "z", "qw", "qx", "qy", "qz"],
+                &["qw", "qx", "qy", "qz"],
+            ),
+            (
+                "qvel",
+                &["vx", "vy", "vz", "wx", "wy", "wz"],
+                &["wx", "wy", "wz"],
+            ),
+            (
+                "qacc",
+                &["vx", "vy", "vz", "wx", "wy", "wz"],
+                &["wx", "wy", "wz"],
+            ),
+            (
+                "qfrc",
+                &["fx", "fy", "fz", "tx", "ty", "tz"],
+                &["tx", "ty", "tz"],
+            ),
+        ];
+        for (prefix, root, ball) in groups {
+            for (i, &b) in self.order.iter().enumerate() {
+                let suffixes = if i == 0 { root } else { ball };
+                for s in suffixes {
+                    cols.push(format!("{prefix}_{}_{s}", self.names[b]));
+                }
+            }
+        }
+        cols
+    }
+}
+
+/// Writes `character.xml`, `reference.csv` and `export.json` into `dir` (created if missing), each atomically.
+pub fn write_mjcf(
+    model: &Model,
+    reference: &ReferenceMotion,
+    dir: &Path,
+) -> Result<MjcfFiles, ExportError> {
+    let character = dir.join(CHARACTER_XML);
+    let csv = dir.join(REFERENCE_CSV);
+    let meta = dir.join(EXPORT_JSON);
+    let invalid = |path: &Path, what: String| ExportError::Invalid {
+        path: path.to_path_buf(),
+        what,
+    };
+    let layout = MjcfLayout::new(model).map_err(|w| invalid(&character, w))?;
+    check_match(model, reference).map_err(|w| invalid(&character, w))?;
+    std::fs::create_dir_all(dir).map_err(|source| ExportError::Io {
+        path: dir.to_path_buf(),
+        action: "create the directory",
+        source,
+    })?;
+
+    let xml = character_xml(model, reference, &layout).map_err(|w| invalid(&character, w))?;
+    write_atomic(&character, |f| {
+        f.write_all(xml.as_bytes()).map_err(Into::into)
+    })?;
+
+    let rest = rest_rotations(model);
+    let mut max_qfrc: f64 = 0.0;
+    write_atomic(&csv, |f| {
+        max_qfrc = write_csv(f, reference, &layout, &rest)?;
+        Ok(())
+    })?;
+
+    let json = meta_json(model, reference, &layout);
+    write_atomic(&meta, |f| {
+        serde_json::to_writer_pretty(&mut *f, &json).map_err(std::io::Error::from)?;
+        f.write_all(b"\n").map_err(Into::into)
+    })?;
+
+    Ok(MjcfFiles {
+        character,
+        reference: csv,
+        meta,
+        layout,
+        steps: reference.steps,
+        max_qfrc,
+    })
+}
+
+/// Checks that `reference` was built for `model`.
+fn check_match(model: &Model, reference: &ReferenceMotion) -> Result<(), String> {
+    let n = model.bodies.len();
+    if reference.bodies() != n {
+        return Err(format!(
+            "the reference has {} bodies, the model {n}",
+            reference.bodies()
+        ));
+    }
+    for (b, body) in model.bodies.iter().enumerate() {
+        let p = body.parent.unwrap_or(usize::MAX);
+        if reference.topology.parent[b] != p {
+            return Err(format!(
+                "body {b} ({}): the reference's parent differs from the model's",
+                body.name
+            ));
+        }
+    }
+    if reference.steps == 0 {
+        return Err("the reference has no sample".into());
+    }
+    if !(reference.h.is_finite() && reference.h > 0.0) {
+        return Err(format!("bad reference time step {}", reference.h));
+    }
+    Ok(())
+}
+
+/// A number in Rust's shortest round-trip form (exponent notation for very small or large magnitudes).
+fn num(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else if (1e-4..1e7).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+fn vec3(v: &Vector3<f64>) -> String {
+    format!("{} {} {}", num(v.x), num(v.y), num(v.z))
+}
+
+/// A quaternion in MuJoCo's order, w x y z.
+fn quat(q: &UnitQuaternion<f64>) -> String {
+    let c = q.quaternion();
+    format!("{} {} {} {}", num(c.w), num(c.i), num(c.j), num(c.k))
+}
+
+/// Escapes text for an XML attribute value or comment.
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace("--", "- -")
+}
+
+/// The rest rotation of each body's joint (`parent_from_child.rotation`; identity for the root).
+fn rest_rotations(model: &Model) -> Vec<UnitQuaternion<f64>> {
+    let mut rest = vec![UnitQuaternion::identity(); model.bodies.len()];
+    for j in &model.joints {
+        rest[j.child] = j.parent_from_child.rotation;
+    }
+    rest
+}
+
+/// The MJCF text of the character (see the module docs).
+pub fn character_xml(
+    model: &Model,
+    reference: &ReferenceMotion,
+    layout: &MjcfLayout,
+) -> Result<String, String> {
+    let n = model.bodies.len();
+    let mut joint_of = vec![usize::MAX; n];
+    for (j, joint) in model.joints.iter().enumerate() {
+        joint_of[joint.child] = j;
+    }
+    if let Some(b) = (1..n).find(|&b| joint_of[b] == usize::MAX) {
+        return Err(format!(
+            "body {b} ({}) has no joint to its parent",
+            model.bodies[b].name
+        ));
+    }
+    let g = &reference.gravity;
+    let mut x = String::new();
+    x.push_str(&format!(
+        "<mujoco model=\"flinch\">\n  <!-- Generated by flinch {}: {n} bodies, total mass {} kg, Y up. Generalized \
+         coordinates and forces of the reference motion: {REFERENCE_CSV} (see flinch's docs/mjcf.md). -->\n",
+        env!("CARGO_PKG_VERSION"),
+        num(model.total_mass()),
+    ));
+    x.push_str("  <compiler angle=\"radian\" inertiafromgeom=\"false\" autolimits=\"true\"/>\n");
+    x.push_str(&format!(
+        "  <option timestep=\"{}\" gravity=\"{}\" integrator=\"Euler\">\n    <flag contact=\"disable\"/>\n  </option>\n",
+        num(reference.h),
+        vec3(g)
+    ));
+    x.push_str(
+        "  <default>\n    <joint armature=\"0\" damping=\"0\" stiffness=\"0\" frictionloss=\"0\"/>\n    \
+         <geom contype=\"0\" conaffinity=\"0\" density=\"0\" rgba=\"0.8 0.6 0.4 1\"/>\n  </default>\n",
+    );
+    x.push_str("  <worldbody>\n");
+    write_body(&mut x, model, reference, layout, &joint_of, 0, 2);
+    x.push_str("  </worldbody>\n");
+    // Sample 0 as a keyframe, so that a viewer opens on the first pose.
+    let (mut qpos, mut qvel) = (Vec::new(), Vec::new());
+    let mut row = Row::new(layout);
+    row.fill(reference, layout, &rest_rotations(model), 0);
+    qpos.extend(row.qpos.iter().map(|v| num(*v)));
+    qvel.extend(row.qvel.iter().map(|v| num(*v)));
+    x.push_str(&format!(
+        "  <keyframe>\n    <key name=\"sample0\" time=\"0\" qpos=\"{}\" qvel=\"{}\"/>\n  </keyframe>\n",
+        qpos.join(" "),
+        qvel.join(" ")
+    ));
+    x.push_str("</mujoco>\n");
+    Ok(x)
+}
+
+/// Appends body `b` and its subtree at indentation `depth`.
+fn write_body(
+    x: &mut String,
+    model: &Model,
+    reference: &ReferenceMotion,
+    layout: &MjcfLayout,
+    joint_of: &[usize],
+    b: usize,
+    depth: usize,
+) {
+    let pad = "  ".repeat(depth);
+    let body = &model.bodies[b];
+    let name = &layout.names[b];
+    if b == 0 {
+        // The free joint's qpos0 is the body pose: sample 0's.
+        x.push_str(&format!(
+            "{pad}<body name=\"{name}\" pos=\"{}\" quat=\"{}\">\n{pad}  <freejoint name=\"{name}\"/>\n",
+            vec3(&reference.root_pos[0]),
+            quat(&reference.rot[0])
+        ));
+    } else {
+        let joint = &model.joints[joint_of[b]];
+        x.push_str(&format!(
+            "{pad}<body name=\"{name}\" pos=\"{}\" quat=\"{}\">\n",
+            vec3(&joint.parent_from_child.translation.vector),
+            quat(&joint.parent_from_child.rotation)
+        ));
+        match &joint.kind {
+            JointKind::Ball => {}
+            JointKind::Hinge { axis } => x.push_str(&format!(
+                "{pad}  <!-- flinch hinge joint, axis {} (body frame), exported as a ball joint: its motion stays \
+                 on the axis; its qfrc includes the torque on the locked axes. -->\n",
+                vec3(axis)
+            )),
+            JointKind::Universal { axes } => x.push_str(&format!(
+                "{pad}  <!-- flinch universal joint, axes {} and {} (body frame), exported as a ball joint: its \
+                 motion stays on the axes; its qfrc includes the torque on the locked axis. -->\n",
+                vec3(&axes[0]),
+                vec3(&axes[1])
+            )),
+        }
+        x.push_str(&format!(
+            "{pad}  <joint name=\"{name}\" type=\"ball\" pos=\"0 0 0\"/>\n"
+        ));
+    }
+    if body.name != *name {
+        x.push_str(&format!(
+            "{pad}  <!-- flinch body name: {} -->\n",
+            xml_escape(&body.name)
+        ));
+    }
+    let m = &body.mass;
+    let i = &m.inertia;
+    x.push_str(&format!(
+        "{pad}  <inertial pos=\"{}\" mass=\"{}\" fullinertia=\"{} {} {} {} {} {}\"/>\n",
+        vec3(&m.com.coords),
+        num(m.mass),
+        num(i[(0, 0)]),
+        num(i[(1, 1)]),
+        num(i[(2, 2)]),
+        num(0.5 * (i[(0, 1)] + i[(1, 0)])),
+        num(0.5 * (i[(0, 2)] + i[(2, 0)])),
+        num(0.5 * (i[(1, 2)] + i[(2, 1)])),
+    ));
+    for c in &body.capsules {
+        if c.radius.is_nan() || c.radius <= 0.0 {
+            continue;
+        }
+        if c.length() > 1e-9 {
+            x.push_str(&format!(
+                "{pad}  <geom type=\"capsule\" fromto=\"{} {}\" size=\"{}\"/>\n",
+                vec3(&c.a.coords),
+                vec3(&c.b.coords),
+                num(c.radius)
+            ));
+        } else {
+            x.push_str(&format!(
+                "{pad}  <geom type=\"sphere\" pos=\"{}\" size=\"{}\"/>\n",
+                vec3(&c.a.coords),
+                num(c.radius)
+            ));
+        }
+    }
+    for &c in &layout.children[b] {
+        write_body(x, model, reference, layout, joint_of, c, depth + 1);
+    }
+    x.push_str(&format!("{pad}</body>\n"));
+}
+
+/// One CSV row's generalized coordinates and forces, in MuJoCo's layout.
+struct Row {
+    qpos: Vec<f64>,
+    qvel: Vec<f64>,
+    qacc: Vec<f64>,
+    qfrc: Vec<f64>,
+    kin: Vec<crate::control::BodyKinematics>,
+    wrenches: JointWrenches,
+}
+
+impl Row {
+    fn new(layout: &MjcfLayout) -> Row {
+        Row {
+            qpos: Vec::with_capacity(layout.nq()),
+            qvel: Vec::with_capacity(layout.nv()),
+            qacc: Vec::with_capacity(layout.nv()),
+            qfrc: Vec::with_capacity(layout.nv()),
+            kin: Vec::new(),
+            wrenches: JointWrenches::default(),
+        }
+    }
+
+    /// Sample `k` of `reference` (joint rest rotations `rest`); the forces are the recursive Newton–Euler joint
+    /// wrenches at `(q, u, u̇)`.
+    fn fill(
+        &mut self,
+        reference: &ReferenceMotion,
+        layout: &MjcfLayout,
+        rest: &[UnitQuaternion<f64>],
+        k: usize,
+    ) {
+        let nb = reference.bodies();
+        reference.kinematics(k, &mut self.kin);
+        newton_euler(
+            &reference.topology,
+            &self.kin,
+            &reference.gravity,
+            &mut self.wrenches,
+        );
+        for v in [
+            &mut self.qpos,
+            &mut self.qvel,
+            &mut self.qacc,
+            &mut self.qfrc,
+        ] {
+            v.clear();
+        }
+        let q4 = |v: &mut Vec<f64>, q: &UnitQuaternion<f64>| {
+            let c = q.quaternion();
+            v.extend_from_slice(&[c.w, c.i, c.j, c.k]);
+        };
+        for &b in &layout.order {
+            let i = k * nb + b;
+            let r_inv = self.kin[b].rotation.inverse();
+            let torque = r_inv * self.wrenches.torque[b];
+            if b == 0 {
+                self.qpos
+                    .extend_from_slice(reference.root_pos[k].as_slice());
+                q4(&mut self.qpos, &reference.rot[i]);
+                self.qvel
+                    .extend_from_slice(reference.root_vel[k].as_slice());
+                self.qacc
+                    .extend_from_slice(reference.root_acc[k].as_slice());
+                self.qfrc
+                    .extend_from_slice(self.wrenches.force[0].as_slice());
+            } else {
+                q4(&mut self.qpos, &(rest[b].inverse() * reference.rot[i]));
+            }
+            self.qvel.extend_from_slice(reference.vel[i].as_slice());
+            self.qacc.extend_from_slice(reference.acc[i].as_slice());
+            self.qfrc.extend_from_slice(torque.as_slice());
+        }
+    }
+}
+
+/// Streams the CSV; returns the largest |qfrc| component.
+fn write_csv(
+    f: &mut BufWriter<File>,
+    reference: &ReferenceMotion,
+    layout: &MjcfLayout,
+    rest: &[UnitQuaternion<f64>],
+) -> Result<f64, WriteError> {
+    writeln!(f, "{}", layout.columns().join(","))?;
+    let mut row = Row::new(layout);
+    let mut max_qfrc: f64 = 0.0;
+    let mut line = String::new();
+    for k in 0..reference.steps {
+        row.fill(reference, layout, rest, k);
+        for (what, v) in [
+            ("qpos", &row.qpos),
+            ("qvel", &row.qvel),
+            ("qacc", &row.qacc),
+            ("qfrc", &row.qfrc),
+        ] {
+            if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+                return Err(WriteError::Invalid(format!(
+                    "step {k}: {what}[{i}] is not finite ({})",
+                    v[i]
+                )));
+            }
+        }
+        max_qfrc = row.qfrc.iter().fold(max_qfrc, |m, x| m.max(x.abs()));
+        line.clear();
+        line.push_str(&format!("{k},{}", num(k as f64 * reference.h)));
+        for v in [&row.qpos, &row.qvel, &row.qacc, &row.qfrc] {
+            for x in v.iter() {
+                line.push(',');
+                line.push_str(&num(*x));
+            }
+        }
+        line.push('\n');
+        f.write_all(line.as_bytes())?;
+    }
+    Ok(max_qfrc)
+}
+
+/// The metadata file's content.
+fn meta_json(model: &Model, reference: &ReferenceMotion, layout: &MjcfLayout) -> serde_json::Value {
+    let mut joint_of = vec![None; model.bodies.len()];
+    for j in &model.joints {
+        joint_of[j.child] = Some(&j.kind);
+    }
+    let bodies: Vec<serde_json::Value> = layout
+        .order
+        .iter()
+        .map(|&b| {
+            let body = &model.bodies[b];
+            let joint = match joint_of[b] {
+                None => "free",
+                Some(JointKind::Ball) => "ball",
+                Some(JointKind::Hinge { .. }) => "hinge (exported as ball)",
+                Some(JointKind::Universal { .. }) => "universal (exported as ball)",
+            };
+            serde_json::json!({
+                "name": layout.names[b],
+                "flinch_name": body.name,
+                "flinch_index": b,
+                "parent": body.parent.map(|p| layout.names[p].clone()),
+                "mass": body.mass.mass,
+                "joint": joint,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "format": "flinch-mjcf 1",
+        "flinch_version": env!("CARGO_PKG_VERSION"),
+        "character": CHARACTER_XML,
+        "reference": REFERENCE_CSV,
+        "h": reference.h,
+        "steps": reference.steps,
+        "nbody": layout.bodies(),
+        "nq": layout.nq(),
+        "nv": layout.nv(),
+        "total_mass": model.total_mass(),
+        "gravity": [reference.gravity.x, reference.gravity.y, reference.gravity.z],
+        "index_order": layout.is_index_order(),
+        "bodies": bodies,
+    })
+}
+
+/// A failure inside a file writer: the path is added by [`write_atomic`].
+enum WriteError {
+    Io(std::io::Error),
+    Invalid(String),
+}
+
+impl From<std::io::Error> for WriteError {
+    fn from(e: std::io::Error) -> Self {
+        WriteError::Io(e)
+    }
+}
+
+/// Writes `path` through a temporary file in the same directory, renamed over `path` on success (removed on
+/// failure).
+fn write_atomic(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<File>) -> Result<(), WriteError>,
+) -> Result<(), ExportError> {
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let io = |action: &'static str, p: &Path| {
+        let p = p.to_path_buf();
+        move |source| ExportError::Io {
+            path: p,
+            action,
+            source,
+        }
+    };
+    let result = (|| {
+        let file = File::create(&tmp).map_err(io("create a temporary file", &tmp))?;
+        let mut w = BufWriter::new(file);
+        fill(&mut w).map_err(|e| match e {
+            WriteError::Io(source) => ExportError::Io {
+                path: path.to_path_buf(),
+                action: "write",
+                source,
+            },
+            WriteError::Invalid(what) => ExportError::Invalid {
+                path: path.to_path_buf(),
+                what,
+            },
+        })?;
+        let file = w
+            .into_inner()
+            .map_err(|e| io("write", path)(e.into_error()))?;
+        file.sync_all().map_err(io("write", path))?;
+        std::fs::rename(&tmp, path).map_err(io("rename the temporary file onto", path))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
