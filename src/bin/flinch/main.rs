@@ -4,6 +4,7 @@
 //! place in it), 1 on any other failure.
 
 mod eval;
+mod export_mjcf;
 mod inspect;
 
 use std::path::PathBuf;
@@ -59,6 +60,8 @@ enum Command {
     },
     /// Simulate a clip's character, optionally hit it, and print tracking and recovery figures.
     Eval(eval::EvalArgs),
+    /// Write the character as MuJoCo XML plus the reference motion and inverse-dynamics forces (CSV).
+    ExportMjcf(export_mjcf::ExportMjcfArgs),
 }
 
 /// A failure the CLI reports: usage/input errors exit with 2, the rest with 1.
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
             rate,
         ),
         Command::Eval(args) => eval::run(&args),
+        Command::ExportMjcf(args) => export_mjcf::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,73 @@
+//! `flinch export-mjcf`: the character as MuJoCo XML plus the reference motion and flinch's inverse-dynamics forces
+//! in MuJoCo's generalized coordinates (see `docs/mjcf.md`).
+
+use std::path::PathBuf;
+
+use flinch::control::{Character, CharacterConfig};
+use flinch::export::{ExportError, write_mjcf};
+
+use crate::{CliError, ImportArgs};
+
+/// Arguments of `flinch export-mjcf`.
+#[derive(clap::Args, Debug)]
+pub struct ExportMjcfArgs {
+    /// The clip (.bvh, .gltf, .glb, .urdf); the embedded CMU walk when omitted.
+    file: Option<PathBuf>,
+    /// Output directory (created if missing): character.xml, reference.csv, export.json.
+    #[arg(short, long, value_name = "DIR")]
+    output: PathBuf,
+    /// Reference rate in Hz (the MuJoCo timestep is 1/rate; glTF clips are resampled at it).
+    #[arg(long, default_value_t = 120.0)]
+    rate: f64,
+    /// Character configuration (.json or .toml: model, preprocess, gains).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    import: ImportArgs,
+}
+
+/// Runs `flinch export-mjcf`.
+pub fn run(args: &ExportMjcfArgs) -> Result<(), CliError> {
+    if !(args.rate.is_finite() && args.rate > 0.0) {
+        return Err(CliError::Input(format!(
+            "--rate {}: expected a positive rate in Hz",
+            args.rate
+        )));
+    }
+    let mut config = match &args.config {
+        Some(path) => {
+            CharacterConfig::from_file(path).map_err(|e| CliError::Input(e.to_string()))?
+        }
+        None => CharacterConfig::default(),
+    };
+    config.preprocess.rate_hz = args.rate;
+    let (name, imported) = args.import.load(args.file.as_deref(), Some(args.rate))?;
+    let character = Character::from_imported(imported, &config)
+        .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+    let (model, reference) = (character.model(), character.reference());
+    let files = write_mjcf(model, reference, &args.output).map_err(|e| match e {
+        ExportError::Invalid { .. } => CliError::Input(format!("{name}: {e}")),
+        ExportError::Io { .. } => CliError::Other(e.to_string()),
+    })?;
+    let layout = &files.layout;
+    println!(
+        "{name}: {} bodies, {:.1} kg, {:.2} s at {} Hz ({} samples), nq {} nv {}, max |qfrc| {:.1}",
+        layout.bodies(),
+        model.total_mass(),
+        reference.duration(),
+        args.rate,
+        files.steps,
+        layout.nq(),
+        layout.nv(),
+        files.max_qfrc
+    );
+    if !layout.is_index_order() {
+        println!(
+            "note: MuJoCo's body order differs from flinch's; the CSV follows MuJoCo's (see export.json)"
+        );
+    }
+    for path in [&files.character, &files.reference, &files.meta] {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
