@@ -376,3 +376,25 @@ fn breadth_first_skeleton_exports_in_mujoco_order() {
         assert!(rel <= 1e-8, "mj_inverse differs from flinch by {rel:e}");
     }
 }
+
+/// A model that does not fit its reference, or holds a non-finite number, is refused before anything is written.
+#[test]
+fn invalid_input_writes_nothing() {
+    use flinch::export::ExportError;
+    let character = walk();
+    let dir = out_dir("invalid");
+    let mut model = character.model().clone();
+    model.bodies[3].mass.mass = f64::NAN;
+    let err = write_mjcf(&model, character.reference(), &dir).expect_err("NaN mass");
+    assert!(matches!(err, ExportError::Invalid { .. }), "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("character.xml") && msg.contains("non-finite"),
+        "{msg}"
+    );
+    let mut model = character.model().clone();
+    model.bodies.pop();
+    let err = write_mjcf(&model, character.reference(), &dir).expect_err("fewer bodies");
+    assert!(err.to_string().contains("bodies"), "{err}");
+    assert!(!dir.exists() || std::fs::read_dir(&dir).expect("dir").next().is_none());
+}

@@ -239,16 +239,17 @@ pub fn write_mjcf(
         source,
     })?;
 
-    let xml = character_xml(model, reference, &layout).map_err(|w| invalid(&character, w))?;
-    write_atomic(&character, |f| {
-        f.write_all(xml.as_bytes()).map_err(Into::into)
-    })?;
-
+    // The CSV first: it is where a non-finite reference value shows, and then nothing is written.
     let rest = rest_rotations(model);
     let mut max_qfrc: f64 = 0.0;
     write_atomic(&csv, |f| {
         max_qfrc = write_csv(f, reference, &layout, &rest)?;
         Ok(())
+    })?;
+
+    let xml = character_xml(model, reference, &layout).map_err(|w| invalid(&character, w))?;
+    write_atomic(&character, |f| {
+        f.write_all(xml.as_bytes()).map_err(Into::into)
     })?;
 
     let json = meta_json(model, reference, &layout);
@@ -267,7 +268,7 @@ pub fn write_mjcf(
     })
 }
 
-/// Checks that `reference` was built for `model`.
+/// Checks that `reference` was built for `model` and that the model's numbers are finite.
 fn check_match(model: &Model, reference: &ReferenceMotion) -> Result<(), String> {
     let n = model.bodies.len();
     if reference.bodies() != n {
@@ -282,6 +283,34 @@ fn check_match(model: &Model, reference: &ReferenceMotion) -> Result<(), String>
             return Err(format!(
                 "body {b} ({}): the reference's parent differs from the model's",
                 body.name
+            ));
+        }
+    }
+    for (b, body) in model.bodies.iter().enumerate() {
+        let m = &body.mass;
+        let finite = m.mass.is_finite()
+            && m.com.iter().all(|x| x.is_finite())
+            && m.inertia.iter().all(|x| x.is_finite())
+            && body.capsules.iter().all(|c| {
+                c.radius.is_finite()
+                    && c.a.iter().all(|x| x.is_finite())
+                    && c.b.iter().all(|x| x.is_finite())
+            });
+        if !finite {
+            return Err(format!(
+                "body {b} ({}): non-finite mass properties or shapes",
+                body.name
+            ));
+        }
+    }
+    for j in &model.joints {
+        let t = &j.parent_from_child;
+        if !(t.translation.vector.iter().all(|x| x.is_finite())
+            && t.rotation.coords.iter().all(|x| x.is_finite()))
+        {
+            return Err(format!(
+                "the joint of body {} ({}) has a non-finite rest transform",
+                j.child, model.bodies[j.child].name
             ));
         }
     }
