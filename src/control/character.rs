@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::gains::{Gains, JointGains, subtree_loads};
 use super::reference::{Dofs, PreprocessConfig, ReferenceError, ReferenceMotion};
-use crate::dynamics::force::Force;
+use super::residual::stiffness_corrections;
+use super::sampling::{lerp_sample, locate, root_pose};
 use crate::dynamics::{
     Body, DriveId, ForceFrame, JointDrive, Stabilization, StepError, StepReport, UserForce,
     UserForceId, World,
@@ -114,7 +115,7 @@ pub struct Character {
     /// World constraint index of each body's joint (`usize::MAX` for the root).
     joints: Vec<usize>,
     /// Per step and body: the torque (joint frame) cancelling the drive's own residual on the reference (see
-    /// [`stiffness_corrections`]); added to the feedforward while the feedback is on.
+    /// `residual.rs`); added to the feedforward while the feedback is on.
     stiffness_correction: Vec<Vector3<f64>>,
     forces: Vec<ActiveForce>,
     free_forces: Vec<UserForceId>,
@@ -128,37 +129,6 @@ impl std::fmt::Debug for Character {
             .field("time", &self.world.time())
             .finish_non_exhaustive()
     }
-}
-
-/// Where a time falls on the reference grid: sample `k` and fraction `s` towards `k + 1` (clamped to the clip).
-fn locate(reference: &ReferenceMotion, t: f64) -> (usize, f64) {
-    let u = (t / reference.h).max(0.0);
-    let last = reference.steps - 1;
-    let r = u.round();
-    if (u - r).abs() < 1e-6 {
-        return ((r as usize).min(last), 0.0);
-    }
-    let k = u.floor() as usize;
-    if k >= last {
-        (last, 0.0)
-    } else {
-        (k, u - k as f64)
-    }
-}
-
-/// The root body's CoM pose on the reference at time `t` (interpolated between samples).
-fn root_pose(reference: &ReferenceMotion, t: f64) -> (Vector3<f64>, UnitQuaternion<f64>) {
-    let at = |k: usize| {
-        let q = reference.rotation(k, 0);
-        (reference.root_pos[k] + q * reference.topology.com[0], q)
-    };
-    let (k, s) = locate(reference, t);
-    let (x0, q0) = at(k);
-    if s == 0.0 {
-        return (x0, q0);
-    }
-    let (x1, q1) = at(k + 1);
-    (x0.lerp(&x1, s), q0.slerp(&q1, s))
 }
 
 impl Character {
@@ -563,80 +533,4 @@ impl Character {
         }
         pose
     }
-}
-
-/// A per-sample quantity interpolated linearly at `(k, s)`.
-fn lerp_sample(
-    reference: &ReferenceMotion,
-    k: usize,
-    s: f64,
-    f: impl Fn(usize) -> Vector3<f64>,
-) -> Vector3<f64> {
-    if s == 0.0 || k + 1 >= reference.steps {
-        f(k)
-    } else {
-        f(k).lerp(&f(k + 1), s)
-    }
-}
-
-/// The drives' residual on the reference, cancelled in advance.
-///
-/// On the reference, a drive's linearly implicit prediction of its own torque at `t + h` is not exactly zero:
-/// the first-order prediction of the rotation error misses `O(h²·ω_c·ω_p)` and its axes turn with the parent,
-/// which at `k·|τ|`-scaled stiffness on a swinging foot is a few tenths of a degree of tracking error. This
-/// evaluates each drive (the world's own code) at every reference sample with the gains it will use and returns
-/// the feedforward (joint frame, after the implicit axes turning) that cancels that prediction.
-fn stiffness_corrections(
-    reference: &ReferenceMotion,
-    world: &World,
-    drives: &[Option<DriveId>],
-    gains: &[JointGains],
-) -> Vec<Vector3<f64>> {
-    let nb = reference.bodies();
-    let h = reference.h;
-    let mut out = vec![Vector3::zeros(); reference.steps * nb];
-    let mut bodies: Vec<Body> = world.bodies().to_vec();
-    let mut kin = Vec::with_capacity(nb);
-    for k in 0..reference.steps.saturating_sub(1) {
-        reference.kinematics(k, &mut kin);
-        for (b, body) in bodies.iter_mut().enumerate() {
-            body.position = kin[b].com;
-            body.orientation = kin[b].rotation;
-            body.velocity = reference.twist(k, b);
-        }
-        for (b, id) in drives.iter().enumerate() {
-            let Some(id) = *id else { continue };
-            let i = k * nb + b;
-            let p = reference.topology.parent[b];
-            let mut drive = world.drive(id).clone();
-            drive.target_rotation = reference.rotation(k + 1, b);
-            drive.target_velocity = reference.target_velocity[i];
-            drive.feedforward = Vector3::zeros();
-            let tau = reference.feedforward[i];
-            for a in 0..3 {
-                let on = reference.dofs[b].is_free(a);
-                drive.stiffness[a] = if on { gains[b].stiffness(tau[a]) } else { 0.0 };
-                drive.damping[a] = if on { gains[b].damping(tau[a]) } else { 0.0 };
-            }
-            let e = drive.eval(&bodies);
-            let (v_c, v_p) = (bodies[b].velocity, bodies[p].velocity);
-            let (v1_c, v1_p) = (reference.twist(k + 1, b), reference.twist(k + 1, p));
-            let predicted = e.wrench[0]
-                + (e.dp[0][0] * v1_c + e.dp[0][1] * v1_p) * h
-                + e.dv[0][0] * (v1_c - v_c)
-                + e.dv[0][1] * (v1_p - v_p);
-            let torque = -Vector3::new(predicted[0], predicted[1], predicted[2]);
-            let w_p1 = reference.twists[(k + 1) * nb + p].0;
-            let held = super::discrete::solve_skew(&(w_p1 * h), &torque);
-            let local = (kin[p].rotation * reference.joint_frame[b]).inverse() * held;
-            out[i] = Vector3::from_fn(|a, _| {
-                if reference.dofs[b].is_free(a) {
-                    local[a]
-                } else {
-                    0.0
-                }
-            });
-        }
-    }
-    out
 }

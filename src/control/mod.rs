@@ -7,9 +7,12 @@ pub mod discrete;
 pub mod filter;
 pub mod gains;
 pub mod inverse;
+mod inverse_pass;
 pub mod kinematics;
 pub mod metrics;
 pub mod reference;
+mod residual;
+mod sampling;
 
 pub use character::{Character, CharacterConfig, CharacterError, ControlTerms};
 pub use gains::{Gains, JointGains, subtree_loads};
