@@ -190,6 +190,11 @@ fn bad_arguments_are_errors_not_panics() {
     config.gains.k_s = -1.0;
     let imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
     assert!(Character::from_imported(imported, &config).is_err());
+    // A clip that does not fit its skeleton is an error that says which frame, not an index panic.
+    let mut imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
+    imported.clip.frames[5].rotations.pop();
+    let err = Character::from_imported(imported, &CharacterConfig::default()).unwrap_err();
+    assert!(err.to_string().contains("frame 4 has 30 rotations"), "{err}");
 }
 
 #[test]

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::filter::Butterworth2;
 use super::kinematics::{BodyKinematics, GeneralizedState, Topology};
-use crate::math::rotation::{Axis, EulerOrder, log_rotation, same_hemisphere};
+use crate::math::rotation::{EulerOrder, log_rotation, same_hemisphere};
 use crate::model::{JointKind, Model};
 use crate::skeleton::{Clip, Skeleton};
 
@@ -152,6 +152,16 @@ impl ReferenceMotion {
                 clip.frame_time
             )));
         }
+        if let Some(f) = clip.frames.iter().position(|p| {
+            p.rotations.len() != skeleton.len() || p.translations.len() != skeleton.len()
+        }) {
+            return Err(ReferenceError::Clip(format!(
+                "frame {f} has {} rotations and {} translations for {} skeleton joints",
+                clip.frames[f].rotations.len(),
+                clip.frames[f].translations.len(),
+                skeleton.len()
+            )));
+        }
         let nb = model.bodies.len();
         let topology = Topology::new(model);
         let frames_of: Vec<JointAxes> = (0..nb)
@@ -168,8 +178,10 @@ impl ReferenceMotion {
         // Only the root body's origin needs a position: walk its ancestor chain.
         let root_joint = model.bodies[0].skeleton_joint;
         let mut chain = vec![root_joint];
-        while let Some(p) = skeleton.joints[*chain.last().expect("non-empty")].parent {
+        let mut joint = root_joint;
+        while let Some(p) = skeleton.joints[joint].parent {
             chain.push(p);
+            joint = p;
         }
         chain.reverse();
         let mut prev = vec![UnitQuaternion::identity(); nb];
@@ -396,10 +408,8 @@ fn project(
             }
         }
         Dofs::Universal => {
-            let order = EulerOrder::from_axes([Axis::X, Axis::Y, Axis::Z])
-                .expect("x-y-z is an Euler order");
-            let [a, b, _] = order.to_angles(&m);
-            order.to_quaternion([a, b, 0.0])
+            let [a, b, _] = EulerOrder::XYZ.to_angles(&m);
+            EulerOrder::XYZ.to_quaternion([a, b, 0.0])
         }
     };
     frame * m * axes.inverse()
