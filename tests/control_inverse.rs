@@ -41,8 +41,8 @@ fn newton_euler_agrees_with_the_dense_maximal_coordinate_solve() {
 
 #[test]
 fn the_root_residual_is_the_weight_of_a_character_at_rest() {
-    // A still clip: the root must carry exactly the character's weight, and no joint torque is needed about a
-    // vertical axis through a joint only if the subtree is balanced; check the first property.
+    // A still clip (one frame held for half a second): the prescribed root must carry exactly the character's
+    // weight, straight up.
     let imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
     let mut clip = imported.clip.clone();
     let first = clip.frames[1].clone();

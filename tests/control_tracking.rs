@@ -194,7 +194,10 @@ fn bad_arguments_are_errors_not_panics() {
     let mut imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
     imported.clip.frames[5].rotations.pop();
     let err = Character::from_imported(imported, &CharacterConfig::default()).unwrap_err();
-    assert!(err.to_string().contains("frame 4 has 30 rotations"), "{err}");
+    assert!(
+        err.to_string().contains("frame 4 has 30 rotations"),
+        "{err}"
+    );
 }
 
 #[test]

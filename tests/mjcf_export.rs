@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::flinch;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -235,18 +237,6 @@ fn corpus_jump_export_matches_mujoco() {
     if let Some(rel) = mujoco_rel_err(&dir) {
         assert!(rel <= 1e-8, "mj_inverse differs from flinch by {rel:e}");
     }
-}
-
-fn flinch(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_flinch"))
-        .args(args)
-        .output()
-        .expect("run flinch");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

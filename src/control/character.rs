@@ -331,13 +331,7 @@ impl Character {
                 lerp_sample(reference, k, s, |k| self.stiffness_correction[k * nb + b]);
             let velocity = lerp_sample(reference, k, s, |k| reference.target_velocity[k * nb + b]);
             let bias = lerp_sample(reference, k, s, |k| reference.anchor_bias[k * nb + b]);
-            let rotation = if s1 == 0.0 {
-                reference.rotation(k1, b)
-            } else {
-                reference
-                    .rotation(k1, b)
-                    .slerp(&reference.rotation(k1 + 1, b), s1)
-            };
+            let rotation = reference.rotation_between(k1, s1, b);
             let g = self.gains[b];
             let dofs = reference.dofs[b];
             let drive = self.world.drive_mut(id);
@@ -472,12 +466,7 @@ impl Character {
     /// The reference joint rotation of body `b` at the current time.
     pub fn reference_rotation(&self, b: usize) -> UnitQuaternion<f64> {
         let (k, s) = locate(&self.reference, self.world.time());
-        let q = self.reference.rotation(k, b);
-        if s == 0.0 {
-            q
-        } else {
-            q.slerp(&self.reference.rotation(k + 1, b), s)
-        }
+        self.reference.rotation_between(k, s, b)
     }
 
     /// World frame (the skeleton joint) of body `b` in the simulation.

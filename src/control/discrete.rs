@@ -48,8 +48,7 @@ pub fn step_wrenches(
     out.force.clear();
     out.torque.clear();
     for (b, k) in kin.iter().enumerate() {
-        let r = k.rotation.to_rotation_matrix();
-        let i = r * topo.inertia[b] * r.transpose();
+        let i = topo.inertia_world(b, &k.rotation);
         let ((w, lin), (w1, lin1)) = (v[b], v1[b]);
         // The gyroscopic torque −ω × Iω and its gradients, as `Body::gyroscopic` gives them to the step.
         let iw = i * w;

@@ -30,8 +30,7 @@ pub fn newton_euler(
     out.force.clear();
     out.torque.clear();
     for (b, k) in bodies.iter().enumerate() {
-        let r = k.rotation.to_rotation_matrix();
-        let i_w = r * topo.inertia[b] * r.transpose();
+        let i_w = topo.inertia_world(b, &k.rotation);
         out.force
             .push(topo.mass[b] * (k.com_acceleration - gravity));
         out.torque
@@ -70,8 +69,7 @@ pub fn dense_oracle(
     let mut a = DMatrix::<f64>::zeros(6 * n, 6 * n);
     let mut rhs = DVector::<f64>::zeros(6 * n);
     for (b, k) in bodies.iter().enumerate() {
-        let r = k.rotation.to_rotation_matrix();
-        let i_w = r * topo.inertia[b] * r.transpose();
+        let i_w = topo.inertia_world(b, &k.rotation);
         // M v̇ − f_ext at the CoM, angular rows first; gravity and the gyroscopic term are the external forces.
         let tau = i_w * k.alpha + k.omega.cross(&(i_w * k.omega));
         let f = topo.mass[b] * (k.com_acceleration - gravity);

@@ -98,8 +98,7 @@ impl ReferenceMotion {
             for b in 0..nb {
                 out.torque[row + b] = match self.topology.parent[b] {
                     usize::MAX => kin[b].rotation.inverse() * wrenches.torque[b],
-                    p => self.free_part(
-                        b,
+                    p => self.dofs[b].free_part(
                         &((kin[p].rotation * self.joint_frame[b]).inverse() * wrenches.torque[b]),
                     ),
                 };
@@ -115,7 +114,7 @@ impl ReferenceMotion {
                 let p = self.topology.parent[b];
                 let axes = kin[p].rotation * self.joint_frame[b];
                 let held = solve_skew(&(v1[p].0 * h), &step.torque[b]);
-                out.feedforward[row + b] = self.free_part(b, &(axes.inverse() * held));
+                out.feedforward[row + b] = self.dofs[b].free_part(&(axes.inverse() * held));
                 let (dw, dw1) = (v[b].0 - v[p].0, v1[b].0 - v1[p].0);
                 out.target_velocity[row + b] =
                     kin[p].rotation.inverse() * (dw1 + h * dw.cross(&v1[p].0));
@@ -124,17 +123,6 @@ impl ReferenceMotion {
             std::mem::swap(&mut kin, &mut next);
             std::mem::swap(&mut v, &mut v1);
         }
-    }
-
-    /// The components of a joint-frame vector along body `b`'s joint DOFs (the others zeroed).
-    fn free_part(&self, b: usize, local: &Vector3<f64>) -> Vector3<f64> {
-        Vector3::from_fn(|i, _| {
-            if self.dofs[b].is_free(i) {
-                local[i]
-            } else {
-                0.0
-            }
-        })
     }
 }
 

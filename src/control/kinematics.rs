@@ -84,6 +84,12 @@ impl Topology {
         t
     }
 
+    /// World inertia about the CoM of body `b` at `rotation` (kg·m²).
+    pub fn inertia_world(&self, b: usize, rotation: &UnitQuaternion<f64>) -> Matrix3<f64> {
+        let r = rotation.to_rotation_matrix();
+        r * self.inertia[b] * r.transpose()
+    }
+
     /// Number of bodies.
     pub fn len(&self) -> usize {
         self.parent.len()

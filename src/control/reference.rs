@@ -77,6 +77,11 @@ impl Dofs {
             Dofs::Universal => i < 2,
         }
     }
+
+    /// The components of a joint-frame vector along the DOFs (the others zeroed).
+    pub fn free_part(self, local: &Vector3<f64>) -> Vector3<f64> {
+        Vector3::from_fn(|i, _| if self.is_free(i) { local[i] } else { 0.0 })
+    }
 }
 
 /// The reference motion: generalized coordinates, velocities, accelerations and inverse-dynamics torques at every
@@ -314,7 +319,18 @@ impl ReferenceMotion {
         self.rot[k * self.bodies() + b]
     }
 
-    /// The feedforward torque of body `b`'s joint at sample `k` (N·m, joint frame).
+    /// The joint rotation of body `b` at fraction `s` from sample `k` towards `k + 1` (slerp).
+    pub fn rotation_between(&self, k: usize, s: f64, b: usize) -> UnitQuaternion<f64> {
+        let q = self.rotation(k, b);
+        if s == 0.0 || k + 1 >= self.steps {
+            q
+        } else {
+            q.slerp(&self.rotation(k + 1, b), s)
+        }
+    }
+
+    /// The continuous inverse-dynamics torque of body `b`'s joint at sample `k` (N·m, joint frame; see
+    /// [`ReferenceMotion::torque`]).
     pub fn joint_torque(&self, k: usize, b: usize) -> Vector3<f64> {
         self.torque[k * self.bodies() + b]
     }

@@ -57,13 +57,7 @@ pub(super) fn stiffness_corrections(
             let w_p1 = reference.twists[(k + 1) * nb + p].0;
             let held = super::discrete::solve_skew(&(w_p1 * h), &torque);
             let local = (kin[p].rotation * reference.joint_frame[b]).inverse() * held;
-            out[i] = Vector3::from_fn(|a, _| {
-                if reference.dofs[b].is_free(a) {
-                    local[a]
-                } else {
-                    0.0
-                }
-            });
+            out[i] = reference.dofs[b].free_part(&local);
         }
     }
     out

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use flinch::control::{Character, CharacterConfig, ControlTerms, EvalOptions, Hit, evaluate};
+use flinch::control::{ControlTerms, EvalOptions, Hit, evaluate};
 use nalgebra::Vector3;
 
 use crate::{CliError, ImportArgs};
@@ -66,27 +66,14 @@ fn parse_hit(s: &str) -> Result<Hit, CliError> {
 
 /// Runs `flinch eval`.
 pub fn run(args: &EvalArgs) -> Result<(), CliError> {
-    if !(args.rate.is_finite() && args.rate > 0.0) {
-        return Err(CliError::Input(format!(
-            "--rate {}: expected a positive rate in Hz",
-            args.rate
-        )));
-    }
     let hits = args
         .hit
         .iter()
         .map(|h| parse_hit(h))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut config = match &args.config {
-        Some(path) => {
-            CharacterConfig::from_file(path).map_err(|e| CliError::Input(e.to_string()))?
-        }
-        None => CharacterConfig::default(),
-    };
-    config.preprocess.rate_hz = args.rate;
-    let (name, imported) = args.import.load(args.file.as_deref(), Some(args.rate))?;
-    let mut character = Character::from_imported(imported, &config)
-        .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+    let (name, mut character) =
+        args.import
+            .character(args.file.as_deref(), args.rate, args.config.as_deref())?;
     for hit in &hits {
         character
             .body_of_bone(&hit.bone)

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use flinch::control::{Character, CharacterConfig};
 use flinch::export::{ExportError, write_mjcf};
 
 use crate::{CliError, ImportArgs};
@@ -28,22 +27,9 @@ pub struct ExportMjcfArgs {
 
 /// Runs `flinch export-mjcf`.
 pub fn run(args: &ExportMjcfArgs) -> Result<(), CliError> {
-    if !(args.rate.is_finite() && args.rate > 0.0) {
-        return Err(CliError::Input(format!(
-            "--rate {}: expected a positive rate in Hz",
-            args.rate
-        )));
-    }
-    let mut config = match &args.config {
-        Some(path) => {
-            CharacterConfig::from_file(path).map_err(|e| CliError::Input(e.to_string()))?
-        }
-        None => CharacterConfig::default(),
-    };
-    config.preprocess.rate_hz = args.rate;
-    let (name, imported) = args.import.load(args.file.as_deref(), Some(args.rate))?;
-    let character = Character::from_imported(imported, &config)
-        .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+    let (name, character) =
+        args.import
+            .character(args.file.as_deref(), args.rate, args.config.as_deref())?;
     let (model, reference) = (character.model(), character.reference());
     let files = write_mjcf(model, reference, &args.output).map_err(|e| match e {
         ExportError::Invalid { .. } => CliError::Input(format!("{name}: {e}")),

@@ -139,6 +139,31 @@ impl ImportArgs {
         })
     }
 
+    /// Builds the character of `file` (the embedded walk when `None`) simulated at `rate` Hz, with the character
+    /// configuration in `config` (defaults when `None`): its display name and the character.
+    fn character(
+        &self,
+        file: Option<&std::path::Path>,
+        rate: f64,
+        config: Option<&std::path::Path>,
+    ) -> Result<(String, flinch::control::Character), CliError> {
+        if !(rate.is_finite() && rate > 0.0) {
+            return Err(CliError::Input(format!(
+                "--rate {rate}: expected a positive rate in Hz"
+            )));
+        }
+        let mut config = match config {
+            Some(path) => flinch::control::CharacterConfig::from_file(path)
+                .map_err(|e| CliError::Input(e.to_string()))?,
+            None => flinch::control::CharacterConfig::default(),
+        };
+        config.preprocess.rate_hz = rate;
+        let (name, imported) = self.load(file, Some(rate))?;
+        let character = flinch::control::Character::from_imported(imported, &config)
+            .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+        Ok((name, character))
+    }
+
     /// Loads `file` (the embedded CMU walk when `None`): its display name and the import.
     fn load(
         &self,
