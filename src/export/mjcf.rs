@@ -496,48 +496,20 @@ impl From<std::io::Error> for WriteError {
     }
 }
 
-/// Writes `path` through a temporary file in the same directory, renamed over `path` on success (removed on
-/// failure).
+/// Writes `path` atomically (see [`crate::io::write_atomic_with`]), naming the file in errors.
 fn write_atomic(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<File>) -> Result<(), WriteError>,
 ) -> Result<(), ExportError> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let io = |action: &'static str, p: &Path| {
-        let p = p.to_path_buf();
-        move |source| ExportError::Io {
-            path: p,
-            action,
+    crate::io::write_atomic_with(path, fill).map_err(|e| match e {
+        WriteError::Io(source) => ExportError::Io {
+            path: path.to_path_buf(),
+            action: "write",
             source,
-        }
-    };
-    let result = (|| {
-        let file = File::create(&tmp).map_err(io("create a temporary file", &tmp))?;
-        let mut w = BufWriter::new(file);
-        fill(&mut w).map_err(|e| match e {
-            WriteError::Io(source) => ExportError::Io {
-                path: path.to_path_buf(),
-                action: "write",
-                source,
-            },
-            WriteError::Invalid(what) => ExportError::Invalid {
-                path: path.to_path_buf(),
-                what,
-            },
-        })?;
-        let file = w
-            .into_inner()
-            .map_err(|e| io("write", path)(e.into_error()))?;
-        file.sync_all().map_err(io("write", path))?;
-        std::fs::rename(&tmp, path).map_err(io("rename the temporary file onto", path))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+        },
+        WriteError::Invalid(what) => ExportError::Invalid {
+            path: path.to_path_buf(),
+            what,
+        },
+    })
 }

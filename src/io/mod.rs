@@ -1,6 +1,7 @@
 //! File formats: one module per format. Units and up axis are normalised here, once, so everything above this
 //! layer sees metres, Y up.
 
+pub mod atomic;
 pub mod bvh;
 pub mod gltf_import;
 pub mod urdf;
@@ -9,6 +10,7 @@ use std::fmt;
 
 mod load;
 
+pub use atomic::{write_atomic, write_atomic_with};
 pub use load::{
     EMBEDDED_WALK_BVH, EMBEDDED_WALK_NAME, Format, ImportError, load_bytes, load_embedded_walk,
     load_file,

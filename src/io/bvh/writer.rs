@@ -9,7 +9,6 @@
 //! whose order starts with them), and a joint without position channels always sits at its OFFSET.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::Path;
 
 use nalgebra::{UnitQuaternion, Vector3};
@@ -290,25 +289,5 @@ pub fn write_file(
             ),
         ));
     }
-    let text = write(skeleton, clip, opts);
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or_else(|| Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out.bvh".to_string());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::io::write_atomic(path, write(skeleton, clip, opts).as_bytes())
 }
