@@ -1,0 +1,288 @@
+//! The cxx bridge behind `include/flinch/flinch.hpp`: opaque Rust objects (a loaded clip, a world) with methods
+//! whose errors become `rust::Error` exceptions in C++. The generated header and glue are copied to
+//! `include/flinch/src/bridge.rs.{h,cc}` (checked by `tests/cxx_headers.rs`).
+
+use flinch_core::io::{Format, ImportOptions, Imported, load_bytes, load_file};
+use nalgebra::Vector3;
+
+use crate::clip::build_character;
+use crate::query::joint_deviations;
+use crate::scene::{Ball, BallKey, CharacterKey, Scene};
+
+#[cxx::bridge(namespace = "flinch::detail")]
+mod ffi {
+    /// A rigid transform: position (m) and rotation quaternion x, y, z, w.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    struct Transform {
+        /// Translation x, y, z (m).
+        position: [f64; 3],
+        /// Rotation quaternion x, y, z, w.
+        rotation: [f64; 4],
+    }
+
+    /// A ball hit of the last step.
+    #[derive(Debug, Clone, PartialEq)]
+    struct HitEvent {
+        /// Time of the hit (s).
+        time: f64,
+        /// Key of the character hit.
+        character: u64,
+        /// Skeleton joint name of the bone hit.
+        bone: String,
+        /// Contact point (m, world).
+        point: [f64; 3],
+        /// Contact normal (unit, world).
+        normal: [f64; 3],
+        /// Impulse given to the character (N·s, world).
+        impulse: [f64; 3],
+        /// Key of the ball (0: not a ball).
+        ball: u64,
+    }
+
+    extern "Rust" {
+        /// A loaded clip (skeleton + motion).
+        type ClipData;
+        /// A world of characters and balls.
+        type WorldData;
+
+        /// The library version, `MAJOR.MINOR.PATCH`.
+        fn version() -> &'static str;
+        /// Loads a clip file (format from the extension).
+        fn load_clip_file(path: &str) -> Result<Box<ClipData>>;
+        /// Loads a clip from memory; `format` is `bvh`, `gltf`, `glb` or `urdf`; `name` is used in messages.
+        fn load_clip_memory(bytes: &[u8], format: &str, name: &str) -> Result<Box<ClipData>>;
+        /// Number of skeleton joints.
+        fn joint_count(self: &ClipData) -> usize;
+        /// Duration (s).
+        fn duration(self: &ClipData) -> f64;
+
+        /// An empty world.
+        fn new_world() -> Box<WorldData>;
+        /// Builds the character of `clip` (`config_json` empty: defaults) and adds it; returns its key.
+        fn add_character(self: &mut WorldData, clip: &ClipData, config_json: &str) -> Result<u64>;
+        /// Removes a character.
+        fn remove_character(self: &mut WorldData, key: u64) -> Result<()>;
+        /// Advances the world by `dt` seconds.
+        fn step(self: &mut WorldData, dt: f64) -> Result<()>;
+        /// Simulation time (s).
+        fn time(self: &WorldData) -> f64;
+        /// Impulse (N·s, world) on the body of `bone` at `point` (3 values, m, world; empty: the centre of mass).
+        fn apply_impulse(
+            self: &mut WorldData,
+            key: u64,
+            bone: &str,
+            point: &[f64],
+            impulse: &[f64],
+        ) -> Result<()>;
+        /// Skeleton joint names of a character.
+        fn joint_names(self: &WorldData, key: u64) -> Result<Vec<String>>;
+        /// Per skeleton joint: deviation from the reference (radians; merged bones 0).
+        fn joint_deviations(self: &WorldData, key: u64) -> Result<Vec<f64>>;
+        /// Per skeleton joint: world transform.
+        fn world_transforms(self: &WorldData, key: u64) -> Result<Vec<Transform>>;
+        /// Per skeleton joint: local rotation relative to rest and local translation.
+        fn local_pose(self: &WorldData, key: u64) -> Result<Vec<Transform>>;
+        /// Spawns a ball; returns its key.
+        fn spawn_ball(
+            self: &mut WorldData,
+            radius: f64,
+            mass: f64,
+            position: &[f64],
+            velocity: &[f64],
+        ) -> Result<u64>;
+        /// The hit events of the last step.
+        fn events(self: &WorldData) -> Vec<HitEvent>;
+    }
+}
+
+use ffi::{HitEvent, Transform};
+
+/// A loaded clip.
+pub struct ClipData(Imported);
+
+/// A world.
+pub struct WorldData(Scene);
+
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+fn load_clip_file(path: &str) -> Result<Box<ClipData>, String> {
+    load_file(std::path::Path::new(path), &ImportOptions::default())
+        .map(|i| Box::new(ClipData(i)))
+        .map_err(|e| e.to_string())
+}
+
+fn load_clip_memory(bytes: &[u8], format: &str, name: &str) -> Result<Box<ClipData>, String> {
+    let format = Format::from_name(format).ok_or_else(|| {
+        format!("{name}: unknown format `{format}` (expected bvh, gltf, glb or urdf)")
+    })?;
+    load_bytes(bytes, format, name, None, &ImportOptions::default())
+        .map(|i| Box::new(ClipData(i)))
+        .map_err(|e| e.to_string())
+}
+
+fn new_world() -> Box<WorldData> {
+    Box::new(WorldData(Scene::new()))
+}
+
+/// A finite 3-vector from a slice of 3.
+fn vector(what: &str, v: &[f64]) -> Result<Vector3<f64>, String> {
+    match v {
+        [x, y, z] if v.iter().all(|c| c.is_finite()) => Ok(Vector3::new(*x, *y, *z)),
+        _ => Err(format!("{what} must be 3 finite numbers, got {v:?}")),
+    }
+}
+
+impl ClipData {
+    fn joint_count(&self) -> usize {
+        self.0.skeleton.len()
+    }
+
+    fn duration(&self) -> f64 {
+        self.0.clip.duration()
+    }
+}
+
+impl WorldData {
+    fn character(&self, key: u64) -> Result<&flinch_core::control::Character, String> {
+        self.0
+            .character(CharacterKey::from_raw(key))
+            .map_err(|_| format!("character {key:#x} is not in this world (removed or stale)"))
+    }
+
+    fn add_character(&mut self, clip: &ClipData, config_json: &str) -> Result<u64, String> {
+        let json = Some(config_json).filter(|s| !s.trim().is_empty());
+        let c = build_character("add_character", &clip.0, json).map_err(|e| e.message)?;
+        Ok(self.0.add_character(c).to_raw())
+    }
+
+    fn remove_character(&mut self, key: u64) -> Result<(), String> {
+        self.0
+            .remove_character(CharacterKey::from_raw(key))
+            .map(drop)
+            .map_err(|_| {
+                format!(
+                    "remove_character: character {key:#x} is not in this world (removed or stale)"
+                )
+            })
+    }
+
+    fn step(&mut self, dt: f64) -> Result<(), String> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(format!("step: dt must be positive and finite, got {dt}"));
+        }
+        self.0.step(dt).map_err(|e| format!("step: {e}"))
+    }
+
+    fn time(&self) -> f64 {
+        self.0.time()
+    }
+
+    fn apply_impulse(
+        &mut self,
+        key: u64,
+        bone: &str,
+        point: &[f64],
+        impulse: &[f64],
+    ) -> Result<(), String> {
+        let impulse = vector("apply_impulse: impulse", impulse)?;
+        let point = match point {
+            [] => None,
+            p => Some(vector("apply_impulse: point", p)?),
+        };
+        let c = self
+            .0
+            .character_mut(CharacterKey::from_raw(key))
+            .map_err(|_| {
+                format!("apply_impulse: character {key:#x} is not in this world (removed or stale)")
+            })?;
+        let body = c
+            .body_of_bone(bone)
+            .map_err(|e| format!("apply_impulse: {e}"))?;
+        let point = point.unwrap_or(c.world().body(body).position);
+        c.apply_impulse(bone, point, impulse)
+            .map_err(|e| format!("apply_impulse: {e}"))
+    }
+
+    fn joint_names(&self, key: u64) -> Result<Vec<String>, String> {
+        Ok(self
+            .character(key)?
+            .skeleton()
+            .joints
+            .iter()
+            .map(|j| j.name.clone())
+            .collect())
+    }
+
+    fn joint_deviations(&self, key: u64) -> Result<Vec<f64>, String> {
+        Ok(joint_deviations(self.character(key)?))
+    }
+
+    fn world_transforms(&self, key: u64) -> Result<Vec<Transform>, String> {
+        Ok(self
+            .character(key)?
+            .world_transforms()
+            .iter()
+            .map(|t| Transform {
+                position: t.translation.vector.into(),
+                rotation: t.rotation.coords.into(),
+            })
+            .collect())
+    }
+
+    fn local_pose(&self, key: u64) -> Result<Vec<Transform>, String> {
+        let pose = self.character(key)?.pose();
+        Ok(pose
+            .rotations
+            .iter()
+            .zip(&pose.translations)
+            .map(|(r, t)| Transform {
+                position: (*t).into(),
+                rotation: r.coords.into(),
+            })
+            .collect())
+    }
+
+    fn spawn_ball(
+        &mut self,
+        radius: f64,
+        mass: f64,
+        position: &[f64],
+        velocity: &[f64],
+    ) -> Result<u64, String> {
+        for (what, x) in [("radius", radius), ("mass", mass)] {
+            if !(x.is_finite() && x > 0.0) {
+                return Err(format!(
+                    "spawn_ball: {what} must be positive and finite, got {x}"
+                ));
+            }
+        }
+        let ball = Ball {
+            radius,
+            mass,
+            position: vector("spawn_ball: position", position)?,
+            velocity: vector("spawn_ball: velocity", velocity)?,
+        };
+        self.0
+            .spawn_ball(ball)
+            .map(BallKey::to_raw)
+            .map_err(|e| format!("spawn_ball: {e}"))
+    }
+
+    fn events(&self) -> Vec<HitEvent> {
+        self.0
+            .events()
+            .iter()
+            .map(|e| HitEvent {
+                time: e.time,
+                character: e.character.to_raw(),
+                bone: e.bone.clone(),
+                point: e.point.into(),
+                normal: e.normal.into(),
+                impulse: e.impulse.into(),
+                ball: e.ball.map_or(0, BallKey::to_raw),
+            })
+            .collect()
+    }
+}

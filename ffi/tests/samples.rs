@@ -1,0 +1,205 @@
+//! The C and C++ samples, compiled with the system `cc`/`c++` against the built `libflinch.a` and `libflinch.so`
+//! and run: their per-joint maximum deviations after the hit equal the same computation through the Rust
+//! API to 1e-12°.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use flinch_core::control::{Character, CharacterConfig};
+use flinch_core::io::{ImportOptions, load_file};
+use flinch_core::math::rotation_distance;
+use nalgebra::Vector3;
+
+const RATE_HZ: f64 = 120.0;
+const STEPS: usize = 240;
+const HIT_STEP: usize = 120;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn walk() -> PathBuf {
+    repo().join("samples/data/cmu_02_01_walk.bvh")
+}
+
+/// The directory holding libflinch.a and libflinch.so: the profile directory of this test's own target dir.
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("test executable in <target>/<profile>/deps")
+        .to_path_buf();
+    for lib in ["libflinch.a", "libflinch.so"] {
+        assert!(
+            dir.join(lib).is_file(),
+            "{} missing: cargo builds the flinch-ffi library before its tests (cargo test -p flinch-ffi)",
+            dir.join(lib).display()
+        );
+    }
+    dir
+}
+
+/// A scratch directory for binaries and outputs of this test.
+fn scratch(name: &str) -> PathBuf {
+    let d = lib_dir().join("ffi-samples").join(name);
+    std::fs::create_dir_all(&d).expect("create scratch dir");
+    d
+}
+
+/// Runs a command; panics with its output on failure; returns stdout.
+fn run(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Per joint: the largest deviation (degrees) over 2 s at 120 Hz with the hit at 1 s, through the Rust API.
+fn rust_reference() -> Vec<(String, f64)> {
+    let imported = load_file(&walk(), &ImportOptions::default()).expect("load the walk");
+    let mut c =
+        Character::from_imported(imported, &CharacterConfig::default()).expect("build the walk");
+    let joints = c.skeleton().len();
+    let mut max = vec![0.0f64; joints];
+    for step in 0..STEPS {
+        if step == HIT_STEP {
+            let body = c.body_of_bone("RightForeArm").expect("RightForeArm");
+            let com = c.world().body(body).position;
+            c.apply_impulse("RightForeArm", com, Vector3::new(6.75, 0.0, 0.0))
+                .expect("hit");
+        }
+        c.step(1.0 / RATE_HZ).expect("step");
+        for (j, m) in max.iter_mut().enumerate() {
+            let b = c.model().body_of_joint[j];
+            if c.model().bodies[b].skeleton_joint == j {
+                *m = m.max(rotation_distance(
+                    &c.joint_rotation(b),
+                    &c.reference_rotation(b),
+                ));
+            }
+        }
+    }
+    c.skeleton()
+        .joints
+        .iter()
+        .zip(max)
+        .map(|(j, m)| (j.name.clone(), m.to_degrees()))
+        .collect()
+}
+
+/// The `name value` lines and the summary fields of a sample's output.
+fn parse(out: &str) -> (BTreeMap<String, f64>, BTreeMap<String, String>) {
+    let mut joints = BTreeMap::new();
+    let mut summary = BTreeMap::new();
+    for line in out.lines().skip(1) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["summary", rest @ ..] => {
+                for kv in rest.chunks(2) {
+                    if let [k, v] = kv {
+                        summary.insert(k.to_string(), v.to_string());
+                    }
+                }
+            }
+            [name, value] => {
+                let v: f64 = value
+                    .parse()
+                    .unwrap_or_else(|_| panic!("bad value in `{line}`"));
+                joints.insert(name.to_string(), v);
+            }
+            _ => panic!("unexpected line `{line}` in:\n{out}"),
+        }
+    }
+    (joints, summary)
+}
+
+/// Checks a sample's output against the Rust computation; returns the largest difference (degrees).
+fn check(out: &str, reference: &[(String, f64)]) -> f64 {
+    assert!(
+        out.starts_with(&format!("flinch {} (header ", env!("CARGO_PKG_VERSION"))),
+        "{out}"
+    );
+    let (joints, summary) = parse(out);
+    assert_eq!(joints.len(), reference.len(), "one line per joint:\n{out}");
+    let mut worst = 0.0f64;
+    for (name, want) in reference {
+        let got = joints
+            .get(name)
+            .unwrap_or_else(|| panic!("no line for joint {name}"));
+        worst = worst.max((got - want).abs());
+    }
+    assert!(worst <= 1e-12, "sample vs Rust: {worst:e}° apart\n{out}");
+    let peak = reference
+        .iter()
+        .fold(("", 0.0f64), |p, (n, v)| if *v > p.1 { (n, *v) } else { p });
+    assert_eq!(
+        summary.get("peak_joint").map(String::as_str),
+        Some(peak.0),
+        "{out}"
+    );
+    assert!(
+        peak.1 > 15.0,
+        "the hit must show: peak {}° at {}",
+        peak.1,
+        peak.0
+    );
+    assert_eq!(summary.get("steps").map(String::as_str), Some("240"));
+    worst
+}
+
+/// Compiles `sources` with `compiler` into `exe`, statically or against the shared library.
+fn build(compiler: &str, sources: &[PathBuf], exe: &Path, shared: bool, extra: &[&str]) {
+    let lib = lib_dir();
+    let mut cmd = Command::new(compiler);
+    cmd.args(extra)
+        .arg("-I")
+        .arg(repo().join("include"))
+        .args(sources)
+        .arg("-o")
+        .arg(exe);
+    if shared {
+        cmd.arg(format!("-L{}", lib.display()))
+            .arg("-lflinch")
+            .arg(format!("-Wl,-rpath,{}", lib.display()));
+    } else {
+        cmd.arg(lib.join("libflinch.a"))
+            .args(["-lpthread", "-ldl", "-lm"]);
+    }
+    run(&mut cmd);
+}
+
+#[test]
+fn c_sample_static_and_shared_match_the_rust_api() {
+    let reference = rust_reference();
+    let dir = scratch("c");
+    for shared in [false, true] {
+        let exe = dir.join(if shared {
+            "hit_reaction_shared"
+        } else {
+            "hit_reaction_static"
+        });
+        let src = repo().join("samples/c/hit_reaction.c");
+        build(
+            "cc",
+            &[src],
+            &exe,
+            shared,
+            &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
+        );
+        let out = run(Command::new(&exe).arg(walk()));
+        let worst = check(&out, &reference);
+        println!(
+            "figure c_{}_vs_rust_max_diff_deg {worst:e}",
+            if shared { "shared" } else { "static" }
+        );
+    }
+}

@@ -1,0 +1,134 @@
+// flinch C++ API: RAII, move-only wrappers over the cxx bridge (include/flinch/src/bridge.rs.h). Errors are thrown
+// as rust::Error (a std::exception whose what() says what was wrong and where).
+//
+// Static link:  c++ -std=c++17 app.cpp -Iinclude path/to/libflinch.a -lpthread -ldl -lm
+// Shared link:  c++ -std=c++17 app.cpp include/flinch/src/bridge.rs.cc -Iinclude -Lpath/to -lflinch
+// (the bridge glue is hidden inside libflinch.so, so a shared build compiles its own copy; docs/ffi.md).
+//
+// Threads: a World is used by one thread at a time; different worlds are independent.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "flinch/src/bridge.rs.h"
+#include "rust/cxx.h"
+
+namespace flinch {
+
+/// A rigid transform: position (m) and rotation quaternion x, y, z, w.
+using Transform = detail::Transform;
+/// A ball hit of the last World::step.
+using HitEvent = detail::HitEvent;
+
+/// The library version, "MAJOR.MINOR.PATCH".
+inline std::string version() { return std::string(detail::version()); }
+
+/// A loaded clip (skeleton + motion). Move-only.
+class Clip {
+public:
+    /// Loads a file; the format comes from the extension (.bvh, .gltf, .glb, .urdf). Throws rust::Error.
+    static Clip load(const std::string &path) { return Clip(detail::load_clip_file(path)); }
+
+    /// Loads bytes in `format` ("bvh", "gltf", "glb", "urdf"); `name` is used in messages. Throws rust::Error.
+    static Clip from_memory(const std::uint8_t *data, std::size_t size, const std::string &format,
+                            const std::string &name = "memory") {
+        return Clip(detail::load_clip_memory(rust::Slice<const std::uint8_t>(data, size), format, name));
+    }
+
+    Clip(Clip &&) noexcept = default;
+    Clip &operator=(Clip &&) noexcept = default;
+    Clip(const Clip &) = delete;
+    Clip &operator=(const Clip &) = delete;
+
+    /// Number of skeleton joints.
+    std::size_t joint_count() const { return inner_->joint_count(); }
+    /// Duration (s).
+    double duration() const { return inner_->duration(); }
+
+private:
+    friend class World;
+    explicit Clip(rust::Box<detail::ClipData> inner) : inner_(std::move(inner)) {}
+    rust::Box<detail::ClipData> inner_;
+};
+
+/// A character inside a World (generational: stale once removed; using it then throws).
+struct CharacterId {
+    std::uint64_t key;
+};
+
+/// A world of characters and balls, stepped together. Move-only.
+class World {
+public:
+    World() : inner_(detail::new_world()) {}
+    World(World &&) noexcept = default;
+    World &operator=(World &&) noexcept = default;
+    World(const World &) = delete;
+    World &operator=(const World &) = delete;
+
+    /// Builds the character of `clip` (`config_json`: a character configuration, empty for defaults) and adds it.
+    CharacterId add_character(const Clip &clip, const std::string &config_json = "") {
+        return CharacterId{inner_->add_character(*clip.inner_, config_json)};
+    }
+    /// Removes a character.
+    void remove_character(CharacterId c) { inner_->remove_character(c.key); }
+    /// Advances by `dt` seconds (> 0), in substeps no longer than each character's step size.
+    void step(double dt) { inner_->step(dt); }
+    /// Simulation time (s).
+    double time() const { return inner_->time(); }
+
+    /// Applies `impulse` (N·s, world) to the body of `bone` at its centre of mass, during the next step.
+    void apply_impulse(CharacterId c, const std::string &bone, const std::array<double, 3> &impulse) {
+        inner_->apply_impulse(c.key, bone, rust::Slice<const double>(), slice(impulse));
+    }
+    /// Applies `impulse` (N·s, world) to the body of `bone` at `point` (m, world), during the next step.
+    void apply_impulse(CharacterId c, const std::string &bone, const std::array<double, 3> &point,
+                       const std::array<double, 3> &impulse) {
+        inner_->apply_impulse(c.key, bone, slice(point), slice(impulse));
+    }
+
+    /// Skeleton joint names (the order of every per-joint vector).
+    std::vector<std::string> joint_names(CharacterId c) const {
+        std::vector<std::string> out;
+        for (const auto &n : inner_->joint_names(c.key)) out.emplace_back(std::string(n));
+        return out;
+    }
+    /// Per joint: deviation from the reference now (radians; bones merged into a parent body: 0).
+    std::vector<double> joint_deviations(CharacterId c) const {
+        auto v = inner_->joint_deviations(c.key);
+        return std::vector<double>(v.begin(), v.end());
+    }
+    /// Per joint: world transform.
+    std::vector<Transform> world_transforms(CharacterId c) const {
+        auto v = inner_->world_transforms(c.key);
+        return std::vector<Transform>(v.begin(), v.end());
+    }
+    /// Per joint: local rotation relative to the rest pose and local translation (root: simulated position).
+    std::vector<Transform> local_pose(CharacterId c) const {
+        auto v = inner_->local_pose(c.key);
+        return std::vector<Transform>(v.begin(), v.end());
+    }
+
+    /// Spawns a ball (radius m, mass kg, position m, velocity m/s); returns its key.
+    std::uint64_t spawn_ball(double radius, double mass, const std::array<double, 3> &position,
+                             const std::array<double, 3> &velocity) {
+        return inner_->spawn_ball(radius, mass, slice(position), slice(velocity));
+    }
+    /// The hit events of the last step.
+    std::vector<HitEvent> events() const {
+        auto v = inner_->events();
+        return std::vector<HitEvent>(v.begin(), v.end());
+    }
+
+private:
+    static rust::Slice<const double> slice(const std::array<double, 3> &a) {
+        return rust::Slice<const double>(a.data(), a.size());
+    }
+    rust::Box<detail::WorldData> inner_;
+};
+
+}  // namespace flinch
