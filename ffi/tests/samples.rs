@@ -156,7 +156,8 @@ fn check(out: &str, reference: &[(String, f64)]) -> f64 {
     worst
 }
 
-/// Compiles `sources` with `compiler` into `exe`, statically or against the shared library.
+/// Compiles `sources` with `compiler` into `exe`, statically or against the shared library, with the link lines
+/// of docs/ffi.md.
 fn build(compiler: &str, sources: &[PathBuf], exe: &Path, shared: bool, extra: &[&str]) {
     let lib = lib_dir();
     let mut cmd = Command::new(compiler);
@@ -169,10 +170,12 @@ fn build(compiler: &str, sources: &[PathBuf], exe: &Path, shared: bool, extra: &
     if shared {
         cmd.arg(format!("-L{}", lib.display()))
             .arg("-lflinch")
-            .arg(format!("-Wl,-rpath,{}", lib.display()));
+            .arg(format!("-Wl,-rpath,{}", lib.display()))
+            .arg("-lm");
     } else {
+        // The archive carries cxx's C++ runtime (pulled in by the Rust side), hence -lstdc++ even for C.
         cmd.arg(lib.join("libflinch.a"))
-            .args(["-lpthread", "-ldl", "-lm"]);
+            .args(["-lstdc++", "-lpthread", "-ldl", "-lm"]);
     }
     run(&mut cmd);
 }
@@ -187,10 +190,10 @@ fn c_sample_static_and_shared_match_the_rust_api() {
         } else {
             "hit_reaction_static"
         });
-        let src = repo().join("samples/c/hit_reaction.c");
+        let src = vec![repo().join("samples/c/hit_reaction.c")];
         build(
             "cc",
-            &[src],
+            &src,
             &exe,
             shared,
             &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
@@ -201,5 +204,68 @@ fn c_sample_static_and_shared_match_the_rust_api() {
             "figure c_{}_vs_rust_max_diff_deg {worst:e}",
             if shared { "shared" } else { "static" }
         );
+    }
+}
+
+#[test]
+fn cpp_sample_static_and_shared_match_the_rust_api_and_bake_the_pose() {
+    let reference = rust_reference();
+    let dir = scratch("cpp");
+    let mut csvs = Vec::new();
+    for shared in [false, true] {
+        let kind = if shared { "shared" } else { "static" };
+        let exe = dir.join(format!("bake_{kind}"));
+        let mut src = vec![repo().join("samples/cpp/bake.cpp")];
+        if shared {
+            // The bridge glue and cxx's runtime are hidden inside libflinch.so: compile them in.
+            src.push(repo().join("include/flinch/src/bridge.rs.cc"));
+            src.push(repo().join("include/rust/cxx.cc"));
+        }
+        build(
+            "c++",
+            &src,
+            &exe,
+            shared,
+            &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"],
+        );
+        let csv = dir.join(format!("bake_{kind}.csv"));
+        let out = run(Command::new(&exe).arg(walk()).arg(&csv));
+        let worst = check(&out, &reference);
+        println!("figure cpp_{kind}_vs_rust_max_diff_deg {worst:e}");
+        csvs.push(std::fs::read_to_string(&csv).expect("the baked CSV"));
+        // A load error reaches C++ as a rust::Error exception carrying the message.
+        let bad = Command::new(&exe)
+            .arg(dir.join("missing.bvh"))
+            .output()
+            .expect("run bake");
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert_eq!(bad.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("missing.bvh") && err.contains("cannot read"),
+            "{err}"
+        );
+    }
+    assert_eq!(csvs[0], csvs[1], "static and shared bakes differ");
+    let lines: Vec<&str> = csvs[0].lines().collect();
+    assert_eq!(lines[0], "time,joint,x,y,z,qx,qy,qz,qw");
+    assert_eq!(
+        lines.len(),
+        1 + STEPS * reference.len(),
+        "one row per joint and frame"
+    );
+    // Every row: finite numbers, a unit quaternion.
+    for row in &lines[1..] {
+        let v: Vec<f64> = row
+            .split(',')
+            .enumerate()
+            .filter(|(i, _)| *i != 1)
+            .map(|(_, x)| {
+                x.parse()
+                    .unwrap_or_else(|_| panic!("bad number in `{row}`"))
+            })
+            .collect();
+        assert!(v.iter().all(|x| x.is_finite()), "{row}");
+        let q = (v[4] * v[4] + v[5] * v[5] + v[6] * v[6] + v[7] * v[7]).sqrt();
+        assert!((q - 1.0).abs() < 1e-9, "not a unit quaternion: {row}");
     }
 }
