@@ -20,4 +20,5 @@ pub mod export;
 pub mod io;
 pub mod math;
 pub mod model;
+pub mod scene;
 pub mod skeleton;

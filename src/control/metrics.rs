@@ -136,7 +136,7 @@ pub fn evaluate(
             next_hit += 1;
         }
         let report = character.step(h)?;
-        recorder.after_step(character, &report);
+        recorder.after_step(character, report.max_separation);
     }
     Ok(recorder.finish(end))
 }

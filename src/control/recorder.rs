@@ -6,7 +6,6 @@ use nalgebra::{UnitQuaternion, Vector3};
 
 use super::character::Character;
 use super::metrics::{Evaluation, HitFigures, JointError};
-use crate::dynamics::StepReport;
 use crate::math::rotation_distance;
 
 /// A deviation above this (degrees) counts as "not yet returned" after a hit.
@@ -124,12 +123,12 @@ impl Recorder {
         self.energy += joules;
     }
 
-    /// Measures the state after a step.
-    pub fn after_step(&mut self, character: &Character, report: &StepReport) {
+    /// Measures the state after a step whose largest joint anchor separation was `max_separation` (m).
+    pub fn after_step(&mut self, character: &Character, max_separation: f64) {
         for w in self.pending.drain(..) {
             self.energy += w.finish(character);
         }
-        self.gap = self.gap.max(report.max_separation);
+        self.gap = self.gap.max(max_separation);
         let t = character.time();
         let nb = self.names.len();
         let before_hit = self.first_hit.is_none_or(|th| t < th);
