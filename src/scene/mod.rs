@@ -110,6 +110,9 @@ pub struct Scene {
     events: Vec<HitEvent>,
 }
 
+/// A ball's earliest touch in a substep: chord fraction, character, body, point, normal.
+type FirstTouch = (f64, CharacterKey, usize, Vector3<f64>, Vector3<f64>);
+
 /// The substep used when the scene holds no character (balls only).
 const DEFAULT_SUBSTEP: f64 = 1.0 / 120.0;
 
@@ -187,12 +190,8 @@ impl Scene {
             .iter()
             .chain(ball.velocity.iter())
             .all(|c| c.is_finite());
-        if !(ball.radius.is_finite()
-            && ball.radius > 0.0
-            && ball.mass.is_finite()
-            && ball.mass > 0.0)
-            || !finite
-        {
+        let positive = |x: f64| x.is_finite() && x > 0.0;
+        if !positive(ball.radius) || !positive(ball.mass) || !finite {
             return Err(SceneError::Argument(format!(
                 "a ball needs a positive radius and mass and a finite position and velocity, got {ball:?}"
             )));
@@ -289,7 +288,7 @@ impl Scene {
         works: &mut Vec<ImpulseWork>,
     ) -> Result<Ball, SceneError> {
         let end = ball.position + ball.velocity * h + 0.5 * GRAVITY * h * h;
-        let mut first: Option<(f64, CharacterKey, usize, Vector3<f64>, Vector3<f64>)> = None;
+        let mut first: Option<FirstTouch> = None;
         for (ck, c) in self.characters.iter() {
             for (b, body) in c.model().bodies.iter().enumerate() {
                 let frame = c.body_frame(b);
