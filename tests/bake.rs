@@ -56,7 +56,7 @@ fn unperturbed_bakes_reproduce_every_corpus_clip() {
         let baked =
             bake(character, &HitScript::default(), BakeMode::Layered, |_| {}).expect("bake");
         let (rot, pos) = clip_distance(&input, &baked.clip);
-        let out = dir.join(format!("{name}"));
+        let out = dir.join(&name);
         write_baked(
             &out,
             &skeleton,
