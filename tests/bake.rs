@@ -208,6 +208,8 @@ fn bad_scripts_are_errors() {
     assert!(HitScript::from_json(r#"{"hits": [{"type": "kick"}]}"#).is_err());
     let e =
         HitScript::from_json("{\"hits\": [\n {\"type\": \"impulse\", \"time\": 1}]}").unwrap_err();
+    assert!(e.to_string().contains("hits[0]: missing field"), "{e}");
+    let e = HitScript::from_json("{\"hits\": [\n {\"type\": \"impulse\",, }]}").unwrap_err();
     assert!(e.to_string().contains("line 2"), "{e}");
     assert!(HitScript::from_json(r#"{"hits": [], "extra": 1}"#).is_err());
     let imported = load_embedded_walk(&ImportOptions::default()).unwrap();

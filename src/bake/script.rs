@@ -100,14 +100,48 @@ pub struct HitScript {
 }
 
 impl HitScript {
-    /// Parses the JSON text of a hits file; errors give line and column.
+    /// Parses the JSON text of a hits file; syntax errors give line and column, content errors the event
+    /// (`hits[2]: unknown field ...`).
     pub fn from_json(text: &str) -> Result<HitScript, ConfigError> {
-        parse_json(text)
+        HitScript::from_value(parse_json(text)?, "<json>")
     }
 
     /// Reads a hits file (JSON, or TOML by extension); errors name the file.
     pub fn from_file(path: &std::path::Path) -> Result<HitScript, ConfigError> {
-        read_config_file(path)
+        let value: serde_json::Value = read_config_file(path)?;
+        HitScript::from_value(value, &path.display().to_string())
+    }
+
+    /// Deserializes event by event, so an error names the event it is in (serde's internally tagged enums
+    /// otherwise report the end of the whole document).
+    fn from_value(mut value: serde_json::Value, path: &str) -> Result<HitScript, ConfigError> {
+        let error = |message: String| ConfigError::Parse {
+            path: path.to_string(),
+            message,
+        };
+        let hits = match value.as_object_mut() {
+            Some(o) => o
+                .remove("hits")
+                .unwrap_or(serde_json::Value::Array(Vec::new())),
+            None => return Err(error("expected an object with a `hits` list".into())),
+        };
+        let mut script: HitScript =
+            serde_json::from_value(value).map_err(|e| error(e.to_string()))?;
+        let serde_json::Value::Array(hits) = hits else {
+            return Err(error("`hits` must be a list".into()));
+        };
+        for (i, hit) in hits.into_iter().enumerate() {
+            script
+                .hits
+                .push(serde_json::from_value(hit).map_err(|e| error(format!("hits[{i}]: {e}")))?);
+        }
+        if !(0.0..=1.0).contains(&script.restitution) {
+            return Err(error(format!(
+                "restitution must be in [0, 1], got {}",
+                script.restitution
+            )));
+        }
+        Ok(script)
     }
 
     /// The script with the single scripted impulse of `flinch eval --hit`.
