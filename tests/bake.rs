@@ -111,6 +111,7 @@ fn simulated_mode_without_filter_reproduces_the_walk() {
         preprocess: PreprocessConfig {
             rate_hz: rate,
             cutoff_hz: None,
+            threads: None,
         },
         ..Default::default()
     };

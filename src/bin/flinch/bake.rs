@@ -117,11 +117,16 @@ fn run_job(
     script: &HitScript,
     job: &Job,
     bar: &ProgressBar,
+    parallel_clips: usize,
 ) -> Result<Done, CliError> {
     let start = Instant::now();
-    let config = args
+    let mut config = args
         .import
         .character_config(args.rate, args.config.as_deref())?;
+    if parallel_clips > 1 {
+        // The clips already share the cores.
+        config.preprocess.threads = Some(1);
+    }
     let (name, imported) = args.import.load(job.input.as_deref(), Some(args.rate))?;
     bar.set_message("preprocessing");
     let report = imported.report.clone();
@@ -212,6 +217,7 @@ pub fn run(args: &BakeArgs) -> Result<(), CliError> {
         .num_threads(threads)
         .build()
         .map_err(|e| CliError::Other(format!("cannot start the worker threads: {e}")))?;
+    let parallel = pool.current_num_threads().min(jobs.len());
     let bars = MultiProgress::new();
     let style = ProgressStyle::with_template("{prefix:>24} [{bar:30}] {percent:>3}% {msg}")
         .map_err(|e| CliError::Other(e.to_string()))?
@@ -222,7 +228,7 @@ pub fn run(args: &BakeArgs) -> Result<(), CliError> {
             .map(|job| {
                 let bar = bars.add(ProgressBar::new(1000).with_style(style.clone()));
                 bar.set_prefix(display_name(job.input.as_deref()));
-                let r = run_job(args, &script, job, &bar);
+                let r = run_job(args, &script, job, &bar, parallel);
                 if r.is_err() {
                     bar.abandon_with_message("failed");
                 }
