@@ -14,6 +14,7 @@
 //! Layers, lowest first: [`math`], [`skeleton`], [`io`]; [`dynamics`] stands beside them and knows nothing of
 //! skeletons or files.
 
+pub mod bake;
 pub mod control;
 pub mod dynamics;
 pub mod export;
@@ -21,4 +22,5 @@ pub mod io;
 pub mod math;
 pub mod model;
 pub mod render;
+pub mod scene;
 pub mod skeleton;
