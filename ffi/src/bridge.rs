@@ -7,7 +7,7 @@ use nalgebra::Vector3;
 
 use crate::clip::build_character;
 use crate::query::joint_deviations;
-use crate::scene::{Ball, BallKey, CharacterKey, Scene};
+use flinch_core::scene::{Ball, BallKey, CharacterKey, Scene};
 
 #[cxx::bridge(namespace = "flinch::detail")]
 mod ffi {

@@ -51,20 +51,6 @@ impl<T> Table<T> {
         }
     }
 
-    /// The object of a live handle, mutably.
-    pub fn get_mut(&mut self, handle: u64) -> Option<&mut T> {
-        let (slot, generation) = split(handle);
-        match self.slots.get_mut(slot) {
-            Some((g, Some(v))) if *g == generation => Some(v),
-            _ => None,
-        }
-    }
-
-    /// Every live object, mutably, in slot order.
-    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.slots.iter_mut().filter_map(|(_, v)| v.as_mut())
-    }
-
     /// Takes the object of a live handle out; the handle (and every copy of it) becomes stale.
     pub fn remove(&mut self, handle: u64) -> Option<T> {
         let (slot, generation) = split(handle);

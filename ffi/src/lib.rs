@@ -18,8 +18,6 @@ mod clip;
 mod error;
 mod handles;
 mod query;
-#[path = "scene_stub.rs"]
-mod scene;
 mod world;
 
 #[cfg(test)]

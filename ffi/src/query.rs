@@ -26,7 +26,7 @@ pub struct FlinchHitEvent {
     pub time: f64,
     /// The character hit.
     pub character: FlinchCharacterKey,
-    /// Skeleton joint index of the bone hit (`SIZE_MAX` if the name is not a skeleton joint).
+    /// Skeleton joint index of the body hit (`SIZE_MAX` if the character has been removed since).
     pub joint: usize,
     /// Contact point (m, world).
     pub point: [f64; 3],
@@ -195,7 +195,7 @@ pub fn joint_deviations(c: &Character) -> Vec<f64> {
         .map(|j| {
             let b = model.body_of_joint[j];
             if model.bodies[b].skeleton_joint == j {
-                crate::scene::joint_deviation(c, b)
+                c.joint_deviation(b)
             } else {
                 0.0
             }
@@ -265,8 +265,8 @@ pub unsafe extern "C" fn flinch_world_event(
             let joint = scene
                 .character(e.character)
                 .ok()
-                .and_then(|c| c.skeleton().find(&e.bone))
-                .unwrap_or(usize::MAX);
+                .and_then(|c| c.model().bodies.get(e.body))
+                .map_or(usize::MAX, |b| b.skeleton_joint);
             Ok(FlinchHitEvent {
                 time: e.time,
                 character: FlinchCharacterKey {

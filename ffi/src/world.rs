@@ -9,7 +9,7 @@ use crate::args;
 use crate::clip::{FlinchCharacter, character_is_live, insert_character, take_character};
 use crate::error::{FfiError, FlinchStatus, guard};
 use crate::handles::{Table, lock};
-use crate::scene::{Ball, BallKey, CharacterKey, Scene, SceneError};
+use flinch_core::scene::{Ball, BallKey, CharacterKey, Scene, SceneError};
 
 /// A world (a scene of characters and balls). Zero is never a valid handle. Destroy with `flinch_world_destroy`.
 #[repr(C)]
