@@ -170,7 +170,7 @@ typedef struct FlinchHitEvent {
    */
   struct FlinchCharacterKey character;
   /**
-   * Skeleton joint index of the bone hit (`SIZE_MAX` if the name is not a skeleton joint).
+   * Skeleton joint index of the body hit (`SIZE_MAX` if the character has been removed since).
    */
   size_t joint;
   /**
