@@ -25,7 +25,7 @@ if(NOT TARGET flinch::flinch_static)
   set_target_properties(flinch::flinch_static PROPERTIES
     IMPORTED_LOCATION "${_flinch_prefix}/lib/libflinch.a"
     INTERFACE_INCLUDE_DIRECTORIES "${flinch_INCLUDE_DIR}"
-    INTERFACE_LINK_LIBRARIES "Threads::Threads;${CMAKE_DL_LIBS};m")
+    INTERFACE_LINK_LIBRARIES "stdc++;Threads::Threads;${CMAKE_DL_LIBS};m")
 endif()
 
 unset(_flinch_prefix)

@@ -6,6 +6,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::{lib_dir, repo, run, scratch, walk};
 use flinch_core::control::{Character, CharacterConfig};
 use flinch_core::io::{ImportOptions, load_file};
 use flinch_core::math::rotation_distance;
@@ -14,54 +17,6 @@ use nalgebra::Vector3;
 const RATE_HZ: f64 = 120.0;
 const STEPS: usize = 240;
 const HIT_STEP: usize = 120;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn walk() -> PathBuf {
-    repo().join("samples/data/cmu_02_01_walk.bvh")
-}
-
-/// The directory holding libflinch.a and libflinch.so: the profile directory of this test's own target dir.
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("test executable in <target>/<profile>/deps")
-        .to_path_buf();
-    for lib in ["libflinch.a", "libflinch.so"] {
-        assert!(
-            dir.join(lib).is_file(),
-            "{} missing: cargo builds the flinch-ffi library before its tests (cargo test -p flinch-ffi)",
-            dir.join(lib).display()
-        );
-    }
-    dir
-}
-
-/// A scratch directory for binaries and outputs of this test.
-fn scratch(name: &str) -> PathBuf {
-    let d = lib_dir().join("ffi-samples").join(name);
-    std::fs::create_dir_all(&d).expect("create scratch dir");
-    d
-}
-
-/// Runs a command; panics with its output on failure; returns stdout.
-fn run(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}\n{}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
 
 /// Per joint: the largest deviation (degrees) over 2 s at 120 Hz with the hit at 1 s, through the Rust API.
 fn rust_reference() -> Vec<(String, f64)> {
@@ -198,7 +153,7 @@ fn c_sample_static_and_shared_match_the_rust_api() {
             shared,
             &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
         );
-        let out = run(Command::new(&exe).arg(walk()));
+        let out = run(Command::new(&exe).arg(walk()).env_remove("LD_LIBRARY_PATH"));
         let worst = check(&out, &reference);
         println!(
             "figure c_{}_vs_rust_max_diff_deg {worst:e}",
@@ -229,7 +184,10 @@ fn cpp_sample_static_and_shared_match_the_rust_api_and_bake_the_pose() {
             &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"],
         );
         let csv = dir.join(format!("bake_{kind}.csv"));
-        let out = run(Command::new(&exe).arg(walk()).arg(&csv));
+        let out = run(Command::new(&exe)
+            .arg(walk())
+            .arg(&csv)
+            .env_remove("LD_LIBRARY_PATH"));
         let worst = check(&out, &reference);
         println!("figure cpp_{kind}_vs_rust_max_diff_deg {worst:e}");
         csvs.push(std::fs::read_to_string(&csv).expect("the baked CSV"));
