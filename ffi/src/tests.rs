@@ -380,3 +380,131 @@ fn garbage_clips_bad_formats_and_bad_config() {
     );
     expect(flinch_clip_destroy(clip), S::Ok, &[]);
 }
+
+#[test]
+fn a_ball_thrown_at_the_forearm_is_a_hit_event() {
+    let (w, k) = world_with_walk();
+    let mut pose = vec![FlinchTransform::default(); 31];
+    let mut name = [0 as c_char; 64];
+    let (mut forearm, mut hand) = (usize::MAX, usize::MAX);
+    // SAFETY: buffers valid for the capacities passed, outputs valid.
+    unsafe {
+        expect(
+            flinch_character_world_transforms(w, k, pose.as_mut_ptr(), pose.len()),
+            S::Ok,
+            &[],
+        );
+        for j in 0..31 {
+            expect(
+                flinch_character_joint_name(w, k, j, name.as_mut_ptr(), name.len(), null_mut()),
+                S::Ok,
+                &[],
+            );
+            match CStr::from_ptr(name.as_ptr()).to_str().unwrap() {
+                "RightForeArm" => forearm = j,
+                "RightHand" => hand = j,
+                _ => {}
+            }
+        }
+    }
+    // Aim a 0.45 kg ball at 15 m/s (+X) at the middle of the forearm, from 0.3 m away.
+    let mid: Vec<f64> = (0..3)
+        .map(|i| 0.5 * (pose[forearm].position[i] + pose[hand].position[i]))
+        .collect();
+    let start = [mid[0] - 0.3, mid[1], mid[2]];
+    let velocity = [15.0, 0.0, 0.0];
+    let mut ball = FlinchBall { id: 0 };
+    let mut events = Vec::new();
+    // SAFETY: 3-double arrays and valid outputs.
+    unsafe {
+        expect(
+            flinch_world_spawn_ball(w, 0.11, 0.45, start.as_ptr(), velocity.as_ptr(), &mut ball),
+            S::Ok,
+            &[],
+        );
+        for _ in 0..12 {
+            expect(flinch_world_step(w, 1.0 / 120.0), S::Ok, &[]);
+            let mut n = 0;
+            expect(flinch_world_event_count(w, &mut n), S::Ok, &[]);
+            for i in 0..n {
+                let mut e = std::mem::MaybeUninit::<FlinchHitEvent>::uninit();
+                expect(flinch_world_event(w, i, e.as_mut_ptr()), S::Ok, &[]);
+                events.push(e.assume_init());
+            }
+            let mut e = std::mem::MaybeUninit::<FlinchHitEvent>::uninit();
+            expect(
+                flinch_world_event(w, n, e.as_mut_ptr()),
+                S::InvalidArgument,
+                &["event index"],
+            );
+        }
+        let (mut p, mut v) = ([0.0; 3], [0.0; 3]);
+        expect(
+            flinch_world_ball_state(w, ball, p.as_mut_ptr(), v.as_mut_ptr()),
+            S::Ok,
+            &[],
+        );
+        assert!(v[0] < 15.0, "the ball gave up momentum: {v:?}");
+    }
+    assert!(!events.is_empty(), "no hit event");
+    let e = events[0];
+    assert_eq!(e.ball, ball);
+    assert_eq!(e.character, k);
+    assert!(
+        e.joint == forearm || e.joint == hand,
+        "hit joint {}",
+        e.joint
+    );
+    // The ball gives up its normal momentum relative to the (moving) arm's surface: about m·15 m/s along +X.
+    let norm = (e.impulse.iter().map(|x| x * x).sum::<f64>()).sqrt();
+    assert!(e.impulse[0] > 0.0 && norm < 0.45 * 20.0, "{:?}", e.impulse);
+    expect(flinch_world_remove_ball(w, ball), S::Ok, &[]);
+    expect(
+        flinch_world_remove_ball(w, ball),
+        S::InvalidHandle,
+        &["ball", "not in this world"],
+    );
+    expect(flinch_world_destroy(w), S::Ok, &[]);
+}
+
+#[test]
+fn worlds_on_two_threads_are_independent_and_deterministic() {
+    let run = || {
+        std::thread::spawn(|| {
+            let (w, k) = world_with_walk();
+            let bone = CString::new("RightForeArm").unwrap();
+            let mut dev = vec![0.0; 31];
+            // SAFETY: valid string, 3-double array, buffer of 31.
+            unsafe {
+                expect(
+                    flinch_world_apply_impulse(
+                        w,
+                        k,
+                        bone.as_ptr(),
+                        null(),
+                        [0.0, 0.0, 5.0].as_ptr(),
+                    ),
+                    S::Ok,
+                    &[],
+                );
+                for _ in 0..30 {
+                    expect(flinch_world_step(w, 1.0 / 120.0), S::Ok, &[]);
+                }
+                expect(
+                    flinch_character_joint_deviations(w, k, dev.as_mut_ptr(), dev.len()),
+                    S::Ok,
+                    &[],
+                );
+            }
+            expect(flinch_world_destroy(w), S::Ok, &[]);
+            dev
+        })
+    };
+    let (a, b) = (run(), run());
+    let (a, b) = (a.join().expect("thread a"), b.join().expect("thread b"));
+    assert_eq!(a, b);
+    assert!(
+        a.iter().cloned().fold(0.0, f64::max) > 0.01,
+        "the hit shows: {a:?}"
+    );
+}
