@@ -82,22 +82,29 @@ impl BasisInverse {
         self.updates
     }
 
-    /// `u = B⁻¹ c` and the row-wise magnitude `s_i = Σ_j |B⁻¹_ij c_j|`, the scale of the round-off in `u_i` (the ε
-    /// guard compares `u_i` against it). `c`, `u`, `s` have length n.
+    /// `u = B⁻¹ c` and the row-wise round-off scale `s_i = Σ_j |B⁻¹_ij| (|c_j| + ‖c‖∞)`, which the ε guard
+    /// compares `u_i` against. The `‖c‖∞` term is there because the inputs carry their own round-off: an entry of
+    /// M = J W Jᵀ that is exactly 0 in exact arithmetic comes out as ~1e-16 relative to the matrix, and
+    /// Σ_j|B⁻¹_ij c_j| alone would call it significant. `c`, `u`, `s` have length n.
     pub fn apply(&self, c: &[f64], u: &mut [f64], s: &mut [f64]) {
         u.fill(0.0);
         s.fill(0.0);
         let n = self.dim();
-        // Column-major: walk the columns of B⁻¹, skipping the zeros of c (slack columns are unit vectors).
+        let cmax = c.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+        // Column-major: walk the columns of B⁻¹ once, accumulating B⁻¹c and the |B⁻¹|-weighted scale.
         for (j, &cj) in c.iter().enumerate().take(n) {
-            if cj == 0.0 {
-                continue;
-            }
             let col = self.inv.column(j);
-            for i in 0..n {
-                let t = col[i] * cj;
-                u[i] += t;
-                s[i] += t.abs();
+            let w = cj.abs() + cmax;
+            if cj == 0.0 {
+                for i in 0..n {
+                    s[i] += col[i].abs() * w;
+                }
+            } else {
+                for i in 0..n {
+                    let b = col[i];
+                    u[i] += b * cj;
+                    s[i] += b.abs() * w;
+                }
             }
         }
     }

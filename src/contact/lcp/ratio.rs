@@ -5,10 +5,11 @@
 //!
 //! **ε guard.** Round-off can leave both x_i and u_i tiny positive numbers whose ratio is spuriously the smallest
 //! (Cline: "happened to us surprisingly often"). A row is a candidate only if `u_i > ε·s_i`, where
-//! `s_i = Σ_j |B⁻¹_ij c_j|` is the magnitude of the terms that summed to u_i, i.e. the scale of its round-off: an
+//! `s_i = Σ_j |B⁻¹_ij| (|c_j| + ‖c‖∞)` bounds the round-off of u_i: that of the sum itself (the |c_j| part) and
+//! that the input column already carries (an exact zero of M = J W Jᵀ computes as ~1e-16·‖M‖; the ‖c‖∞ part). An
 //! entry below ε times that scale is indistinguishable from zero and treated as zero (not blocking). Likewise
-//! `x_i ≤ ε·t_i` (t_i = Σ_j |B⁻¹_ij q_j|) is taken as exactly 0, so degenerate rows tie exactly. Scaling rows of
-//! the problem scales u_i and s_i alike, so the guard is scale-invariant, unlike Cline's absolute ε.
+//! `x_i ≤ ε·t_i` (t_i the same scale for q) is taken as exactly 0, so degenerate rows tie exactly. Scaling the
+//! problem scales u_i and s_i alike, so the guard is scale-invariant, unlike Cline's absolute ε.
 //!
 //! **Near-ties** (Cline leaves these open): ratios within a relative `tie` of the minimum are treated as tied and
 //! passed to the next lexicographic level. Treating a true near-tie as a tie is harmless (the chosen row is still
@@ -35,11 +36,11 @@ pub enum TieBreak {
 pub(crate) struct Ratio<'a> {
     /// Basic values x = B⁻¹q.
     pub x: &'a [f64],
-    /// Round-off scale of x (Σ_j |B⁻¹_ij q_j|).
+    /// Round-off scale of x (Σ_j |B⁻¹_ij| (|q_j| + ‖q‖∞)).
     pub xs: &'a [f64],
     /// Entering column u = B⁻¹c.
     pub u: &'a [f64],
-    /// Round-off scale of u (Σ_j |B⁻¹_ij c_j|).
+    /// Round-off scale of u (Σ_j |B⁻¹_ij| (|c_j| + ‖c‖∞)).
     pub us: &'a [f64],
     /// The ε guard, relative to the round-off scale.
     pub eps: f64,
