@@ -5,7 +5,8 @@
 mod lcp_scene;
 
 use flinch::contact::lcp::{
-    LcpError, LcpSolver, Lemke, LemkeOptions, Pgs, PgsOptions, RowBound, TieBreak, complementarity_residual,
+    LcpError, LcpSolver, Lemke, LemkeOptions, Pgs, PgsOptions, RowBound, TieBreak,
+    complementarity_residual,
 };
 use lcp_scene::{Rng, planted_q, psd_matrix, resting_boxes};
 use nalgebra::{DMatrix, DVector};
@@ -24,7 +25,8 @@ fn rank(m: &DMatrix<f64>) -> usize {
 #[test]
 fn random_psd_and_copositive_plus_lcps_n_1_to_60() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
-    let (mut worst, mut rays, mut solved, mut max_pivot_ratio): (f64, usize, usize, f64) = (0.0, 0, 0, 0.0);
+    let (mut worst, mut rays, mut solved, mut max_pivot_ratio): (f64, usize, usize, f64) =
+        (0.0, 0, 0, 0.0);
     let mut solver = lemke();
     for n in 1..=60 {
         for case in 0..6 {
@@ -81,7 +83,8 @@ fn box_face_on_the_ground_normals_and_friction_pyramid() {
     let mut rng = Rng(0xb0c5_0000_0000_0017);
     let mut solver = lemke();
     for per_box in [4, 8, 16] {
-        let (mut worst_n, mut worst_p, mut piv_n, mut piv_p): (f64, f64, usize, usize) = (0.0, 0.0, 0, 0);
+        let (mut worst_n, mut worst_p, mut piv_n, mut piv_p): (f64, f64, usize, usize) =
+            (0.0, 0.0, 0, 0);
         for trial in 0..40 {
             let mut c = resting_boxes(&mut rng, 1, per_box);
             if trial % 2 == 0 {
@@ -143,7 +146,9 @@ fn cycling_example() -> Lcp {
         m: DMatrix::from_row_slice(
             4,
             4,
-            &[1.0, 0.0, -3.0, 3.0, 0.0, 1.0, 3.0, 2.0, 1.0, 3.0, -2.0, -3.0, 3.0, 0.0, 0.0, 3.0],
+            &[
+                1.0, 0.0, -3.0, 3.0, 0.0, 1.0, 3.0, 2.0, 1.0, 3.0, -2.0, -3.0, 3.0, 0.0, 0.0, 3.0,
+            ],
         ),
         q: DVector::from_vec(vec![-1.0, -2.0, -2.0, -2.0]),
     }
@@ -159,7 +164,10 @@ fn lexicographic_rule_breaks_a_cycle_the_plain_rule_falls_into() {
         ..LemkeOptions::default()
     });
     let mut z = DVector::zeros(n);
-    assert!(matches!(plain.solve(&m, &q, &mut z), Err(LcpError::IterationLimit { limit: 1000 })));
+    assert!(matches!(
+        plain.solve(&m, &q, &mut z),
+        Err(LcpError::IterationLimit { limit: 1000 })
+    ));
     let r = lemke().solve(&m, &q, &mut z).unwrap();
     assert!(r.residual <= 1e-12 && r.pivots <= 2 * n + 2, "{r:?}");
 }
@@ -208,7 +216,11 @@ fn pgs_agrees_with_lemke_on_well_conditioned_normal_problems() {
         lem.solve(&m, &q, &mut zl).unwrap();
         let r = pgs.solve(&m, &q, &mut zp).unwrap();
         assert!(r.converged, "{r:?}");
-        assert!((&zl - &zp).amax() <= 1e-6, "n = {n}: {:e}", (&zl - &zp).amax());
+        assert!(
+            (&zl - &zp).amax() <= 1e-6,
+            "n = {n}: {:e}",
+            (&zl - &zp).amax()
+        );
     }
     // A resting box (normals only, singular M): z is not unique, the velocity M z + q is.
     let c = resting_boxes(&mut rng, 1, 4);
@@ -224,20 +236,17 @@ fn pgs_agrees_with_lemke_on_well_conditioned_normal_problems() {
 fn pgs_boxed_friction_stops_a_sliding_box_within_the_cone() {
     let mut rng = Rng(9);
     let c = resting_boxes(&mut rng, 1, 4);
-    let (m, q, tags) = c.boxed();
-    let bounds = tags
-        .iter()
-        .map(|t| match *t {
-            None => RowBound::NonNegative,
-            Some((normal, mu)) => RowBound::Friction { normal, mu },
-        })
-        .collect();
-    let mut pgs = Pgs::new(PgsOptions { bounds, max_iterations: 500, ..PgsOptions::default() });
+    let lcp_scene::Boxed { m, q, bounds } = c.boxed();
+    let mut pgs = Pgs::new(PgsOptions {
+        bounds: bounds.clone(),
+        max_iterations: 500,
+        ..PgsOptions::default()
+    });
     let mut z = DVector::zeros(q.len());
     let r = pgs.solve(&m, &q, &mut z).unwrap();
     assert!(r.residual <= 1e-6, "{r:?}");
-    for (i, t) in tags.iter().enumerate() {
-        if let Some((normal, mu)) = *t {
+    for (i, b) in bounds.iter().enumerate() {
+        if let RowBound::Friction { normal, mu } = *b {
             assert!(z[i].abs() <= mu * z[normal] + 1e-12);
         }
     }
@@ -250,13 +259,19 @@ fn warm_start_reuses_the_last_basis_or_the_active_set() {
     let (m, q) = c.pyramid();
     // Coherence: one solver, step after step. The first solve is cold (nothing to start from), the next one,
     // with a slightly different q, starts from the basis the first ended in and needs no pivot.
-    let mut warm = Lemke::new(LemkeOptions { warm_start: true, ..LemkeOptions::default() });
+    let mut warm = Lemke::new(LemkeOptions {
+        warm_start: true,
+        ..LemkeOptions::default()
+    });
     let mut z = DVector::zeros(q.len());
     let first = warm.solve(&m, &q, &mut z).unwrap();
     assert!(!first.warm_started && first.pivots > 0, "{first:?}");
     let q2 = &q * 1.01;
     let next = warm.solve(&m, &q2, &mut z).unwrap();
-    assert!(next.warm_started && next.pivots == 0 && next.residual <= 1e-9, "{next:?}");
+    assert!(
+        next.warm_started && next.pivots == 0 && next.residual <= 1e-9,
+        "{next:?}"
+    );
 
     // The active set of an incoming z, on a fresh solver (a nondegenerate problem: degenerate solutions can have
     // a singular active set, and then the cold start runs).
@@ -264,14 +279,23 @@ fn warm_start_reuses_the_last_basis_or_the_active_set() {
     let q = rng.vector(20);
     let mut z = DVector::zeros(20);
     lemke().solve(&m, &q, &mut z).unwrap();
-    let mut fresh = Lemke::new(LemkeOptions { warm_start: true, ..LemkeOptions::default() });
+    let mut fresh = Lemke::new(LemkeOptions {
+        warm_start: true,
+        ..LemkeOptions::default()
+    });
     let mut zw = z.clone();
     let again = fresh.solve(&m, &q, &mut zw).unwrap();
-    assert!(again.warm_started && again.pivots == 0 && again.residual <= 1e-9, "{again:?}");
+    assert!(
+        again.warm_started && again.pivots == 0 && again.residual <= 1e-9,
+        "{again:?}"
+    );
     assert!((&zw - &z).amax() <= 1e-9);
 
     // A wrong guess falls back to the cold start.
-    let mut fresh = Lemke::new(LemkeOptions { warm_start: true, ..LemkeOptions::default() });
+    let mut fresh = Lemke::new(LemkeOptions {
+        warm_start: true,
+        ..LemkeOptions::default()
+    });
     let mut bad = DVector::from_element(20, 1.0);
     let r = fresh.solve(&m, &q, &mut bad).unwrap();
     assert!(!r.warm_started && r.residual <= 1e-9, "{r:?}");
@@ -283,7 +307,9 @@ fn trivial_and_infeasible_problems() {
     // q ≥ 0: z = 0 without a pivot (Cline E5 a).
     let m = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 3.0, 4.0]);
     let mut z = DVector::from_element(2, 7.0);
-    let r = s.solve(&m, &DVector::from_vec(vec![1.0, 0.0]), &mut z).unwrap();
+    let r = s
+        .solve(&m, &DVector::from_vec(vec![1.0, 0.0]), &mut z)
+        .unwrap();
     assert_eq!((r.pivots, z.amax()), (0, 0.0));
     // A zero row with a negative q: w_0 = −1 whatever z is.
     for n in [1, 3] {
@@ -298,7 +324,13 @@ fn trivial_and_infeasible_problems() {
         assert!(z.iter().all(|v| v.is_finite()));
     }
     // n = 0.
-    let r = s.solve(&DMatrix::zeros(0, 0), &DVector::zeros(0), &mut DVector::zeros(0)).unwrap();
+    let r = s
+        .solve(
+            &DMatrix::zeros(0, 0),
+            &DVector::zeros(0),
+            &mut DVector::zeros(0),
+        )
+        .unwrap();
     assert_eq!(r.residual, 0.0);
 }
 
@@ -310,12 +342,24 @@ fn bad_input_is_an_error_never_a_panic() {
         let mut z = DVector::zeros(2);
         let mut m = DMatrix::<f64>::identity(2, 2);
         let q = DVector::from_vec(vec![-1.0, 1.0]);
-        assert!(matches!(s.solve(&m, &DVector::zeros(3), &mut z), Err(LcpError::Dimension { .. })));
-        assert!(matches!(s.solve(&DMatrix::zeros(2, 3), &q, &mut z), Err(LcpError::Dimension { .. })));
+        assert!(matches!(
+            s.solve(&m, &DVector::zeros(3), &mut z),
+            Err(LcpError::Dimension { .. })
+        ));
+        assert!(matches!(
+            s.solve(&DMatrix::zeros(2, 3), &q, &mut z),
+            Err(LcpError::Dimension { .. })
+        ));
         m[(1, 0)] = f64::NAN;
-        assert!(matches!(s.solve(&m, &q, &mut z), Err(LcpError::NonFinite { what: "M" })));
+        assert!(matches!(
+            s.solve(&m, &q, &mut z),
+            Err(LcpError::NonFinite { what: "M" })
+        ));
         let inf = DVector::from_vec(vec![f64::INFINITY, 1.0]);
-        assert!(matches!(s.solve(&DMatrix::identity(2, 2), &inf, &mut z), Err(LcpError::NonFinite { what: "q" })));
+        assert!(matches!(
+            s.solve(&DMatrix::identity(2, 2), &inf, &mut z),
+            Err(LcpError::NonFinite { what: "q" })
+        ));
         // Arbitrary (indefinite, badly scaled) matrices: Ok or Err, a finite z, no panic.
         for n in 1..25 {
             let scale = 10f64.powi(rng.range(-8.0, 8.0) as i32);
@@ -330,6 +374,10 @@ fn bad_input_is_an_error_never_a_panic() {
         covering: Some(DVector::from_vec(vec![1.0, 0.0])),
         ..LemkeOptions::default()
     });
-    let r = bad_cover.solve(&DMatrix::identity(2, 2), &DVector::from_vec(vec![-1.0, 1.0]), &mut DVector::zeros(2));
+    let r = bad_cover.solve(
+        &DMatrix::identity(2, 2),
+        &DVector::from_vec(vec![-1.0, 1.0]),
+        &mut DVector::zeros(2),
+    );
     assert!(matches!(r, Err(LcpError::InvalidOption { .. })));
 }

@@ -2,6 +2,7 @@
 //! plane y = 0 with their real mass, inertia and contact Jacobians (twists angular-first, Cline's convention).
 #![allow(dead_code)]
 
+use flinch::contact::lcp::RowBound;
 use flinch::contact::lcp::pyramid::{normal_lcp, pyramid_lcp};
 use nalgebra::{DMatrix, DVector, Matrix3, Rotation3, Vector3};
 
@@ -77,11 +78,18 @@ impl Contacts {
     }
     /// Four-direction friction-pyramid LCP (λ_n, λ_d, γ).
     pub fn pyramid(&self) -> (DMatrix<f64>, DVector<f64>) {
-        pyramid_lcp(&self.w, &self.jn, &self.jd, &self.mu, &(&self.jn * &self.v), &(&self.jd * &self.v)).unwrap()
+        pyramid_lcp(
+            &self.w,
+            &self.jn,
+            &self.jd,
+            &self.mu,
+            &(&self.jn * &self.v),
+            &(&self.jd * &self.v),
+        )
+        .unwrap()
     }
-    /// The boxed form games use, for PGS: rows (normal, t1, t2) per contact; returns M, q and, per row, `None`
-    /// for a normal row or `Some((normal row, μ))` for a tangent row.
-    pub fn boxed(&self) -> (DMatrix<f64>, DVector<f64>, Vec<Option<(usize, f64)>>) {
+    /// The boxed form games use, for PGS: rows (normal, t1, t2) per contact, tangents boxed by ±μ λ_n.
+    pub fn boxed(&self) -> Boxed {
         let nc = self.jn.nrows();
         let k = self.w.nrows();
         let mut j = DMatrix::zeros(3 * nc, k);
@@ -90,14 +98,25 @@ impl Contacts {
             j.row_mut(3 * c).copy_from(&self.jn.row(c));
             j.row_mut(3 * c + 1).copy_from(&self.jd.row(4 * c));
             j.row_mut(3 * c + 2).copy_from(&self.jd.row(4 * c + 2));
-            tag.push(None);
-            tag.push(Some((3 * c, self.mu[c])));
-            tag.push(Some((3 * c, self.mu[c])));
+            let friction = RowBound::Friction {
+                normal: 3 * c,
+                mu: self.mu[c],
+            };
+            tag.extend([RowBound::NonNegative, friction, friction]);
         }
-        let m = &j * &self.w * j.transpose();
-        let q = &j * &self.v;
-        (m, q, tag)
+        Boxed {
+            m: &j * &self.w * j.transpose(),
+            q: &j * &self.v,
+            bounds: tag,
+        }
     }
+}
+
+/// A boxed-friction LCP for PGS.
+pub struct Boxed {
+    pub m: DMatrix<f64>,
+    pub q: DVector<f64>,
+    pub bounds: Vec<RowBound>,
 }
 
 /// Contact points on the bottom face (half extents hx, hz): 4 corners, 8 (corners + edge midpoints) or a
@@ -105,7 +124,16 @@ impl Contacts {
 fn face_points(count: usize, hx: f64, hz: f64) -> Vec<(f64, f64)> {
     match count {
         4 => vec![(-hx, -hz), (hx, -hz), (hx, hz), (-hx, hz)],
-        8 => vec![(-hx, -hz), (0.0, -hz), (hx, -hz), (hx, 0.0), (hx, hz), (0.0, hz), (-hx, hz), (-hx, 0.0)],
+        8 => vec![
+            (-hx, -hz),
+            (0.0, -hz),
+            (hx, -hz),
+            (hx, 0.0),
+            (hx, hz),
+            (0.0, hz),
+            (-hx, hz),
+            (-hx, 0.0),
+        ],
         _ => {
             let k = (count as f64).sqrt().round().max(2.0) as usize;
             let mut p = Vec::new();
@@ -134,16 +162,22 @@ pub fn resting_boxes(rng: &mut Rng, boxes: usize, per_box: usize) -> Contacts {
     let n = Vector3::y();
     for b in 0..boxes {
         let mass = rng.range(0.5, 5.0);
-        let (hx, hy, hz) = (rng.range(0.1, 0.5), rng.range(0.1, 0.5), rng.range(0.1, 0.5));
+        let (hx, hy, hz) = (
+            rng.range(0.1, 0.5),
+            rng.range(0.1, 0.5),
+            rng.range(0.1, 0.5),
+        );
         let body = Matrix3::from_diagonal(&Vector3::new(
             mass / 3.0 * (hy * hy + hz * hz),
             mass / 3.0 * (hx * hx + hz * hz),
             mass / 3.0 * (hx * hx + hy * hy),
         ));
-        let rot = Rotation3::from_axis_angle(&Vector3::y_axis(), rng.range(0.0, std::f64::consts::TAU));
+        let rot =
+            Rotation3::from_axis_angle(&Vector3::y_axis(), rng.range(0.0, std::f64::consts::TAU));
         let inertia = rot.matrix() * body * rot.matrix().transpose();
         let o = 6 * b;
-        w.view_mut((o, o), (3, 3)).copy_from(&inertia.try_inverse().unwrap());
+        w.view_mut((o, o), (3, 3))
+            .copy_from(&inertia.try_inverse().unwrap());
         w.view_mut((o + 3, o + 3), (3, 3)).fill_with_identity();
         w.view_mut((o + 3, o + 3), (3, 3)).scale_mut(1.0 / mass);
         let t1 = rot * Vector3::x();

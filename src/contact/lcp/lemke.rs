@@ -118,9 +118,7 @@ impl Lemke {
     }
 
     fn refactor(&mut self, m: &DMatrix<f64>) -> Result<(), LcpError> {
-        let ok = self
-            .basis_matrix(m)
-            .is_some_and(|b| self.binv.refactor(&b));
+        let ok = self.basis_matrix(m).is_some_and(|b| self.binv.refactor(&b));
         if !ok {
             return Err(LcpError::SingularBasis {
                 pivots: self.report.pivots,
@@ -155,10 +153,10 @@ impl Lemke {
                 } else {
                     &self.d
                 };
-                for i in 0..n {
-                    let t = -col[i] * xr;
-                    self.u[i] += t;
-                    self.us[i] += t.abs();
+                for ((ui, si), ci) in self.u.iter_mut().zip(self.us.iter_mut()).zip(col) {
+                    let t = -ci * xr;
+                    *ui += t;
+                    *si += t.abs();
                 }
             }
         }
@@ -186,7 +184,13 @@ impl Lemke {
     }
 
     fn setup(&mut self, n: usize) -> Result<(), LcpError> {
-        for v in [&mut self.x, &mut self.xs, &mut self.u, &mut self.us, &mut self.c] {
+        for v in [
+            &mut self.x,
+            &mut self.xs,
+            &mut self.u,
+            &mut self.us,
+            &mut self.c,
+        ] {
             v.clear();
             v.resize(n, 0.0);
         }
@@ -248,7 +252,12 @@ impl Lemke {
         Ok(false)
     }
 
-    fn cold(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, z: &mut DVector<f64>) -> Result<(), LcpError> {
+    fn cold(
+        &mut self,
+        m: &DMatrix<f64>,
+        q: &DVector<f64>,
+        z: &mut DVector<f64>,
+    ) -> Result<(), LcpError> {
         let n = q.len();
         self.basis.clear();
         self.basis.extend(0..n);
@@ -259,10 +268,7 @@ impl Lemke {
             self.report.residual = complementarity_residual(m, q, z);
             return Ok(());
         }
-        let limit = self
-            .options
-            .max_pivots
-            .unwrap_or(20 * (n + 1) + 100);
+        let limit = self.options.max_pivots.unwrap_or(20 * (n + 1) + 100);
         let (eps, tie) = (self.options.pivot_tol, self.options.tie_tol);
         let z0 = 2 * n;
 

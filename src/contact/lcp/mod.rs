@@ -83,7 +83,9 @@ pub enum LcpError {
     /// Lemke: the entering column has no entry above the ε guard, so the ray of the artificial variable is
     /// unbounded. For a copositive-plus M this proves the LCP infeasible (no z ≥ 0 with Mz + q ≥ 0); for other
     /// matrices it means Lemke cannot solve it.
-    #[error("Lemke ray termination after {pivots} pivots: the entering variable {entering} is unblocked (the LCP is infeasible if M is copositive-plus)")]
+    #[error(
+        "Lemke ray termination after {pivots} pivots: the entering variable {entering} is unblocked (the LCP is infeasible if M is copositive-plus)"
+    )]
     RayTermination {
         /// Pivots taken before the ray.
         pivots: usize,

@@ -87,10 +87,14 @@ impl Pgs {
     fn check(&self, n: usize) -> Result<(), LcpError> {
         let o = &self.options;
         if !(o.sor > 0.0 && o.sor < 2.0) {
-            return Err(LcpError::InvalidOption { what: "PGS over-relaxation factor must lie in (0, 2)" });
+            return Err(LcpError::InvalidOption {
+                what: "PGS over-relaxation factor must lie in (0, 2)",
+            });
         }
         if !o.bounds.is_empty() && o.bounds.len() != n {
-            return Err(LcpError::InvalidOption { what: "PGS bounds: one per row, or none" });
+            return Err(LcpError::InvalidOption {
+                what: "PGS bounds: one per row, or none",
+            });
         }
         for b in &o.bounds {
             let ok = match *b {
@@ -109,7 +113,13 @@ impl Pgs {
 
     /// The bounds of row i at the current z.
     fn bound(&self, i: usize, z: &DVector<f64>) -> (f64, f64) {
-        match self.options.bounds.get(i).copied().unwrap_or(RowBound::NonNegative) {
+        match self
+            .options
+            .bounds
+            .get(i)
+            .copied()
+            .unwrap_or(RowBound::NonNegative)
+        {
             RowBound::NonNegative => (0.0, f64::INFINITY),
             RowBound::Box { lo, hi } => (lo, hi.max(lo)),
             RowBound::Friction { normal, mu } => {
@@ -143,14 +153,22 @@ impl LcpSolver for Pgs {
         m.transpose_to(&mut self.mt);
         self.inv_diag.clear();
         // A non-positive diagonal cannot be relaxed on: 0 marks the row as frozen.
-        self.inv_diag
-            .extend((0..n).map(|i| if m[(i, i)] > 0.0 { 1.0 / m[(i, i)] } else { 0.0 }));
+        self.inv_diag.extend((0..n).map(|i| {
+            if m[(i, i)] > 0.0 {
+                1.0 / m[(i, i)]
+            } else {
+                0.0
+            }
+        }));
         for i in 0..n {
             let (lo, hi) = self.bound(i, z);
             z[i] = z[i].max(lo).min(hi);
         }
         let omega = self.options.sor;
-        let mut report = LcpReport { warm_started: warm, ..LcpReport::default() };
+        let mut report = LcpReport {
+            warm_started: warm,
+            ..LcpReport::default()
+        };
         for _ in 0..self.options.max_iterations {
             report.iterations += 1;
             let mut change: f64 = 0.0;
@@ -204,7 +222,10 @@ mod tests {
         let m = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.0, 1.0]);
         let q = DVector::from_vec(vec![-1.0, 2.0]);
         let mut pgs = Pgs::new(PgsOptions {
-            bounds: vec![RowBound::NonNegative, RowBound::Friction { normal: 0, mu: 0.5 }],
+            bounds: vec![
+                RowBound::NonNegative,
+                RowBound::Friction { normal: 0, mu: 0.5 },
+            ],
             ..PgsOptions::default()
         });
         let mut z = DVector::zeros(2);
@@ -220,12 +241,24 @@ mod tests {
         let mut z = DVector::zeros(2);
         let r = Pgs::default().solve(&m, &q, &mut z).unwrap();
         assert!(r.converged && z[0] == 0.0 && (z[1] - 1.0).abs() < 1e-12);
-        let mut bad = Pgs::new(PgsOptions { sor: 2.5, ..PgsOptions::default() });
-        assert!(matches!(bad.solve(&m, &q, &mut z), Err(LcpError::InvalidOption { .. })));
         let mut bad = Pgs::new(PgsOptions {
-            bounds: vec![RowBound::Friction { normal: 7, mu: 1.0 }, RowBound::NonNegative],
+            sor: 2.5,
             ..PgsOptions::default()
         });
-        assert!(matches!(bad.solve(&m, &q, &mut z), Err(LcpError::InvalidOption { .. })));
+        assert!(matches!(
+            bad.solve(&m, &q, &mut z),
+            Err(LcpError::InvalidOption { .. })
+        ));
+        let mut bad = Pgs::new(PgsOptions {
+            bounds: vec![
+                RowBound::Friction { normal: 7, mu: 1.0 },
+                RowBound::NonNegative,
+            ],
+            ..PgsOptions::default()
+        });
+        assert!(matches!(
+            bad.solve(&m, &q, &mut z),
+            Err(LcpError::InvalidOption { .. })
+        ));
     }
 }

@@ -95,14 +95,32 @@ mod tests {
         let w = DMatrix::<f64>::identity(2, 2);
         let jn = DMatrix::from_row_slice(1, 2, &[0.0, 1.0]);
         let jd = DMatrix::from_row_slice(4, 2, &[1.0, 0.0, -1.0, 0.0, 1.0, 0.0, -1.0, 0.0]);
-        let (m, q) = pyramid_lcp(&w, &jn, &jd, &[0.5], &DVector::from_vec(vec![-1.0]), &DVector::zeros(4)).unwrap();
+        let (m, q) = pyramid_lcp(
+            &w,
+            &jn,
+            &jd,
+            &[0.5],
+            &DVector::from_vec(vec![-1.0]),
+            &DVector::zeros(4),
+        )
+        .unwrap();
         assert_eq!(m.shape(), (6, 6));
         assert_eq!(q[0], -1.0);
         assert_eq!(m[(5, 0)], 0.5);
         assert_eq!(m[(1, 5)], 1.0);
         assert_eq!(m[(5, 1)], -1.0);
         assert_eq!(m[(1, 2)], -1.0);
-        assert!(pyramid_lcp(&w, &jn, &jd, &[f64::NAN], &DVector::zeros(1), &DVector::zeros(4)).is_err());
+        assert!(
+            pyramid_lcp(
+                &w,
+                &jn,
+                &jd,
+                &[f64::NAN],
+                &DVector::zeros(1),
+                &DVector::zeros(4)
+            )
+            .is_err()
+        );
         assert!(normal_lcp(&w, &jd, &DVector::zeros(1)).is_err());
     }
 }

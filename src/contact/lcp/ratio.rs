@@ -83,7 +83,10 @@ impl Ratio<'_> {
         tied.clear();
         let bound = theta * (1.0 + self.tie);
         for i in 0..n {
-            if self.u[i] > self.eps * self.us[i] && self.u[i] > 0.0 && self.x_clean(i) / self.u[i] <= bound {
+            if self.u[i] > self.eps * self.us[i]
+                && self.u[i] > 0.0
+                && self.x_clean(i) / self.u[i] <= bound
+            {
                 tied.push(i);
             }
         }
@@ -143,9 +146,15 @@ mod tests {
         let ones = [1.0; 3];
         let mut t = Vec::new();
         let r = test(&[1.0, 1.0, 3.0], &[0.5, -1.0, 2.0], &ones);
-        assert_eq!(r.leaving_row(TieBreak::Lexicographic, |_, _| 0.0, |_| 1.0, &mut t), Some(2));
+        assert_eq!(
+            r.leaving_row(TieBreak::Lexicographic, |_, _| 0.0, |_| 1.0, &mut t),
+            Some(2)
+        );
         let r = test(&[1.0, 1.0, 3.0], &[0.0, -1.0, -2.0], &ones);
-        assert_eq!(r.leaving_row(TieBreak::Lexicographic, |_, _| 0.0, |_| 1.0, &mut t), None);
+        assert_eq!(
+            r.leaving_row(TieBreak::Lexicographic, |_, _| 0.0, |_| 1.0, &mut t),
+            None
+        );
     }
 
     #[test]
@@ -154,11 +163,21 @@ mod tests {
         let ones = [1.0; 2];
         let r = test(&[1e-18, 1.0], &[1e-16, 1.0], &ones);
         let mut t = Vec::new();
-        assert_eq!(r.leaving_row(TieBreak::Lexicographic, |_, _| 0.0, |_| 1.0, &mut t), Some(1));
+        assert_eq!(
+            r.leaving_row(TieBreak::Lexicographic, |_, _| 0.0, |_| 1.0, &mut t),
+            Some(1)
+        );
         // The same numbers at a scale of 1e-20 are real and do block.
         let tiny = [1e-20; 2];
-        let r = Ratio { xs: &tiny, us: &tiny, ..test(&[1e-18, 1.0], &[1e-16, 1.0], &ones) };
-        assert_eq!(r.leaving_row(TieBreak::Lexicographic, |_, _| 0.0, |_| 1.0, &mut t), Some(0));
+        let r = Ratio {
+            xs: &tiny,
+            us: &tiny,
+            ..test(&[1e-18, 1.0], &[1e-16, 1.0], &ones)
+        };
+        assert_eq!(
+            r.leaving_row(TieBreak::Lexicographic, |_, _| 0.0, |_| 1.0, &mut t),
+            Some(0)
+        );
     }
 
     #[test]
@@ -170,9 +189,21 @@ mod tests {
         let id = |i: usize, k: usize| if i == k { 1.0 } else { 0.0 };
         let mut t = Vec::new();
         let r = test(&x, &u, &ones);
-        assert_eq!(r.leaving_row(TieBreak::Lexicographic, id, |_| 1.0, &mut t), Some(1));
-        assert_eq!(r.leaving_row(TieBreak::FirstIndex, id, |_| 1.0, &mut t), Some(0));
-        let r = Ratio { artificial_row: Some(0), ..test(&x, &u, &ones) };
-        assert_eq!(r.leaving_row(TieBreak::Lexicographic, id, |_| 1.0, &mut t), Some(0));
+        assert_eq!(
+            r.leaving_row(TieBreak::Lexicographic, id, |_| 1.0, &mut t),
+            Some(1)
+        );
+        assert_eq!(
+            r.leaving_row(TieBreak::FirstIndex, id, |_| 1.0, &mut t),
+            Some(0)
+        );
+        let r = Ratio {
+            artificial_row: Some(0),
+            ..test(&x, &u, &ones)
+        };
+        assert_eq!(
+            r.leaving_row(TieBreak::Lexicographic, id, |_| 1.0, &mut t),
+            Some(0)
+        );
     }
 }

@@ -75,7 +75,10 @@ mod tests {
         // z = (0.5, 0): w = (0, 1.5).
         let z = DVector::from_vec(vec![0.5, 0.0]);
         assert_eq!(complementarity_residual(&m, &q, &z), 0.0);
-        assert_eq!(boxed_residual(&m, &q, &z, &[0.0; 2], &[f64::INFINITY; 2]), 0.0);
+        assert_eq!(
+            boxed_residual(&m, &q, &z, &[0.0; 2], &[f64::INFINITY; 2]),
+            0.0
+        );
         let bad = DVector::from_vec(vec![0.0, 0.0]);
         assert_eq!(complementarity_residual(&m, &q, &bad), 1.0);
         let neg = DVector::from_vec(vec![-0.5, 0.0]);
@@ -86,10 +89,23 @@ mod tests {
     fn bad_shapes_and_nan_are_infinite() {
         let m = DMatrix::<f64>::identity(2, 2);
         let q = DVector::from_vec(vec![1.0, 1.0]);
-        assert_eq!(complementarity_residual(&m, &q, &DVector::zeros(3)), f64::INFINITY);
+        assert_eq!(
+            complementarity_residual(&m, &q, &DVector::zeros(3)),
+            f64::INFINITY
+        );
         let nan = DVector::from_vec(vec![f64::NAN, 0.0]);
         assert_eq!(complementarity_residual(&m, &q, &nan), f64::INFINITY);
-        assert_eq!(boxed_residual(&m, &q, &nan, &[0.0; 2], &[1.0; 2]), f64::INFINITY);
-        assert_eq!(complementarity_residual(&DMatrix::zeros(0, 0), &DVector::zeros(0), &DVector::zeros(0)), 0.0);
+        assert_eq!(
+            boxed_residual(&m, &q, &nan, &[0.0; 2], &[1.0; 2]),
+            f64::INFINITY
+        );
+        assert_eq!(
+            complementarity_residual(
+                &DMatrix::zeros(0, 0),
+                &DVector::zeros(0),
+                &DVector::zeros(0)
+            ),
+            0.0
+        );
     }
 }
