@@ -4,6 +4,7 @@
 //! place in it), 1 on any other failure.
 
 mod bake;
+mod demo;
 mod eval;
 mod export_mjcf;
 mod inspect;
@@ -61,6 +62,8 @@ enum Command {
     },
     /// Simulate a clip's character, optionally hit it, and print tracking and recovery figures.
     Eval(eval::EvalArgs),
+    /// The demo: the embedded walk hit by a ball; reacted motion (BVH, GLB), filmstrip and deviation plot (PNG).
+    Demo(demo::DemoArgs),
     /// Simulate clips with scripted hits and write the reacted motion (BVH, glTF, GLB).
     Bake(bake::BakeArgs),
     /// Write the character as MuJoCo XML plus the reference motion and inverse-dynamics forces (CSV).
@@ -95,6 +98,7 @@ fn main() -> ExitCode {
         ),
         Command::Eval(args) => eval::run(&args),
         Command::Bake(args) => bake::run(&args),
+        Command::Demo(args) => demo::run(&args),
         Command::ExportMjcf(args) => export_mjcf::run(&args),
     };
     match result {
