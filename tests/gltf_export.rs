@@ -20,10 +20,15 @@ const TOL_RAD: f64 = 1e-6;
 /// Position tolerance: 1 µm, or 1e-7 of the rest-pose extent for huge characters (glTF stores f32: the Fox
 /// read as metres is 103 m long, where one f32 step is 7.6 µm).
 fn tol_m(imported: &Imported) -> f64 {
-    let world = flinch::skeleton::Pose::rest(&imported.skeleton).world_transforms(&imported.skeleton);
+    let world =
+        flinch::skeleton::Pose::rest(&imported.skeleton).world_transforms(&imported.skeleton);
     let extent = world
         .iter()
-        .flat_map(|a| world.iter().map(move |b| (a.translation.vector - b.translation.vector).amax()))
+        .flat_map(|a| {
+            world
+                .iter()
+                .map(move |b| (a.translation.vector - b.translation.vector).amax())
+        })
         .fold(0.0, f64::max);
     (1e-7 * extent).max(1e-6)
 }
@@ -259,7 +264,12 @@ fn assert_kept(source_bytes: &[u8], written: &[u8], label: &str) -> usize {
 /// Adds a frame-dependent root displacement (up to 0.2 m) and joint rotations (up to 0.3 rad) to the clip, as a
 /// simulated reaction would.
 fn perturb(imported: &mut Imported) {
-    let root = imported.skeleton.joints.iter().position(|j| j.parent.is_none()).unwrap();
+    let root = imported
+        .skeleton
+        .joints
+        .iter()
+        .position(|j| j.parent.is_none())
+        .unwrap();
     for (f, pose) in imported.clip.frames.iter_mut().enumerate() {
         let s = (f as f64 * 0.37).sin();
         pose.translations[root] += nalgebra::Vector3::new(0.2 * s, 0.1 * s.abs(), -0.15 * s);

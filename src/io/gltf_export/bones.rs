@@ -30,7 +30,7 @@ pub(crate) struct BoneMesh {
 fn octahedron(a: Vector3<f64>, b: Vector3<f64>) -> Option<[Vector3<f64>; 6]> {
     let d = b - a;
     let len = d.norm();
-    if !(len > MIN_BONE) {
+    if len.is_nan() || len <= MIN_BONE {
         return None;
     }
     let u = d / len;
