@@ -14,10 +14,13 @@
 //! Layers, lowest first: [`math`], [`skeleton`], [`io`]; [`dynamics`] stands beside them and knows nothing of
 //! skeletons or files.
 
+pub mod bake;
 pub mod control;
 pub mod dynamics;
 pub mod export;
 pub mod io;
 pub mod math;
 pub mod model;
+pub mod render;
+pub mod scene;
 pub mod skeleton;
