@@ -14,6 +14,7 @@
 //! Layers, lowest first: [`math`], [`skeleton`], [`io`]; [`dynamics`] stands beside them and knows nothing of
 //! skeletons or files. [`contact`] is the contact subsystem (for now its LCP solvers).
 
+pub mod bake;
 pub mod contact;
 pub mod control;
 pub mod dynamics;
@@ -21,4 +22,6 @@ pub mod export;
 pub mod io;
 pub mod math;
 pub mod model;
+pub mod render;
+pub mod scene;
 pub mod skeleton;

@@ -11,8 +11,9 @@ use super::reference::ReferenceMotion;
 impl ReferenceMotion {
     /// Runs the inverse dynamics at every sample: the continuous one (recursive Newton–Euler at `(q, u, u̇)`, into
     /// [`ReferenceMotion::torque`]) and the discrete-step one (into [`ReferenceMotion::feedforward`],
-    /// [`ReferenceMotion::target_velocity`] and [`ReferenceMotion::anchor_bias`]).
-    pub fn compute_inverse_dynamics(&mut self) {
+    /// [`ReferenceMotion::target_velocity`] and [`ReferenceMotion::anchor_bias`]). `threads`: at most this many
+    /// (`None`: one per core, up to 8).
+    pub fn compute_inverse_dynamics(&mut self, threads: Option<usize>) {
         let (n, nb) = (self.steps, self.bodies());
         let zero = Vector3::zeros();
         let mut torque = std::mem::take(&mut self.torque);
@@ -32,10 +33,10 @@ impl ReferenceMotion {
         root_force.resize(n, zero);
         twists.resize(n * nb, (zero, zero));
         // Samples are independent given their neighbours' poses: split them over the cores.
-        let threads = if n < 1024 {
-            1
-        } else {
-            std::thread::available_parallelism().map_or(1, |t| t.get().min(8))
+        let threads = match threads {
+            _ if n < 1024 => 1,
+            Some(t) => t.clamp(1, 64),
+            None => std::thread::available_parallelism().map_or(1, |t| t.get().min(8)),
         };
         let chunk = n.div_ceil(threads);
         let mut rest = IdOut {

@@ -2,10 +2,10 @@
 //! errors against the reference (and the raw clip), the peak deviation after a hit, the time back within 2°, the
 //! largest joint separation and the energy the hit injected.
 
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::Vector3;
 
 use super::character::{Character, CharacterError, ControlTerms};
-use crate::math::rotation_distance;
+use super::recorder::Recorder;
 
 /// A scripted hit: an impulse at a point of a bone's body at a time.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,130 +120,23 @@ pub fn evaluate(
     let steps = ((end - character.time()) / h + 1e-9).floor().max(0.0) as usize;
     let mut hits = options.hits.clone();
     hits.sort_by(|a, b| a.time.total_cmp(&b.time));
-    let first_hit = hits.first().map(|h| h.time);
-    let nb = character.model().bodies.len();
-    let names: Vec<String> = character
-        .model()
-        .bodies
-        .iter()
-        .map(|b| b.name.clone())
-        .collect();
-
-    let mut sum_sq = vec![0.0; nb];
-    let mut max = vec![0.0f64; nb];
-    let (mut raw_sq, mut raw_max, mut count, mut raw_count) = (0.0, 0.0f64, 0usize, 0usize);
-    let mut gap = 0.0f64;
-    let mut deviation = Vec::with_capacity(steps);
-    let mut peak = (0.0f64, 0usize, 0.0);
-    let mut last_outside: Option<f64> = None;
-    let mut energy = 0.0;
+    let mut recorder = Recorder::new(character);
+    if let Some(first) = hits.first() {
+        recorder.hit_at(first.time);
+    }
     let mut next_hit = 0;
-    let mut active: Vec<(usize, Vector3<f64>, Vector3<f64>, usize)> = Vec::new();
-    let mut raw_world = Vec::new();
-
     for _ in 0..steps {
         let t = character.time();
         while next_hit < hits.len() && hits[next_hit].time <= t + 0.5 * h {
             let hit = &hits[next_hit];
             let body = character.body_of_bone(&hit.bone)?;
             let point = hit.point.unwrap_or(character.world().body(body).position);
-            character.apply_impulse(&hit.bone, point, hit.impulse)?;
-            let local = character.world().body(body).point_local(&point);
-            active.push((body, local, hit.impulse / h, 1));
+            character.apply_body_impulse(body, point, hit.impulse)?;
+            recorder.impulse_applied(character, body, &point, hit.impulse);
             next_hit += 1;
         }
-        let before: Vec<Vector3<f64>> = active
-            .iter()
-            .map(|(b, p, _, _)| point_velocity(character, *b, p))
-            .collect();
         let report = character.step(h)?;
-        for ((b, p, f, _), v0) in active.iter().zip(&before) {
-            let v1 = point_velocity(character, *b, p);
-            energy += f.dot(&(0.5 * (v0 + v1))) * h;
-        }
-        active.retain_mut(|a| {
-            a.3 -= 1;
-            a.3 > 0
-        });
-        gap = gap.max(report.max_separation);
-        let t = character.time();
-        let before_hit = first_hit.is_none_or(|th| t < th);
-        let mut worst = (0.0f64, 0usize);
-        for b in 1..nb {
-            let e = rotation_distance(
-                &character.joint_rotation(b),
-                &character.reference_rotation(b),
-            )
-            .to_degrees();
-            if e > worst.0 {
-                worst = (e, b);
-            }
-            if before_hit {
-                sum_sq[b] += e * e;
-                max[b] = max[b].max(e);
-            }
-        }
-        if before_hit {
-            count += 1;
-            let pose = character.clip().sample(t.min(character.clip().duration()));
-            pose.world_transforms_into(character.skeleton(), &mut raw_world);
-            for b in 1..nb {
-                let p = character.reference().topology.parent[b];
-                let rot = |i: usize| raw_world[character.model().bodies[i].skeleton_joint].rotation;
-                let raw: UnitQuaternion<f64> = rot(p).inverse() * rot(b);
-                let e = rotation_distance(&character.joint_rotation(b), &raw).to_degrees();
-                raw_sq += e * e;
-                raw_max = raw_max.max(e);
-                raw_count += 1;
-            }
-        } else {
-            if worst.0 > peak.0 {
-                peak = (worst.0, worst.1, t);
-            }
-            if worst.0 > 2.0 {
-                last_outside = Some(t);
-            }
-        }
-        deviation.push((t, worst.0));
+        recorder.after_step(character, report.max_separation);
     }
-
-    let joints: Vec<JointError> = (1..nb)
-        .map(|b| JointError {
-            name: names[b].clone(),
-            rms_deg: (sum_sq[b] / count.max(1) as f64).sqrt(),
-            max_deg: max[b],
-        })
-        .collect();
-    let total_sq: f64 = sum_sq.iter().sum();
-    let hit = first_hit.map(|th| HitFigures {
-        peak_deg: peak.0,
-        peak_joint: names[peak.1].clone(),
-        peak_time: peak.2,
-        return_s: match last_outside {
-            None => Some(0.0),
-            Some(t) if t + h < end - 1e-9 => Some(t + h - th),
-            Some(_) => None,
-        },
-        energy_j: energy,
-    });
-    Ok(Evaluation {
-        h,
-        steps,
-        track_rms_deg: (total_sq / (count * (nb - 1)).max(1) as f64).sqrt(),
-        track_max_deg: max.iter().cloned().fold(0.0, f64::max),
-        raw_rms_deg: (raw_sq / raw_count.max(1) as f64).sqrt(),
-        raw_max_deg: raw_max,
-        joints,
-        max_joint_gap_mm: gap * 1000.0,
-        hit,
-        deviation,
-    })
-}
-
-/// World velocity (m/s) of the body point `local` (body coordinates relative to the CoM).
-fn point_velocity(character: &Character, body: usize, local: &Vector3<f64>) -> Vector3<f64> {
-    let b = character.world().body(body);
-    let v = b.velocity;
-    let w = Vector3::new(v[0], v[1], v[2]);
-    Vector3::new(v[3], v[4], v[5]) + w.cross(&(b.orientation * local))
+    Ok(recorder.finish(end))
 }

@@ -35,6 +35,9 @@ pub struct PreprocessConfig {
     /// Default 10 Hz: mocap noise doubles with each derivative, while human motion (walks, jumps, punches) has
     /// little content above 10 Hz.
     pub cutoff_hz: Option<f64>,
+    /// Threads for the inverse-dynamics pass over long clips; `None` (default): one per core, up to 8. Set 1
+    /// when several clips are preprocessed at once (a batch bake), so threads do not oversubscribe the cores.
+    pub threads: Option<usize>,
 }
 
 impl Default for PreprocessConfig {
@@ -42,6 +45,7 @@ impl Default for PreprocessConfig {
         PreprocessConfig {
             rate_hz: 120.0,
             cutoff_hz: Some(10.0),
+            threads: None,
         }
     }
 }
@@ -281,7 +285,7 @@ impl ReferenceMotion {
             twists: Vec::new(),
         };
         // 4. Inverse dynamics.
-        reference.compute_inverse_dynamics();
+        reference.compute_inverse_dynamics(config.threads);
         Ok(reference)
     }
 

@@ -3,6 +3,8 @@
 //! Exit status: 0 on success, 2 on bad input or usage (a one-line error on stderr that names the file and the
 //! place in it), 1 on any other failure.
 
+mod bake;
+mod demo;
 mod eval;
 mod export_mjcf;
 mod inspect;
@@ -60,6 +62,10 @@ enum Command {
     },
     /// Simulate a clip's character, optionally hit it, and print tracking and recovery figures.
     Eval(eval::EvalArgs),
+    /// The demo: the embedded walk hit by a ball; reacted motion (BVH, GLB), filmstrip and deviation plot (PNG).
+    Demo(demo::DemoArgs),
+    /// Simulate clips with scripted hits and write the reacted motion (BVH, glTF, GLB).
+    Bake(bake::BakeArgs),
     /// Write the character as MuJoCo XML plus the reference motion and inverse-dynamics forces (CSV).
     ExportMjcf(export_mjcf::ExportMjcfArgs),
 }
@@ -91,6 +97,8 @@ fn main() -> ExitCode {
             rate,
         ),
         Command::Eval(args) => eval::run(&args),
+        Command::Bake(args) => bake::run(&args),
+        Command::Demo(args) => demo::run(&args),
         Command::ExportMjcf(args) => export_mjcf::run(&args),
     };
     match result {
@@ -147,6 +155,19 @@ impl ImportArgs {
         rate: f64,
         config: Option<&std::path::Path>,
     ) -> Result<(String, flinch::control::Character), CliError> {
+        let config = self.character_config(rate, config)?;
+        let (name, imported) = self.load(file, Some(rate))?;
+        let character = flinch::control::Character::from_imported(imported, &config)
+            .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+        Ok((name, character))
+    }
+
+    /// The character configuration of `config` (defaults when `None`) simulated at `rate` Hz.
+    fn character_config(
+        &self,
+        rate: f64,
+        config: Option<&std::path::Path>,
+    ) -> Result<flinch::control::CharacterConfig, CliError> {
         if !(rate.is_finite() && rate > 0.0) {
             return Err(CliError::Input(format!(
                 "--rate {rate}: expected a positive rate in Hz"
@@ -158,10 +179,7 @@ impl ImportArgs {
             None => flinch::control::CharacterConfig::default(),
         };
         config.preprocess.rate_hz = rate;
-        let (name, imported) = self.load(file, Some(rate))?;
-        let character = flinch::control::Character::from_imported(imported, &config)
-            .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
-        Ok((name, character))
+        Ok(config)
     }
 
     /// Loads `file` (the embedded CMU walk when `None`): its display name and the import.

@@ -4,22 +4,25 @@
 
 use std::sync::Arc;
 
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 
 use super::gains::{Gains, JointGains, subtree_loads};
 use super::reference::{Dofs, PreprocessConfig, ReferenceError, ReferenceMotion};
 use super::residual::stiffness_corrections;
 use super::sampling::{lerp_sample, locate, root_pose};
+use forces::ActiveForce;
+
+mod forces;
+mod query;
 use crate::dynamics::{
-    Body, DriveId, ForceFrame, JointDrive, Stabilization, StepError, StepReport, UserForce,
-    UserForceId, World,
+    Body, DriveId, JointDrive, Stabilization, StepError, StepReport, UserForceId, World,
 };
 use crate::io::Imported;
 use crate::model::{
     BuildConfig, ConfigError, Model, ModelError, parse_json, parse_toml, read_config_file,
 };
-use crate::skeleton::{Clip, Pose, Skeleton};
+use crate::skeleton::{Clip, Skeleton};
 
 /// Everything that shapes a character: the body model, the preprocessing and the default gains.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -94,13 +97,6 @@ impl Default for ControlTerms {
             feedback: true,
         }
     }
-}
-
-/// A force applied to one body for a number of steps (a hit).
-#[derive(Debug, Clone, Copy)]
-struct ActiveForce {
-    id: UserForceId,
-    steps_left: usize,
 }
 
 /// A physically simulated character replaying its reference motion.
@@ -312,6 +308,7 @@ impl Character {
         }
         let t = self.world.time();
         self.set_drive_targets(t, t + h);
+        self.arm_impulses(h);
         let report = self.world.step(h)?;
         self.expire_forces();
         Ok(report)
@@ -352,174 +349,5 @@ impl Character {
             self.world
                 .set_constraint_bias(self.joints[b], bias.as_slice());
         }
-    }
-
-    /// Counts down the active hit forces and zeroes the finished ones.
-    fn expire_forces(&mut self) {
-        let mut i = 0;
-        while i < self.forces.len() {
-            self.forces[i].steps_left -= 1;
-            if self.forces[i].steps_left == 0 {
-                let id = self.forces[i].id;
-                let f = self.world.user_force_mut(id);
-                f.force = Vector3::zeros();
-                f.torque = Vector3::zeros();
-                self.free_forces.push(id);
-                self.forces.swap_remove(i);
-            } else {
-                i += 1;
-            }
-        }
-    }
-
-    /// The body simulating skeleton joint `bone` (by name).
-    pub fn body_of_bone(&self, bone: &str) -> Result<usize, CharacterError> {
-        let j = self
-            .skeleton
-            .find(bone)
-            .ok_or_else(|| CharacterError::UnknownBone(bone.to_string()))?;
-        Ok(self.model.body_of_joint[j])
-    }
-
-    /// Applies `impulse` (N·s, world) at `world_point` (m) of the body of `bone`, spread over the next step (the
-    /// step's implicit solve then shares it with the whole character through the joints).
-    pub fn apply_impulse(
-        &mut self,
-        bone: &str,
-        world_point: Vector3<f64>,
-        impulse: Vector3<f64>,
-    ) -> Result<(), CharacterError> {
-        let h = self.reference.h;
-        self.add_force(bone, world_point, impulse / h, 1)
-    }
-
-    /// Applies `force` (N, world direction) at `world_point` (m, attached to the body from now on) of the body of
-    /// `bone` for `duration` seconds (rounded to whole steps of the preprocessed size; the force is scaled so the
-    /// impulse is `force·duration` exactly).
-    pub fn apply_force(
-        &mut self,
-        bone: &str,
-        world_point: Vector3<f64>,
-        force: Vector3<f64>,
-        duration: f64,
-    ) -> Result<(), CharacterError> {
-        if !(duration.is_finite() && duration > 0.0) {
-            return Err(CharacterError::Argument(format!(
-                "force duration must be positive, got {duration}"
-            )));
-        }
-        let h = self.reference.h;
-        let steps = ((duration / h).round() as usize).max(1);
-        self.add_force(
-            bone,
-            world_point,
-            force * (duration / (steps as f64 * h)),
-            steps,
-        )
-    }
-
-    fn add_force(
-        &mut self,
-        bone: &str,
-        world_point: Vector3<f64>,
-        force: Vector3<f64>,
-        steps: usize,
-    ) -> Result<(), CharacterError> {
-        let finite = |v: &Vector3<f64>| v.iter().all(|c| c.is_finite());
-        if !finite(&world_point) || !finite(&force) {
-            return Err(CharacterError::Argument(
-                "hit point and force must be finite".into(),
-            ));
-        }
-        let body = self.body_of_bone(bone)?;
-        let point = self.world.body(body).point_local(&world_point);
-        let f = UserForce {
-            body,
-            point,
-            force,
-            torque: Vector3::zeros(),
-            frame: ForceFrame::World,
-        };
-        let id = match self.free_forces.pop() {
-            Some(id) => {
-                *self.world.user_force_mut(id) = f;
-                id
-            }
-            None => self.world.add_user_force(f),
-        };
-        self.forces.push(ActiveForce {
-            id,
-            steps_left: steps,
-        });
-        Ok(())
-    }
-
-    /// The relative rotation of body `b`'s joint in the simulation (the root: its world rotation).
-    pub fn joint_rotation(&self, b: usize) -> UnitQuaternion<f64> {
-        let bodies = self.world.bodies();
-        match self.reference.topology.parent[b] {
-            usize::MAX => bodies[b].orientation,
-            p => bodies[p].orientation.inverse() * bodies[b].orientation,
-        }
-    }
-
-    /// The reference joint rotation of body `b` at the current time.
-    pub fn reference_rotation(&self, b: usize) -> UnitQuaternion<f64> {
-        let (k, s) = locate(&self.reference, self.world.time());
-        self.reference.rotation_between(k, s, b)
-    }
-
-    /// World frame (the skeleton joint) of body `b` in the simulation.
-    pub fn body_frame(&self, b: usize) -> Isometry3<f64> {
-        let body = self.world.body(b);
-        let origin = body.position - body.orientation * self.reference.topology.com[b];
-        Isometry3::from_parts(Translation3::from(origin), body.orientation)
-    }
-
-    /// World transform of every skeleton joint: simulated bodies at their joints, merged bones carried by their
-    /// body with the clip's local motion.
-    pub fn world_transforms(&self) -> Vec<Isometry3<f64>> {
-        let pose = self
-            .clip
-            .sample(self.world.time().min(self.clip.duration()));
-        let mut out: Vec<Isometry3<f64>> = Vec::with_capacity(self.skeleton.len());
-        for (j, joint) in self.skeleton.joints.iter().enumerate() {
-            let b = self.model.body_of_joint[j];
-            let w = if self.model.bodies[b].skeleton_joint == j {
-                self.body_frame(b)
-            } else {
-                let local = Isometry3::from_parts(
-                    Translation3::from(pose.translations[j]),
-                    joint.rest_rotation * pose.rotations[j],
-                );
-                match joint.parent {
-                    Some(p) => out[p] * local,
-                    None => local,
-                }
-            };
-            out.push(w);
-        }
-        out
-    }
-
-    /// The simulated pose in the skeleton's own terms (local rotations relative to rest, in skeleton joint order,
-    /// merged bones included; translations: the clip's, with the root at its simulated position), for re-skinning
-    /// and baking.
-    pub fn pose(&self) -> Pose {
-        let world = self.world_transforms();
-        let mut pose = self
-            .clip
-            .sample(self.world.time().min(self.clip.duration()));
-        for (j, joint) in self.skeleton.joints.iter().enumerate() {
-            let local = match joint.parent {
-                Some(p) => world[p].inverse() * world[j],
-                None => {
-                    pose.translations[j] = world[j].translation.vector;
-                    world[j]
-                }
-            };
-            pose.rotations[j] = joint.rest_rotation.inverse() * local.rotation;
-        }
-        pose
     }
 }

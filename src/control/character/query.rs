@@ -1,0 +1,93 @@
+//! Reading the character: joint rotations against the reference, body frames, world transforms of every
+//! skeleton joint and the pose in the skeleton's own terms.
+
+use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+
+use super::Character;
+use crate::control::sampling::locate;
+use crate::math::rotation_distance;
+use crate::skeleton::Pose;
+
+impl Character {
+    /// The relative rotation of body `b`'s joint in the simulation (the root: its world rotation).
+    pub fn joint_rotation(&self, b: usize) -> UnitQuaternion<f64> {
+        let bodies = self.world.bodies();
+        match self.reference.topology.parent[b] {
+            usize::MAX => bodies[b].orientation,
+            p => bodies[p].orientation.inverse() * bodies[b].orientation,
+        }
+    }
+
+    /// The reference joint rotation of body `b` at the current time.
+    pub fn reference_rotation(&self, b: usize) -> UnitQuaternion<f64> {
+        let (k, s) = locate(&self.reference, self.world.time());
+        self.reference.rotation_between(k, s, b)
+    }
+
+    /// World frame (the skeleton joint) of body `b` in the simulation.
+    pub fn body_frame(&self, b: usize) -> Isometry3<f64> {
+        let body = self.world.body(b);
+        let origin = body.position - body.orientation * self.reference.topology.com[b];
+        Isometry3::from_parts(Translation3::from(origin), body.orientation)
+    }
+
+    /// World transform of every skeleton joint: simulated bodies at their joints, merged bones carried by their
+    /// body with the clip's local motion.
+    pub fn world_transforms(&self) -> Vec<Isometry3<f64>> {
+        let pose = self
+            .clip
+            .sample(self.world.time().min(self.clip.duration()));
+        let mut out: Vec<Isometry3<f64>> = Vec::with_capacity(self.skeleton.len());
+        for (j, joint) in self.skeleton.joints.iter().enumerate() {
+            let b = self.model.body_of_joint[j];
+            let w = if self.model.bodies[b].skeleton_joint == j {
+                self.body_frame(b)
+            } else {
+                let local = Isometry3::from_parts(
+                    Translation3::from(pose.translations[j]),
+                    joint.rest_rotation * pose.rotations[j],
+                );
+                match joint.parent {
+                    Some(p) => out[p] * local,
+                    None => local,
+                }
+            };
+            out.push(w);
+        }
+        out
+    }
+
+    /// The simulated pose in the skeleton's own terms (local rotations relative to rest, in skeleton joint order,
+    /// merged bones included; translations: the clip's, with the root at its simulated position), for re-skinning
+    /// and baking.
+    pub fn pose(&self) -> Pose {
+        let world = self.world_transforms();
+        let mut pose = self
+            .clip
+            .sample(self.world.time().min(self.clip.duration()));
+        for (j, joint) in self.skeleton.joints.iter().enumerate() {
+            let local = match joint.parent {
+                Some(p) => world[p].inverse() * world[j],
+                None => {
+                    pose.translations[j] = world[j].translation.vector;
+                    world[j]
+                }
+            };
+            pose.rotations[j] = joint.rest_rotation.inverse() * local.rotation;
+        }
+        pose
+    }
+
+    /// Angle (radians) between body `b`'s simulated joint rotation and its reference joint rotation, now.
+    pub fn joint_deviation(&self, b: usize) -> f64 {
+        rotation_distance(&self.joint_rotation(b), &self.reference_rotation(b))
+    }
+
+    /// World velocity (m/s) of the world point `point` moving with body `b`.
+    pub fn point_velocity(&self, b: usize, point: &Vector3<f64>) -> Vector3<f64> {
+        let body = self.world.body(b);
+        let v = body.velocity;
+        let w = Vector3::new(v[0], v[1], v[2]);
+        Vector3::new(v[3], v[4], v[5]) + w.cross(&(point - body.position))
+    }
+}

@@ -1,0 +1,105 @@
+//! `flinch bake` end to end: a hits file, one output file, a batch into a folder, located errors.
+
+mod common;
+
+use common::flinch;
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn sample(path: &str) -> String {
+    format!("{}/samples/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn bakes_the_sample_hits_into_a_bvh_that_reads_back() {
+    let dir = tmp("cli_bake_one");
+    let out = dir.join("walk_hit.bvh");
+    let (code, stdout, stderr) = flinch(&[
+        "bake",
+        &sample("data/cmu_02_01_walk.bvh"),
+        "-o",
+        out.to_str().unwrap(),
+        "--hits",
+        &sample("hits.json"),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("ball hit RightForeArm"), "{stdout}");
+    assert!(stdout.contains("impulse hit Head"), "{stdout}");
+    assert!(stdout.contains("figure bake_realtime_factor"), "{stdout}");
+    let back = flinch::io::load_file(&out, &Default::default()).expect("re-import");
+    assert_eq!(back.clip.frames.len(), 343);
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temporary file is left behind");
+}
+
+#[test]
+fn bakes_a_batch_into_a_folder() {
+    let dir = tmp("cli_bake_batch");
+    let files: Vec<String> = common::corpus_files("bvh", "bvh")
+        .iter()
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.starts_with("cmu_") || n.starts_with("sfu_")
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    if files.is_empty() {
+        return;
+    }
+    let mut args = vec!["bake"];
+    args.extend(files.iter().map(String::as_str));
+    args.extend(["-o", dir.to_str().unwrap(), "--jobs", "2"]);
+    let (code, stdout, stderr) = flinch(&args);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(&format!("{n} of {n} clips baked", n = files.len())),
+        "{stdout}"
+    );
+    for f in &files {
+        let stem = std::path::Path::new(f)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy();
+        assert!(dir.join(format!("{stem}_reacted.bvh")).is_file(), "{stem}");
+    }
+}
+
+#[test]
+fn bad_hits_files_and_unknown_bones_are_located_errors() {
+    let dir = tmp("cli_bake_bad");
+    let hits = dir.join("hits.json");
+    std::fs::write(&hits, "{\"hits\": [\n  {\"type\": \"impulse\", \"time\": 1.0, \"bone\": \"Tail\", \"impulse\": [1, 0, 0]}\n]}").unwrap();
+    let out = dir.join("x.bvh");
+    let (code, _, stderr) = flinch(&[
+        "bake",
+        "-o",
+        out.to_str().unwrap(),
+        "--hits",
+        hits.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("Tail"), "{stderr}");
+    assert!(!out.exists());
+    std::fs::write(
+        &hits,
+        "{\"hits\": [\n  {\"type\": \"impulse\", \"tme\": 1.0}\n]}",
+    )
+    .unwrap();
+    let (code, _, stderr) = flinch(&[
+        "bake",
+        "-o",
+        out.to_str().unwrap(),
+        "--hits",
+        hits.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("hits[0]: unknown field `tme`"), "{stderr}");
+    let (code, _, stderr) = flinch(&["bake", "-o", dir.to_str().unwrap(), "--format", "fbx"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("fbx"), "{stderr}");
+}
