@@ -29,6 +29,7 @@ struct Row {
     us: f64,
     residual: f64,
     work: f64,
+    refactorisations: f64,
 }
 
 /// Times `solver` on `(m, q)`: enough repetitions for ≥ 2 ms, µs per solve (the z reset inside the loop is
@@ -73,7 +74,7 @@ fn measure(
     mut make: impl FnMut(&lcp_scene::Contacts) -> (Box<dyn LcpSolver>, DMatrix<f64>, DVector<f64>, bool),
 ) -> Row {
     let mut rng = Rng(seed);
-    let (mut us, mut residual, mut work) = (Vec::new(), 0.0_f64, 0.0);
+    let (mut us, mut residual, mut work, mut refac) = (Vec::new(), 0.0_f64, 0.0, 0.0);
     for _ in 0..SCENES {
         let c = resting_boxes(&mut rng, contacts / 4, 4);
         let (mut solver, m, q, warm) = make(&c);
@@ -82,11 +83,13 @@ fn measure(
         us.push(t);
         residual = residual.max(r.residual);
         work += (r.pivots + r.iterations) as f64 / SCENES as f64;
+        refac += r.refactorisations as f64 / SCENES as f64;
     }
     Row {
         us: median(us),
         residual,
         work,
+        refactorisations: refac,
     }
 }
 
@@ -106,8 +109,8 @@ fn main() {
         "LCP solvers, random boxes on a plane, 4 contacts per box; median µs per solve over {SCENES} scenes"
     );
     println!(
-        "{:>8} {:>26} {:>6} {:>10} {:>12} {:>9}",
-        "contacts", "solver / problem", "size", "µs/solve", "max resid.", "piv/sweep"
+        "{:>8} {:>26} {:>6} {:>10} {:>12} {:>9} {:>6}",
+        "contacts", "solver / problem", "size", "µs/solve", "max resid.", "piv/sweep", "refac"
     );
     let mut figures = Vec::new();
     for contacts in [4usize, 16, 64] {
@@ -167,8 +170,8 @@ fn main() {
         ];
         for (key, label, size, row) in rows {
             println!(
-                "{contacts:>8} {label:>26} {size:>6} {:>10.2} {:>12.2e} {:>9.1}",
-                row.us, row.residual, row.work
+                "{contacts:>8} {label:>26} {size:>6} {:>10.2} {:>12.2e} {:>9.1} {:>6.1}",
+                row.us, row.residual, row.work, row.refactorisations
             );
             figures.push(format!("figure lcp_{key}_us_n{contacts} {:.2} us", row.us));
         }

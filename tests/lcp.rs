@@ -182,7 +182,7 @@ fn basis_inverse_updates_stay_within_1e_10_of_a_fresh_inverse() {
         let zs = DVector::from_fn(60, |_, _| rng.range(0.5, 1.5));
         let q = -(&m * zs);
         let mut solver = Lemke::new(LemkeOptions {
-            refactor_every: usize::MAX,
+            refactor_every: Some(usize::MAX),
             refactor_tol: f64::INFINITY,
             ..LemkeOptions::default()
         });

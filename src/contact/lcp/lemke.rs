@@ -11,7 +11,7 @@
 //!    ([`super::ratio`]) picks the row that leaves. No blocking row: ray termination. z0 leaves: solved.
 //!
 //! B⁻¹ is kept explicitly and updated in O(n²) per pivot ([`BasisInverse`]); it is refactorised every
-//! `refactor_every` pivots and whenever the basic solution's backward error |B x − q|_i / (|q_i| + Σ|B_ik x_k|)
+//! `refactor_every` (default max(50, n)) pivots and whenever the basic solution's backward error |B x − q|_i / (|q_i| + Σ|B_ik x_k|)
 //! exceeds `refactor_tol` (checked every pivot, O(n²)).
 
 use nalgebra::{DMatrix, DVector};
@@ -35,10 +35,12 @@ pub struct LemkeOptions {
     pub tie_tol: f64,
     /// Tie-breaking rule. Keep [`TieBreak::Lexicographic`]; the other exists to show cycling.
     pub tie_break: TieBreak,
-    /// Refactorise B⁻¹ after this many O(n²) updates. Default 50. `usize::MAX`: only on drift.
-    pub refactor_every: usize,
+    /// Refactorise B⁻¹ after this many O(n²) updates; `None` (default): max(50, n), so the O(n³)
+    /// refactorisation amortises to O(n²) per pivot like the updates (a fixed 50 made refactorisation dominate
+    /// the 384-variable pyramid, `docs/contact.md`). `Some(usize::MAX)`: only on drift.
+    pub refactor_every: Option<usize>,
     /// Refactorise when the basic solution's row-wise backward error exceeds this. Default 1e-11. `f64::INFINITY`
-    /// with `refactor_every = usize::MAX` disables refactorisation (for testing the updates).
+    /// with `refactor_every = Some(usize::MAX)` disables refactorisation (for testing the updates).
     pub refactor_tol: f64,
     /// Pivot limit; `None`: 20·(n + 1) + 100. Lemke needs about n to 2n pivots on contact problems.
     pub max_pivots: Option<usize>,
@@ -56,7 +58,7 @@ impl Default for LemkeOptions {
             pivot_tol: 1e-11,
             tie_tol: 1e-9,
             tie_break: TieBreak::Lexicographic,
-            refactor_every: 50,
+            refactor_every: None,
             refactor_tol: 1e-11,
             max_pivots: None,
             warm_start: false,
@@ -270,6 +272,7 @@ impl Lemke {
         }
         let limit = self.options.max_pivots.unwrap_or(20 * (n + 1) + 100);
         let (eps, tie) = (self.options.pivot_tol, self.options.tie_tol);
+        let refactor_every = self.options.refactor_every.unwrap_or(n.max(50));
         let z0 = 2 * n;
 
         // Initial pivot: z0 enters, the most violated row leaves. Ties at the largest index keep every row of
@@ -315,7 +318,7 @@ impl Lemke {
             let leaving = std::mem::replace(&mut self.basis[row], entering);
             self.report.pivots += 1;
             self.basic_values(q);
-            if self.binv.updates() >= self.options.refactor_every
+            if self.binv.updates() >= refactor_every
                 || self.backward_error(m, q) > self.options.refactor_tol
             {
                 self.refactor(m)?;
