@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use flinch::io::gltf_export::{
     GltfExportError, GltfSource, GltfWriteOptions, load_source_file, write, write_file,
@@ -31,10 +30,6 @@ fn tol_m(imported: &Imported) -> f64 {
         })
         .fold(0.0, f64::max);
     (1e-7 * extent).max(1e-6)
-}
-
-fn ci() -> bool {
-    std::env::var("CI").map(|v| v == "true").unwrap_or(false)
 }
 
 fn out_dir() -> PathBuf {
@@ -80,33 +75,6 @@ fn max_errors(a: &Imported, b: &Imported) -> (f64, f64) {
         }
     }
     (rot, pos)
-}
-
-/// Runs the Khronos validator on `file`: its summary, or `None` (skip) when node or the npm package is missing.
-fn validate(file: &Path) -> Option<Value> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let script = root.join("tools/gltf-validator/validate.mjs");
-    let package = root.join("tools/gltf-validator/node_modules/gltf-validator");
-    let missing = |why: String| {
-        assert!(!ci(), "{why}; CI=true makes this a failure");
-        eprintln!("{why}: skipping validation (run npm ci --prefix tools/gltf-validator)");
-        None
-    };
-    if !package.is_dir() {
-        return missing(format!("{} not installed", package.display()));
-    }
-    let out = match Command::new("node").arg(&script).arg(file).output() {
-        Ok(o) => o,
-        Err(e) => return missing(format!("node not runnable: {e}")),
-    };
-    let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{}: validator output is not JSON ({e}); stderr: {}",
-            file.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    Some(summary)
 }
 
 fn count(v: &Value, key: &str) -> u64 {
@@ -295,7 +263,7 @@ fn check_source_file(path: &Path, opts: &ImportOptions, tag: &str) -> Vec<String
     let mut imported = imported;
     perturb(&mut imported);
     let source_bytes = std::fs::read(path).unwrap();
-    let source_report = validate(path);
+    let source_report = common::gltf_validate(path);
     let mut figures = Vec::new();
     for ext in ["glb", "gltf"] {
         let out = out_dir().join(format!("{name}.{tag}.{ext}"));
@@ -340,7 +308,7 @@ fn check_source_file(path: &Path, opts: &ImportOptions, tag: &str) -> Vec<String
             imported.clip.frame_count(),
             imported.skeleton.len()
         );
-        if let (Some(v), Some(src)) = (validate(&out), &source_report) {
+        if let (Some(v), Some(src)) = (common::gltf_validate(&out), &source_report) {
             assert_eq!(
                 count(&v, "numErrors"),
                 0,
@@ -471,7 +439,7 @@ fn every_corpus_bvh_round_trips_as_skeleton_with_bone_mesh() {
                 imported.skeleton.len(),
                 vertices / 6
             );
-            if let Some(v) = validate(&out) {
+            if let Some(v) = common::gltf_validate(&out) {
                 assert_eq!(count(&v, "numErrors"), 0, "{name}.{ext}: {v}");
                 assert_eq!(count(&v, "numWarnings"), 0, "{name}.{ext}: {v}");
                 line += &format!(

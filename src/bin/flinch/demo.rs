@@ -225,13 +225,16 @@ pub fn run(args: &DemoArgs) -> Result<(), CliError> {
         ))
     })?;
     let mut written = Vec::new();
-    for name in ["demo_reacted.bvh"] {
+    for name in ["demo_reacted.bvh", "demo_reacted.glb"] {
         let path = args.out.join(name);
         write_baked(
             &path,
             &skeleton,
             &baked.clip,
-            WriteSource { report: &report },
+            WriteSource {
+                report: &report,
+                gltf: None,
+            },
         )
         .map_err(CliError::Other)?;
         written.push(path);
