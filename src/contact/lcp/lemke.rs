@@ -11,7 +11,8 @@
 //!    ([`super::ratio`]) picks the row that leaves. No blocking row: ray termination. z0 leaves: solved.
 //!
 //! B⁻¹ is kept explicitly and updated in O(n²) per pivot ([`BasisInverse`]); it is refactorised every
-//! `refactor_every` (default max(50, n)) pivots and whenever the basic solution's backward error |B x − q|_i / (|q_i| + Σ|B_ik x_k|)
+//! `refactor_every` (default max(50, n)) pivots and whenever the basic solution's backward error
+//! |B x − q|_i / (|q_i| + Σ_k|B_ik x_k| + ‖q‖∞)
 //! exceeds `refactor_tol` (checked every pivot, O(n²)).
 
 use nalgebra::{DMatrix, DVector};
@@ -39,7 +40,7 @@ pub struct LemkeOptions {
     /// refactorisation amortises to O(n²) per pivot like the updates (a fixed 50 made refactorisation dominate
     /// the 384-variable pyramid, `docs/contact.md`). `Some(usize::MAX)`: only on drift.
     pub refactor_every: Option<usize>,
-    /// Refactorise when the basic solution's row-wise backward error exceeds this. Default 1e-11. `f64::INFINITY`
+    /// Refactorise when the basic solution's backward error (module documentation) exceeds this. Default 1e-11. `f64::INFINITY`
     /// with `refactor_every = Some(usize::MAX)` disables refactorisation (for testing the updates).
     pub refactor_tol: f64,
     /// Pivot limit; `None`: 20·(n + 1) + 100. Lemke needs about n to 2n pivots on contact problems.
@@ -135,7 +136,10 @@ impl Lemke {
         self.binv.apply(q.as_slice(), &mut self.x, &mut self.xs);
     }
 
-    /// Row-wise backward error of x: max_i |(B x − q)_i| / (|q_i| + Σ_k |B_ik x_k|). O(n · basic z columns).
+    /// Backward error of x: max_i |(B x − q)_i| / (|q_i| + Σ_k |B_ik x_k| + ‖q‖∞). O(n · basic z columns).
+    /// The ‖q‖∞ term matters: in a degenerate basis some rows hold only round-off (all their terms ~1e-17), and
+    /// a purely row-relative error there is O(1) without meaning anything; it triggered a needless O(n³)
+    /// refactorisation at the last pivot of every pyramid solve.
     fn backward_error(&mut self, m: &DMatrix<f64>, q: &DVector<f64>) -> f64 {
         let n = q.len();
         // u and us are free between pivots: use them as the residual and its scale.
@@ -162,10 +166,12 @@ impl Lemke {
                 }
             }
         }
+        let qmax = q.amax();
         (0..n)
             .map(|i| {
-                if self.us[i] > 0.0 {
-                    self.u[i].abs() / self.us[i]
+                let scale = self.us[i] + qmax;
+                if scale > 0.0 {
+                    self.u[i].abs() / scale
                 } else {
                     0.0
                 }
