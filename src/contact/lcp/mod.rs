@@ -49,7 +49,8 @@ pub trait LcpSolver {
 pub struct LcpReport {
     /// Lemke: complementary pivots taken (including the initial pivot of the artificial variable). PGS: 0.
     pub pivots: usize,
-    /// Lemke: fresh O(n³) inversions of the basis (the initial identity basis does not count). PGS: 0.
+    /// Lemke: fresh O(n³) factorisations: refactorisations of B⁻¹ and the LU solves of warm-start attempts (the
+    /// initial identity basis does not count). PGS: 0.
     pub refactorisations: usize,
     /// PGS: full sweeps over the rows. Lemke: 0.
     pub iterations: usize,
