@@ -12,9 +12,10 @@
 //! - Joint rotation = child relative to parent, relative to the rest (bind) pose.
 //!
 //! Layers, lowest first: [`math`], [`skeleton`], [`io`]; [`dynamics`] stands beside them and knows nothing of
-//! skeletons or files.
+//! skeletons or files. [`contact`] is the contact subsystem (for now its LCP solvers).
 
 pub mod bake;
+pub mod contact;
 pub mod control;
 pub mod dynamics;
 pub mod export;

@@ -63,6 +63,7 @@ fn unperturbed_bakes_reproduce_every_corpus_clip() {
             &baked.clip,
             WriteSource {
                 report: &imported.report,
+                gltf: None,
             },
         )
         .unwrap();
@@ -181,6 +182,7 @@ fn a_hit_changes_what_follows_it_and_the_file_reads_in_bvh_anim() {
         &baked.clip,
         WriteSource {
             report: &imported.report,
+            gltf: None,
         },
     )
     .unwrap();

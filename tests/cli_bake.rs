@@ -103,3 +103,51 @@ fn bad_hits_files_and_unknown_bones_are_located_errors() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("fbx"), "{stderr}");
 }
+
+/// A glTF input baked with a hit keeps its meshes, skins and materials (the character is seen reacting), passes
+/// the validator and reads back with its frame count.
+#[test]
+fn a_gltf_bake_keeps_the_source_meshes_and_validates() {
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    let input = corpus.join("gltf/RobotExpressive_threejs_reexport.glb");
+    let dir = tmp("cli_bake_gltf");
+    let hits = dir.join("hits.json");
+    std::fs::write(
+        &hits,
+        r#"{"hits": [{"type": "impulse", "time": 1.0, "bone": "UpperArmR", "impulse": [3, 0, 0]}]}"#,
+    )
+    .unwrap();
+    let out = dir.join("robot.glb");
+    let (code, stdout, stderr) = flinch(&[
+        "bake",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--hits",
+        hits.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("impulse hit"), "{stdout}");
+    let count = |path: &std::path::Path, key: &str| {
+        let doc = gltf::Gltf::open(path).expect("gltf");
+        match key {
+            "meshes" => doc.meshes().count(),
+            "skins" => doc.skins().count(),
+            "materials" => doc.materials().count(),
+            _ => doc.animations().count(),
+        }
+    };
+    for key in ["meshes", "skins", "materials"] {
+        assert_eq!(count(&input, key), count(&out, key), "{key}");
+    }
+    assert_eq!(count(&out, "animations"), 1);
+    if let Some(report) = common::gltf_validate(&out) {
+        assert_eq!(report["numErrors"].as_u64(), Some(0), "{report}");
+    }
+    let before = flinch::io::load_file(&input, &Default::default()).unwrap();
+    let after = flinch::io::load_file(&out, &Default::default()).unwrap();
+    let (d0, d1) = (before.clip.duration(), after.clip.duration());
+    assert!((d0 - d1).abs() < 1.0 / 60.0, "duration {d0} -> {d1}");
+}

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use crate::io::ImportReport;
 use crate::io::bvh::{WriteOptions, write_file};
+use crate::io::gltf_export::{GltfSource, GltfWriteOptions};
 use crate::skeleton::{Clip, Skeleton};
 
 /// The file formats a bake writes.
@@ -49,6 +50,10 @@ impl OutputFormat {
 pub struct WriteSource<'a> {
     /// The importer's report: unit and up axis to write BVH back in.
     pub report: &'a ImportReport,
+    /// A glTF/GLB input (from [`crate::io::gltf_export::load_source_file`]): glTF output keeps its meshes,
+    /// skins and materials and replaces its animations with the baked one. `None`: glTF output is the skeleton
+    /// with a generated bone mesh.
+    pub gltf: Option<&'a GltfSource>,
 }
 
 /// Writes `clip` on `skeleton` to `path` (format by extension), atomically.
@@ -73,9 +78,13 @@ pub fn write_baked(
             };
             write_file(path, skeleton, clip, &opts).map_err(|e| format!("{}: {e}", path.display()))
         }
-        OutputFormat::Gltf | OutputFormat::Glb => Err(format!(
-            "{}: glTF output is not available in this build",
-            path.display()
-        )),
+        OutputFormat::Gltf | OutputFormat::Glb => {
+            let opts = GltfWriteOptions {
+                animation_name: "flinch_reacted".into(),
+                ..GltfWriteOptions::default()
+            };
+            crate::io::gltf_export::write_file(path, skeleton, clip, source.gltf, &opts)
+                .map_err(|e| e.to_string())
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod atomic;
 pub mod bvh;
+pub mod gltf_export;
 pub mod gltf_import;
 pub mod urdf;
 

@@ -85,3 +85,39 @@ pub fn flinch(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Whether the tests run under CI (`CI=true`): missing tools and data are failures there.
+pub fn ci() -> bool {
+    std::env::var("CI").map(|v| v == "true").unwrap_or(false)
+}
+
+/// Runs the Khronos validator on `file`: its summary, or `None` (skip) when node or the npm package is missing.
+pub fn gltf_validate(file: &std::path::Path) -> Option<serde_json::Value> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("tools/gltf-validator/validate.mjs");
+    let package = root.join("tools/gltf-validator/node_modules/gltf-validator");
+    let missing = |why: String| {
+        assert!(!ci(), "{why}; CI=true makes this a failure");
+        eprintln!("{why}: skipping validation (run npm ci --prefix tools/gltf-validator)");
+        None
+    };
+    if !package.is_dir() {
+        return missing(format!("{} not installed", package.display()));
+    }
+    let out = match std::process::Command::new("node")
+        .arg(&script)
+        .arg(file)
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => return missing(format!("node not runnable: {e}")),
+    };
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: validator output is not JSON ({e}); stderr: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    Some(summary)
+}

@@ -127,7 +127,9 @@ fn run_job(
         // The clips already share the cores.
         config.preprocess.threads = Some(1);
     }
-    let (name, imported) = args.import.load(job.input.as_deref(), Some(args.rate))?;
+    let (name, imported, gltf) = args
+        .import
+        .load_with_source(job.input.as_deref(), Some(args.rate))?;
     bar.set_message("preprocessing");
     let report = imported.report.clone();
     let character = flinch::control::Character::from_imported(imported, &config)
@@ -149,7 +151,10 @@ fn run_job(
         &job.output,
         &skeleton,
         &baked.clip,
-        WriteSource { report: &report },
+        WriteSource {
+            report: &report,
+            gltf: gltf.as_ref(),
+        },
     )
     .map_err(CliError::Other)?;
     bar.finish_with_message("done");

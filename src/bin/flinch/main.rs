@@ -4,6 +4,7 @@
 //! place in it), 1 on any other failure.
 
 mod bake;
+mod demo;
 mod eval;
 mod export_mjcf;
 mod inspect;
@@ -61,6 +62,8 @@ enum Command {
     },
     /// Simulate a clip's character, optionally hit it, and print tracking and recovery figures.
     Eval(eval::EvalArgs),
+    /// The demo: the embedded walk hit by a ball; reacted motion (BVH, GLB), filmstrip and deviation plot (PNG).
+    Demo(demo::DemoArgs),
     /// Simulate clips with scripted hits and write the reacted motion (BVH, glTF, GLB).
     Bake(bake::BakeArgs),
     /// Write the character as MuJoCo XML plus the reference motion and inverse-dynamics forces (CSV).
@@ -95,6 +98,7 @@ fn main() -> ExitCode {
         ),
         Command::Eval(args) => eval::run(&args),
         Command::Bake(args) => bake::run(&args),
+        Command::Demo(args) => demo::run(&args),
         Command::ExportMjcf(args) => export_mjcf::run(&args),
     };
     match result {
@@ -176,6 +180,36 @@ impl ImportArgs {
         };
         config.preprocess.rate_hz = rate;
         Ok(config)
+    }
+
+    /// Like [`ImportArgs::load`], keeping a glTF/GLB input's document for writing it back (bake).
+    fn load_with_source(
+        &self,
+        file: Option<&std::path::Path>,
+        sample_rate: Option<f64>,
+    ) -> Result<
+        (
+            String,
+            flinch::io::Imported,
+            Option<flinch::io::gltf_export::GltfSource>,
+        ),
+        CliError,
+    > {
+        let is_gltf = file
+            .and_then(flinch::io::Format::from_path)
+            .is_some_and(|f| matches!(f, flinch::io::Format::Gltf | flinch::io::Format::Glb));
+        match file {
+            Some(path) if is_gltf => {
+                let opts = self.options(sample_rate)?;
+                let (imported, source) = flinch::io::gltf_export::load_source_file(path, &opts)
+                    .map_err(|e| CliError::Input(e.to_string()))?;
+                Ok((path.display().to_string(), imported, Some(source)))
+            }
+            _ => {
+                let (name, imported) = self.load(file, sample_rate)?;
+                Ok((name, imported, None))
+            }
+        }
     }
 
     /// Loads `file` (the embedded CMU walk when `None`): its display name and the import.

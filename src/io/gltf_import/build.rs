@@ -56,7 +56,7 @@ fn local_at(h: &Hierarchy, tracks: &[NodeTracks], node: usize, t: Option<f64>) -
 }
 
 /// Geometric-mean magnitude of a scale vector (the uniform scale closest in volume).
-fn uniform(s: &Vector3<f64>) -> f64 {
+pub(crate) fn uniform(s: &Vector3<f64>) -> f64 {
     (s.x * s.y * s.z).abs().cbrt()
 }
 
@@ -66,7 +66,7 @@ fn is_uniform(s: &Vector3<f64>) -> bool {
 }
 
 /// The up-axis correction applied above the root (Z up → Y up: a −90° turn about x, (x, y, z) → (x, z, −y)).
-fn up_rotation(up: UpAxis) -> UnitQuaternion<f64> {
+pub(crate) fn up_rotation(up: UpAxis) -> UnitQuaternion<f64> {
     match up {
         UpAxis::Y => UnitQuaternion::identity(),
         UpAxis::Z => axis_rotation(Axis::X, -std::f64::consts::FRAC_PI_2),

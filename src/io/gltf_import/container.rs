@@ -226,7 +226,12 @@ fn resolve_uri(uri: &str, base_dir: Option<&Path>) -> Result<Vec<u8>, String> {
         }
         return decode_base64(payload).map_err(|e| format!("data URI: {e}"));
     }
-    // Any other scheme (http:, file:) is refused: an importer should not reach outside the asset's folder.
+    read_relative(uri, base_dir)
+}
+
+/// Reads the file a relative URI names (`%XX`-decoded, joined to `base_dir`). Any other scheme (http:, file:)
+/// and absolute paths are refused: an importer should not reach outside the asset's folder.
+pub(crate) fn read_relative(uri: &str, base_dir: Option<&Path>) -> Result<Vec<u8>, String> {
     if uri.contains("://") || uri.starts_with('/') || uri.starts_with('\\') {
         return Err(format!("uri '{uri}' is not a relative path or a data URI"));
     }

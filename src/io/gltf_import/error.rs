@@ -43,6 +43,14 @@ pub enum GltfImportError {
         /// What was expected.
         what: String,
     },
+    /// An image's external file could not be read (only the exporter reads images, to embed them).
+    #[error("image {index}: {what}")]
+    Image {
+        /// Image index.
+        index: usize,
+        /// What was expected.
+        what: String,
+    },
     /// An accessor's data is out of range or of an unsupported layout.
     #[error("{context}: accessor {index}: {what}")]
     Accessor {

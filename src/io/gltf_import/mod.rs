@@ -19,10 +19,10 @@
 //!   given, centimetres are assumed with a warning (the Fox).
 
 mod accessor;
-mod build;
-mod container;
+pub(crate) mod build;
+pub(crate) mod container;
 mod error;
-mod hierarchy;
+pub(crate) mod hierarchy;
 mod sampler;
 mod timeline;
 mod tracks;
@@ -48,11 +48,14 @@ pub struct GltfMapping {
     pub animation: Option<usize>,
 }
 
-/// A parsed, validated document with its resolved buffers.
-struct Loaded {
-    doc: ::gltf::Document,
-    buffers: Vec<container::BufferData>,
-    is_glb: bool,
+/// A parsed, validated document with its resolved buffers (shared with the exporter's `GltfSource`).
+pub(crate) struct Loaded {
+    /// The validated document.
+    pub doc: ::gltf::Document,
+    /// Each buffer's bytes, or why they are unavailable.
+    pub buffers: Vec<container::BufferData>,
+    /// True for GLB input.
+    pub is_glb: bool,
 }
 
 /// Parses and validates the JSON.
@@ -104,7 +107,8 @@ fn parse_document(json: &[u8]) -> Result<::gltf::Document, GltfImportError> {
     ::gltf::Document::from_json(root).map_err(|e| GltfImportError::Json(e.to_string()))
 }
 
-fn load(bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded, GltfImportError> {
+/// Splits the container, parses and validates the JSON, and resolves every buffer.
+pub(crate) fn load(bytes: &[u8], base_dir: Option<&Path>) -> Result<Loaded, GltfImportError> {
     let c = container::split(bytes)?;
     let doc = parse_document(c.json)?;
     let buffers = container::resolve_buffers(&doc, c.bin, base_dir);
@@ -178,7 +182,14 @@ pub fn import_mapped(
     base_dir: Option<&Path>,
     opts: &ImportOptions,
 ) -> Result<(Imported, GltfMapping), GltfImportError> {
-    let loaded = load(bytes, base_dir)?;
+    import_loaded(&load(bytes, base_dir)?, opts)
+}
+
+/// [`import_mapped`] on an already loaded document.
+pub(crate) fn import_loaded(
+    loaded: &Loaded,
+    opts: &ImportOptions,
+) -> Result<(Imported, GltfMapping), GltfImportError> {
     let doc = &loaded.doc;
     let mut report = ImportReport::new(if loaded.is_glb { "glb" } else { "gltf" });
     let warnings = &mut report.warnings;

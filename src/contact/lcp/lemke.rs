@@ -1,0 +1,440 @@
+//! Lemke's complementary pivoting method (Cline §2.7.1, §4.8; Murty 1988 ch. 2).
+//!
+//! Tableau `w − M z − d z0 = q` over 2n + 1 variables: w_i (index i, column e_i), z_i (index n + i, column
+//! −M e_i) and the artificial z0 (index 2n, column −d, d the covering vector, 1 by default). The basis holds n
+//! of them, at most one of each pair {w_i, z_i}, with x = B⁻¹q ≥ 0.
+//!
+//! 1. q ≥ 0: z = 0 solves it.
+//! 2. Otherwise z0 enters at the value max_i(−q_i/d_i) and the most violated w_t leaves (ties: the largest t,
+//!    which makes the starting rows lexicographically positive).
+//! 3. The complement of the variable that left enters; the lexicographic ratio test with the ε guard
+//!    ([`super::ratio`]) picks the row that leaves. No blocking row: ray termination. z0 leaves: solved.
+//!
+//! B⁻¹ is kept explicitly and updated in O(n²) per pivot ([`BasisInverse`]); it is refactorised every
+//! `refactor_every` (default max(50, n)) pivots and whenever the basic solution's backward error
+//! |B x − q|_i / (|q_i| + Σ_k|B_ik x_k| + ‖q‖∞)
+//! exceeds `refactor_tol` (checked every pivot, O(n²)).
+
+use nalgebra::{DMatrix, DVector};
+
+use super::basis::BasisInverse;
+use super::ratio::Ratio;
+pub use super::ratio::TieBreak;
+use super::{LcpError, LcpReport, LcpSolver, complementarity_residual, validate};
+
+/// Settings of [`Lemke`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LemkeOptions {
+    /// Covering vector d (all entries > 0); `None`: all ones.
+    pub covering: Option<DVector<f64>>,
+    /// ε guard (Cline §4.8.3), relative: u_i = (B⁻¹c)_i blocks only if u_i > ε·Σ_j|B⁻¹_ij|(|c_j| + ‖c‖∞), and a
+    /// basic value x_i ≤ ε·Σ_j|B⁻¹_ij|(|q_j| + ‖q‖∞) counts as 0. Default 1e-11 (≈ 5·10⁴ machine epsilons).
+    pub pivot_tol: f64,
+    /// Ratios within this relative distance of the minimum are tied (go to the lexicographic levels). Default
+    /// 1e-9: on box-on-ground friction pyramids 1e-12 gave 16 ray terminations in 500 solves, 1e-11 one, 1e-10 to
+    /// 1e-6 none (`docs/contact.md`).
+    pub tie_tol: f64,
+    /// Tie-breaking rule. Keep [`TieBreak::Lexicographic`]; the other exists to show cycling.
+    pub tie_break: TieBreak,
+    /// Refactorise B⁻¹ after this many O(n²) updates; `None` (default): max(50, n), so the O(n³)
+    /// refactorisation amortises to O(n²) per pivot like the updates (a fixed 50 made refactorisation dominate
+    /// the 384-variable pyramid, `docs/contact.md`). `Some(usize::MAX)`: only on drift.
+    pub refactor_every: Option<usize>,
+    /// Refactorise when the basic solution's backward error (module documentation) exceeds this. Default 1e-11. `f64::INFINITY`
+    /// with `refactor_every = Some(usize::MAX)` disables refactorisation (for testing the updates).
+    pub refactor_tol: f64,
+    /// Pivot limit; `None`: 20·(n + 1) + 100. Lemke needs about n to 2n pivots on contact problems.
+    pub max_pivots: Option<usize>,
+    /// Warm start. Try the basis the previous solve of the same size ended in, then the active set of the
+    /// incoming z (basis {z_i : z_i > 10⁻¹²·max z} ∪ {w_i : otherwise}). The first that is nonsingular with a
+    /// feasible solution B⁻¹q ≥ 0 (one LU solve each) is the answer, with 0 pivots (coherent resting contact
+    /// from step to step); otherwise the cold start runs. Cost of a miss: one or two O(n³) LU factorisations.
+    pub warm_start: bool,
+}
+
+impl Default for LemkeOptions {
+    fn default() -> Self {
+        Self {
+            covering: None,
+            pivot_tol: 1e-11,
+            tie_tol: 1e-9,
+            tie_break: TieBreak::Lexicographic,
+            refactor_every: None,
+            refactor_tol: 1e-11,
+            max_pivots: None,
+            warm_start: false,
+        }
+    }
+}
+
+/// Lemke's method with buffers reused across solves. See the module documentation.
+#[derive(Debug, Clone, Default)]
+pub struct Lemke {
+    /// Settings.
+    pub options: LemkeOptions,
+    basis: Vec<usize>,
+    binv: BasisInverse,
+    d: Vec<f64>,
+    x: Vec<f64>,
+    xs: Vec<f64>,
+    u: Vec<f64>,
+    us: Vec<f64>,
+    c: Vec<f64>,
+    tied: Vec<usize>,
+    last_basis: Vec<usize>,
+    report: LcpReport,
+}
+
+impl Lemke {
+    /// A solver with the given settings.
+    pub fn new(options: LemkeOptions) -> Self {
+        Self {
+            options,
+            ..Self::default()
+        }
+    }
+
+    /// max |B⁻¹ − inv(B)| / max |inv(B)| for the basis the last cold solve ended in, against a fresh LU inverse
+    /// (O(n³); diagnostics and tests of the O(n²) updates; a warm hit keeps no B⁻¹, so the figure is then
+    /// meaningless). `f64::INFINITY` if that basis cannot be inverted.
+    pub fn update_drift(&self, m: &DMatrix<f64>) -> f64 {
+        match self.basis_matrix(m) {
+            Some(b) => self.binv.drift(&b),
+            None => f64::INFINITY,
+        }
+    }
+
+    /// O(n²) updates applied since the last refactorisation in the last solve.
+    pub fn updates_since_refactor(&self) -> usize {
+        self.binv.updates()
+    }
+
+    fn basis_matrix(&self, m: &DMatrix<f64>) -> Option<DMatrix<f64>> {
+        let n = self.basis.len();
+        if m.nrows() != n || m.ncols() != n || self.d.len() != n {
+            return None;
+        }
+        let mut b = DMatrix::zeros(n, n);
+        for (r, &var) in self.basis.iter().enumerate() {
+            column(var, m, &self.d, b.column_mut(r).as_mut_slice());
+        }
+        Some(b)
+    }
+
+    fn refactor(&mut self, m: &DMatrix<f64>) -> Result<(), LcpError> {
+        let ok = self.basis_matrix(m).is_some_and(|b| self.binv.refactor(&b));
+        if !ok {
+            return Err(LcpError::SingularBasis {
+                pivots: self.report.pivots,
+            });
+        }
+        self.report.refactorisations += 1;
+        Ok(())
+    }
+
+    /// x = B⁻¹q and its round-off scale.
+    fn basic_values(&mut self, q: &DVector<f64>) {
+        self.binv.apply(q.as_slice(), &mut self.x, &mut self.xs);
+    }
+
+    /// Backward error of x: max_i |(B x − q)_i| / (|q_i| + Σ_k |B_ik x_k| + ‖q‖∞). O(n · basic z columns).
+    /// The ‖q‖∞ term matters: in a degenerate basis some rows hold only round-off (all their terms ~1e-17), and
+    /// a purely row-relative error there is O(1) without meaning anything; it triggered a needless O(n³)
+    /// refactorisation at the last pivot of every pyramid solve.
+    fn backward_error(&mut self, m: &DMatrix<f64>, q: &DVector<f64>) -> f64 {
+        let n = q.len();
+        // u and us are free between pivots: use them as the residual and its scale.
+        for i in 0..n {
+            self.u[i] = -q[i];
+            self.us[i] = q[i].abs();
+        }
+        for (r, &var) in self.basis.iter().enumerate() {
+            let xr = self.x[r];
+            if var < n {
+                self.u[var] += xr;
+                self.us[var] += xr.abs();
+            } else {
+                let col: &[f64] = if var < 2 * n {
+                    // DMatrix is column-major and contiguous: column j is this slice.
+                    &m.as_slice()[(var - n) * n..(var - n + 1) * n]
+                } else {
+                    &self.d
+                };
+                for ((ui, si), ci) in self.u.iter_mut().zip(self.us.iter_mut()).zip(col) {
+                    let t = -ci * xr;
+                    *ui += t;
+                    *si += t.abs();
+                }
+            }
+        }
+        let qmax = q.amax();
+        (0..n)
+            .map(|i| {
+                let scale = self.us[i] + qmax;
+                if scale > 0.0 {
+                    self.u[i].abs() / scale
+                } else {
+                    0.0
+                }
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// z from the basic values (round-off negatives clamped to 0) and its residual.
+    fn extract(&self, m: &DMatrix<f64>, q: &DVector<f64>, z: &mut DVector<f64>) -> f64 {
+        let n = q.len();
+        z.fill(0.0);
+        for (r, &var) in self.basis.iter().enumerate() {
+            if (n..2 * n).contains(&var) {
+                z[var - n] = self.x[r].max(0.0);
+            }
+        }
+        complementarity_residual(m, q, z)
+    }
+
+    fn setup(&mut self, n: usize) -> Result<(), LcpError> {
+        for v in [
+            &mut self.x,
+            &mut self.xs,
+            &mut self.u,
+            &mut self.us,
+            &mut self.c,
+        ] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        self.d.clear();
+        match &self.options.covering {
+            None => self.d.resize(n, 1.0),
+            Some(d) if d.len() == n && d.iter().all(|v| v.is_finite() && *v > 0.0) => {
+                self.d.extend(d.iter().copied())
+            }
+            Some(_) => {
+                return Err(LcpError::InvalidOption {
+                    what: "covering vector d must have n finite entries > 0",
+                });
+            }
+        }
+        self.report = LcpReport {
+            converged: true,
+            ..LcpReport::default()
+        };
+        Ok(())
+    }
+
+    /// The warm start: first the basis the previous solve of the same size ended in (coherence between steps),
+    /// then the active set of the incoming z. `Ok(true)`: z holds the solution.
+    fn try_warm(
+        &mut self,
+        m: &DMatrix<f64>,
+        q: &DVector<f64>,
+        z: &mut DVector<f64>,
+    ) -> Result<bool, LcpError> {
+        let n = q.len();
+        let mut candidates = Vec::with_capacity(2);
+        if self.last_basis.len() == n {
+            candidates.push(self.last_basis.clone());
+        }
+        // Values at round-off level are not "active": their columns may be dependent on the others.
+        let zmax = z.amax();
+        if zmax > 0.0 {
+            let guess: Vec<usize> = (0..n)
+                .map(|i| if z[i] > 1e-12 * zmax { n + i } else { i })
+                .collect();
+            if candidates.first() != Some(&guess) {
+                candidates.push(guess);
+            }
+        }
+        let eps = self.options.pivot_tol;
+        for basis in candidates {
+            self.basis = basis;
+            // An LU solve, not an inverse: a third of the flops, and a hit needs no B⁻¹ (a miss restarts cold).
+            let Some(b) = self.basis_matrix(m) else {
+                continue;
+            };
+            let bmax = b.amax();
+            self.report.refactorisations += 1;
+            let Some(x) = b.lu().solve(q) else {
+                continue;
+            };
+            if x.iter().any(|v| !v.is_finite()) {
+                continue;
+            }
+            // Feasible up to the round-off of the solve; the backward error rejects a near-singular guess.
+            let floor = eps * (q.amax() + bmax * x.amax());
+            self.x.copy_from_slice(x.as_slice());
+            if (0..n).all(|i| self.x[i] >= -floor)
+                && self.backward_error(m, q) <= self.options.refactor_tol
+            {
+                self.report.residual = self.extract(m, q, z);
+                self.report.warm_started = true;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn cold(
+        &mut self,
+        m: &DMatrix<f64>,
+        q: &DVector<f64>,
+        z: &mut DVector<f64>,
+    ) -> Result<(), LcpError> {
+        let n = q.len();
+        self.basis.clear();
+        self.basis.extend(0..n);
+        self.binv.reset_identity(n);
+        self.basic_values(q);
+        if q.iter().all(|&v| v >= 0.0) {
+            z.fill(0.0);
+            self.report.residual = complementarity_residual(m, q, z);
+            return Ok(());
+        }
+        let limit = self.options.max_pivots.unwrap_or(20 * (n + 1) + 100);
+        let (eps, tie) = (self.options.pivot_tol, self.options.tie_tol);
+        let refactor_every = self.options.refactor_every.unwrap_or(n.max(50));
+        let z0 = 2 * n;
+
+        // Initial pivot: z0 enters, the most violated row leaves. Ties at the largest index keep every row of
+        // [x, B⁻¹] lexicographically positive after the pivot (row i < t gets e_i − (d_i/d_t) e_t).
+        let worst = (0..n).map(|i| -q[i] / self.d[i]).fold(f64::MIN, f64::max);
+        let t = (0..n)
+            .rev()
+            .find(|&i| -q[i] / self.d[i] >= worst * (1.0 - tie))
+            .unwrap_or(0);
+        let mut entering = z0;
+        let mut row = t;
+        loop {
+            column(entering, m, &self.d, &mut self.c);
+            self.binv.apply(&self.c, &mut self.u, &mut self.us);
+            if entering != z0 || self.report.pivots > 0 {
+                let ratio = Ratio {
+                    x: &self.x,
+                    xs: &self.xs,
+                    u: &self.u,
+                    us: &self.us,
+                    eps,
+                    tie,
+                    artificial_row: self.basis.iter().position(|&v| v == z0),
+                };
+                let binv = self.binv.inverse();
+                let lex = |i: usize, k: usize| binv[(i, k)];
+                let lex_scale = |i: usize| binv.row(i).amax();
+                match ratio.leaving_row(self.options.tie_break, lex, lex_scale, &mut self.tied) {
+                    Some(r) => row = r,
+                    None => {
+                        return Err(LcpError::RayTermination {
+                            pivots: self.report.pivots,
+                            entering: name(entering, n),
+                        });
+                    }
+                }
+            }
+            if !self.binv.replace_column(row, &self.u) {
+                return Err(LcpError::SingularBasis {
+                    pivots: self.report.pivots,
+                });
+            }
+            let leaving = std::mem::replace(&mut self.basis[row], entering);
+            self.report.pivots += 1;
+            self.basic_values(q);
+            if self.binv.updates() >= refactor_every
+                || self.backward_error(m, q) > self.options.refactor_tol
+            {
+                self.refactor(m)?;
+                self.basic_values(q);
+            }
+            if leaving == z0 {
+                break;
+            }
+            if self.report.pivots >= limit {
+                return Err(LcpError::IterationLimit { limit });
+            }
+            entering = complement(leaving, n);
+        }
+        self.report.residual = self.extract(m, q, z);
+        // A last refactorisation when the updated inverse left a visible residual: cheap insurance, rare.
+        if self.report.residual > 1e-12 && self.binv.updates() > 0 {
+            self.refactor(m)?;
+            self.basic_values(q);
+            let mut fresh = z.clone();
+            let res = self.extract(m, q, &mut fresh);
+            if res < self.report.residual {
+                z.copy_from(&fresh);
+                self.report.residual = res;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl LcpSolver for Lemke {
+    fn solve(
+        &mut self,
+        m: &DMatrix<f64>,
+        q: &DVector<f64>,
+        z: &mut DVector<f64>,
+    ) -> Result<LcpReport, LcpError> {
+        let n = q.len();
+        let warm_ok = z.len() == n && z.iter().all(|v| v.is_finite());
+        if !warm_ok {
+            *z = DVector::zeros(n);
+        }
+        let checked = validate(m, q).and_then(|()| self.setup(n));
+        if let Err(e) = checked {
+            z.fill(0.0);
+            return Err(e);
+        }
+        if self.options.warm_start && warm_ok && n > 0 {
+            let mut guess = z.clone();
+            if self.try_warm(m, q, &mut guess)? {
+                z.copy_from(&guess);
+                self.last_basis.clone_from(&self.basis);
+                return Ok(self.report.clone());
+            }
+        }
+        match self.cold(m, q, z) {
+            Ok(()) => {
+                // The final basis is complementary (z0 has left): the next warm start begins there.
+                self.last_basis.clone_from(&self.basis);
+                Ok(self.report.clone())
+            }
+            Err(e) => {
+                z.fill(0.0);
+                self.last_basis.clear();
+                Err(e)
+            }
+        }
+    }
+}
+
+/// The tableau column of variable `var` into `out` (length n): e_i for w_i, −M e_i for z_i, −d for z0.
+fn column(var: usize, m: &DMatrix<f64>, d: &[f64], out: &mut [f64]) {
+    let n = out.len();
+    if var < n {
+        out.fill(0.0);
+        out[var] = 1.0;
+    } else if var < 2 * n {
+        for (o, v) in out.iter_mut().zip(m.column(var - n).iter()) {
+            *o = -v;
+        }
+    } else {
+        for (o, v) in out.iter_mut().zip(d) {
+            *o = -v;
+        }
+    }
+}
+
+/// w_i ↔ z_i. (z0 has no complement; it never enters a second time.)
+fn complement(var: usize, n: usize) -> usize {
+    if var < n { var + n } else { var - n }
+}
+
+/// `w3`, `z3` or `z0*` for messages.
+fn name(var: usize, n: usize) -> String {
+    match var {
+        v if v < n => format!("w{v}"),
+        v if v < 2 * n => format!("z{}", v - n),
+        _ => "z0 (artificial)".to_string(),
+    }
+}

@@ -1,0 +1,133 @@
+//! Linear complementarity problem (LCP) solvers: find z with
+//!
+//! ```text
+//! z ≥ 0,   w = M z + q ≥ 0,   zᵀ w = 0
+//! ```
+//!
+//! for a dense n×n `M` (for contacts M = J M̃⁻¹ Jᵀ, symmetric positive semidefinite and often singular because
+//! contacts are redundant, or the non-symmetric friction-pyramid matrix of [`pyramid`]).
+//!
+//! - [`Lemke`]: complementary pivoting with an artificial variable (Cline §2.7.1), the lexicographic ratio test
+//!   against cycling, the ε guard of §4.8.3, O(n²) basis-inverse updates (§4.8.1) and periodic refactorisation.
+//!   Exact up to round-off; finds a solution of every feasible LCP with a copositive-plus `M` (which includes all
+//!   positive semidefinite `M`, symmetric or not) and reports ray termination otherwise.
+//! - [`Pgs`]: projected Gauss–Seidel / SOR with optional boxed and friction (μ·z_normal) bounds, the iterative
+//!   solver games use. Needs positive diagonal entries; approximate.
+//! - [`complementarity_residual`]: the accuracy measure both report and the tests check.
+//!
+//! The design, the rejected alternatives and the measured figures are in `docs/contact.md`.
+
+mod basis;
+mod lemke;
+mod pgs;
+pub mod pyramid;
+mod ratio;
+mod residual;
+
+pub use basis::BasisInverse;
+pub use lemke::{Lemke, LemkeOptions, TieBreak};
+pub use pgs::{Pgs, PgsOptions, RowBound};
+pub use residual::{boxed_residual, complementarity_residual};
+
+use nalgebra::{DMatrix, DVector};
+
+/// A solver for the LCP `z ≥ 0, w = M z + q ≥ 0, zᵀw = 0` (or, for [`Pgs`] with bounds, its boxed variant).
+pub trait LcpSolver {
+    /// Solves for `z`. On entry `z` may hold a warm start (used only if the solver is configured to); it is resized
+    /// to `q.len()` if needed. On `Ok`, `z` holds the solution and the report says how accurate it is; on `Err`,
+    /// `z`'s content is unspecified (but finite).
+    fn solve(
+        &mut self,
+        m: &DMatrix<f64>,
+        q: &DVector<f64>,
+        z: &mut DVector<f64>,
+    ) -> Result<LcpReport, LcpError>;
+}
+
+/// What a solve did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LcpReport {
+    /// Lemke: complementary pivots taken (including the initial pivot of the artificial variable). PGS: 0.
+    pub pivots: usize,
+    /// Lemke: fresh O(n³) factorisations: refactorisations of B⁻¹ and the LU solves of warm-start attempts (the
+    /// initial identity basis does not count). PGS: 0.
+    pub refactorisations: usize,
+    /// PGS: full sweeps over the rows. Lemke: 0.
+    pub iterations: usize,
+    /// [`complementarity_residual`] of the returned `z` (for PGS with bounds, [`boxed_residual`]).
+    pub residual: f64,
+    /// The warm start was used (Lemke: its basis was accepted; PGS: the incoming `z` was the first iterate).
+    pub warm_started: bool,
+    /// PGS: the tolerance was met before the sweep limit. Lemke: always true on `Ok`.
+    pub converged: bool,
+}
+
+/// Why a solve failed. Never a panic: every input, however bad, ends in `Ok` or one of these.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LcpError {
+    /// `M` is not square or its size differs from `q`'s.
+    #[error("LCP dimensions: M is {rows}×{cols}, q has {q} entries")]
+    Dimension {
+        /// Rows of M.
+        rows: usize,
+        /// Columns of M.
+        cols: usize,
+        /// Entries of q.
+        q: usize,
+    },
+    /// `M` or `q` holds a NaN or an infinity.
+    #[error("LCP input is not finite ({what})")]
+    NonFinite {
+        /// `"M"` or `"q"`.
+        what: &'static str,
+    },
+    /// Lemke: the entering column has no entry above the ε guard, so the ray of the artificial variable is
+    /// unbounded. For a copositive-plus M this proves the LCP infeasible (no z ≥ 0 with Mz + q ≥ 0); for other
+    /// matrices it means Lemke cannot solve it.
+    #[error(
+        "Lemke ray termination after {pivots} pivots: the entering variable {entering} is unblocked (the LCP is infeasible if M is copositive-plus)"
+    )]
+    RayTermination {
+        /// Pivots taken before the ray.
+        pivots: usize,
+        /// The unblocked entering variable, e.g. `z3` or `w0`.
+        entering: String,
+    },
+    /// Lemke: the pivot limit was reached (cycling or a problem too large for the limit).
+    #[error("Lemke stopped at the pivot limit {limit} without a solution")]
+    IterationLimit {
+        /// The limit that was reached.
+        limit: usize,
+    },
+    /// A solver option is unusable (e.g. a covering vector that is not positive or has the wrong length).
+    #[error("invalid LCP solver option: {what}")]
+    InvalidOption {
+        /// Which option and why.
+        what: &'static str,
+    },
+    /// Lemke: a refactorisation found the basis numerically singular (the pivots the ε guard accepted were too
+    /// small for the problem's conditioning).
+    #[error("Lemke basis became numerically singular after {pivots} pivots")]
+    SingularBasis {
+        /// Pivots taken.
+        pivots: usize,
+    },
+}
+
+/// Checks shapes and finiteness; every solver calls it first.
+pub(crate) fn validate(m: &DMatrix<f64>, q: &DVector<f64>) -> Result<(), LcpError> {
+    if m.nrows() != m.ncols() || m.nrows() != q.len() {
+        return Err(LcpError::Dimension {
+            rows: m.nrows(),
+            cols: m.ncols(),
+            q: q.len(),
+        });
+    }
+    if m.iter().any(|v| !v.is_finite()) {
+        return Err(LcpError::NonFinite { what: "M" });
+    }
+    if q.iter().any(|v| !v.is_finite()) {
+        return Err(LcpError::NonFinite { what: "q" });
+    }
+    Ok(())
+}

@@ -1,0 +1,126 @@
+//! Assembly of the contact LCPs from Jacobians (Cline §2.7.3, eq. 2.49 after Anitescu–Potra, reduced to a pure
+//! LCP by eliminating the velocities, eq. 2.43).
+//!
+//! With W = M̃⁻¹ (k×k, k = 6·bodies) and the free velocity v* (the velocity without contact impulses), the
+//! post-impulse velocity is v = v* + W (J_nᵀ λ_n + J_dᵀ λ_d). For nc contacts with m friction directions each
+//! (the set must contain each direction's negative, Cline §2.7), the unknowns z = (λ_n, λ_d, γ) and
+//!
+//! ```text
+//!     [ J_n W J_nᵀ   J_n W J_dᵀ   0 ]        [ J_n v* ]
+//! M = [ J_d W J_nᵀ   J_d W J_dᵀ   E ]    q = [ J_d v* ]
+//!     [ μ            −Eᵀ          0 ]        [ 0      ]
+//! ```
+//!
+//! E = blockdiag(1_m) (nc·m × nc), μ = diag(μ_i). w = (normal velocity, γ + tangential velocity, μλ_n − Σλ_d):
+//! γ is the sliding speed, the λ (max-friction) rows keep Σλ_d ≤ μλ_n. M is not symmetric but copositive
+//! (zᵀMz = ‖W^½ Jᵀλ‖² + γᵀμλ_n ≥ 0 for z ≥ 0), and Lemke solves it (Stewart–Trinkle 1996, Anitescu–Potra 1997).
+
+use nalgebra::{DMatrix, DVector};
+
+use super::LcpError;
+
+/// The frictionless LCP M = J_n W J_nᵀ, q = b_n (b_n = J_n v*, plus any restitution or stabilization term).
+/// `Err(InvalidOption)` on mismatched shapes.
+pub fn normal_lcp(
+    w: &DMatrix<f64>,
+    jn: &DMatrix<f64>,
+    bn: &DVector<f64>,
+) -> Result<(DMatrix<f64>, DVector<f64>), LcpError> {
+    if !w.is_square() || jn.ncols() != w.nrows() || bn.len() != jn.nrows() {
+        return Err(LcpError::InvalidOption {
+            what: "normal LCP: W must be k×k, J_n nc×k and b_n of length nc",
+        });
+    }
+    Ok((jn * w * jn.transpose(), bn.clone()))
+}
+
+/// The friction-pyramid LCP of the module documentation. `jd` has `m` rows per contact, contact-major (rows
+/// i·m … i·m + m − 1 belong to contact i); `bd = J_d v*`. `Err(InvalidOption)` on mismatched shapes, m = 0 or a
+/// μ that is not finite ≥ 0.
+pub fn pyramid_lcp(
+    w: &DMatrix<f64>,
+    jn: &DMatrix<f64>,
+    jd: &DMatrix<f64>,
+    mu: &[f64],
+    bn: &DVector<f64>,
+    bd: &DVector<f64>,
+) -> Result<(DMatrix<f64>, DVector<f64>), LcpError> {
+    let (nc, k) = jn.shape();
+    let ok_shapes = w.is_square()
+        && w.nrows() == k
+        && jd.ncols() == k
+        && nc > 0
+        && jd.nrows() % nc == 0
+        && jd.nrows() > 0
+        && mu.len() == nc
+        && bn.len() == nc
+        && bd.len() == jd.nrows();
+    if !ok_shapes || mu.iter().any(|v| !(v.is_finite() && *v >= 0.0)) {
+        return Err(LcpError::InvalidOption {
+            what: "pyramid LCP: W k×k, J_n nc×k, J_d (nc·m)×k, μ finite ≥ 0 per contact, b_n and b_d matching",
+        });
+    }
+    let m = jd.nrows() / nc;
+    let nd = nc * m;
+    let size = nc + nd + nc;
+    let j = {
+        let mut j = DMatrix::zeros(nc + nd, k);
+        j.rows_mut(0, nc).copy_from(jn);
+        j.rows_mut(nc, nd).copy_from(jd);
+        j
+    };
+    let a = &j * w * j.transpose();
+    let mut mat = DMatrix::zeros(size, size);
+    mat.view_mut((0, 0), (nc + nd, nc + nd)).copy_from(&a);
+    for i in 0..nc {
+        mat[(nc + nd + i, i)] = mu[i];
+        for r in 0..m {
+            let row = nc + i * m + r;
+            mat[(row, nc + nd + i)] = 1.0;
+            mat[(nc + nd + i, row)] = -1.0;
+        }
+    }
+    let mut q = DVector::zeros(size);
+    q.rows_mut(0, nc).copy_from(bn);
+    q.rows_mut(nc, nd).copy_from(bd);
+    Ok((mat, q))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_of_one_contact_with_four_directions() {
+        let w = DMatrix::<f64>::identity(2, 2);
+        let jn = DMatrix::from_row_slice(1, 2, &[0.0, 1.0]);
+        let jd = DMatrix::from_row_slice(4, 2, &[1.0, 0.0, -1.0, 0.0, 1.0, 0.0, -1.0, 0.0]);
+        let (m, q) = pyramid_lcp(
+            &w,
+            &jn,
+            &jd,
+            &[0.5],
+            &DVector::from_vec(vec![-1.0]),
+            &DVector::zeros(4),
+        )
+        .unwrap();
+        assert_eq!(m.shape(), (6, 6));
+        assert_eq!(q[0], -1.0);
+        assert_eq!(m[(5, 0)], 0.5);
+        assert_eq!(m[(1, 5)], 1.0);
+        assert_eq!(m[(5, 1)], -1.0);
+        assert_eq!(m[(1, 2)], -1.0);
+        assert!(
+            pyramid_lcp(
+                &w,
+                &jn,
+                &jd,
+                &[f64::NAN],
+                &DVector::zeros(1),
+                &DVector::zeros(4)
+            )
+            .is_err()
+        );
+        assert!(normal_lcp(&w, &jd, &DVector::zeros(1)).is_err());
+    }
+}
