@@ -2,8 +2,9 @@
 // as rust::Error (a std::exception whose what() says what was wrong and where).
 //
 // Static link:  c++ -std=c++17 app.cpp -Iinclude path/to/libflinch.a -lpthread -ldl -lm
-// Shared link:  c++ -std=c++17 app.cpp include/flinch/src/bridge.rs.cc -Iinclude -Lpath/to -lflinch
-// (the bridge glue is hidden inside libflinch.so, so a shared build compiles its own copy; docs/ffi.md).
+// Shared link:  c++ -std=c++17 app.cpp include/flinch/src/bridge.rs.cc include/rust/cxx.cc -Iinclude -Lpath/to -lflinch
+// (the bridge glue and cxx runtime are hidden inside libflinch.so, so a shared build compiles its own copies;
+// docs/ffi.md).
 //
 // Threads: a World is used by one thread at a time; different worlds are independent.
 #pragma once

@@ -4,8 +4,8 @@
  * hits RightForeArm at 1 s with 6.75 N·s along +X (world) at its centre of mass, and prints every joint's largest
  * deviation from the reference (degrees, `name value`, %.17g) and a summary line.
  *
- * Build (static):  cc hit_reaction.c -Iinclude -Ltarget/release -l:libflinch.a -lpthread -ldl -lm
- * Build (shared):  cc hit_reaction.c -Iinclude -Ltarget/release -lflinch -Wl,-rpath,target/release
+ * Build (static):  cc hit_reaction.c -Iinclude target/release/libflinch.a -lstdc++ -lpthread -ldl -lm
+ * Build (shared):  cc hit_reaction.c -Iinclude -Ltarget/release -lflinch -Wl,-rpath,target/release -lm
  */
 #include <flinch.h>
 

@@ -6,7 +6,8 @@
 // largest deviation from the reference (degrees, `name value`, %.17g) and a summary line.
 //
 // Build (static):  c++ -std=c++17 bake.cpp -Iinclude target/release/libflinch.a -lpthread -ldl -lm
-// Build (shared):  c++ -std=c++17 bake.cpp include/flinch/src/bridge.rs.cc -Iinclude -Ltarget/release -lflinch
+// Build (shared):  c++ -std=c++17 bake.cpp include/flinch/src/bridge.rs.cc include/rust/cxx.cc -Iinclude
+//                   -Ltarget/release -lflinch -Wl,-rpath,target/release
 #include <flinch/flinch.hpp>
 
 #include <algorithm>
