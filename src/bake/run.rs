@@ -28,6 +28,12 @@ pub enum BakeError {
     /// The hits script asks for something impossible.
     #[error("hits script: {0}")]
     Script(String),
+    /// The input file could not be read or understood, or its character not built (the message names it).
+    #[error("{0}")]
+    Input(String),
+    /// The output file could not be written (the message names it).
+    #[error("{0}")]
+    Write(String),
 }
 
 impl From<CharacterError> for BakeError {

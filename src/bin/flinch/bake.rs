@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use flinch::bake::{BakeMode, Baked, HitScript, OutputFormat, WriteSource, bake, write_baked};
+use flinch::bake::{BakeError, BakeMode, BakeStage, Baked, HitScript, OutputFormat, bake_file};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -127,44 +127,40 @@ fn run_job(
         // The clips already share the cores.
         config.preprocess.threads = Some(1);
     }
-    let (name, imported, gltf) = args
-        .import
-        .load_with_source(job.input.as_deref(), Some(args.rate))?;
-    bar.set_message("preprocessing");
-    let report = imported.report.clone();
-    let character = flinch::control::Character::from_imported(imported, &config)
-        .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
-    let skeleton = character.skeleton().clone();
-    let simulated_s = character.reference().duration();
-    bar.set_message("simulating");
     let mode = if args.simulated {
         BakeMode::Simulated
     } else {
         BakeMode::Layered
     };
-    let baked = bake(character, script, mode, |f| {
-        bar.set_position((f * 1000.0) as u64)
-    })
-    .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
-    bar.set_message("writing");
-    write_baked(
+    let import = args.import.options(Some(args.rate))?;
+    let summary = bake_file(
+        job.input.as_deref(),
         &job.output,
-        &skeleton,
-        &baked.clip,
-        WriteSource {
-            report: &report,
-            gltf: gltf.as_ref(),
+        script,
+        &config,
+        &import,
+        mode,
+        |stage| match stage {
+            BakeStage::Preparing => bar.set_message("preprocessing"),
+            BakeStage::Simulating(f) => {
+                bar.set_message("simulating");
+                bar.set_position((f * 1000.0) as u64)
+            }
+            BakeStage::Writing => bar.set_message("writing"),
         },
     )
-    .map_err(CliError::Other)?;
+    .map_err(|e| match e {
+        BakeError::Write(m) => CliError::Other(m),
+        e => CliError::Input(e.to_string()),
+    })?;
     bar.finish_with_message("done");
     Ok(Done {
-        name,
+        name: display_name(job.input.as_deref()),
         output: job.output.clone(),
-        frames: baked.clip.frames.len(),
-        simulated_s,
+        frames: summary.baked.clip.frames.len(),
+        simulated_s: summary.duration,
         wall_s: start.elapsed().as_secs_f64(),
-        baked,
+        baked: summary.baked,
     })
 }
 

@@ -182,36 +182,6 @@ impl ImportArgs {
         Ok(config)
     }
 
-    /// Like [`ImportArgs::load`], keeping a glTF/GLB input's document for writing it back (bake).
-    fn load_with_source(
-        &self,
-        file: Option<&std::path::Path>,
-        sample_rate: Option<f64>,
-    ) -> Result<
-        (
-            String,
-            flinch::io::Imported,
-            Option<flinch::io::gltf_export::GltfSource>,
-        ),
-        CliError,
-    > {
-        let is_gltf = file
-            .and_then(flinch::io::Format::from_path)
-            .is_some_and(|f| matches!(f, flinch::io::Format::Gltf | flinch::io::Format::Glb));
-        match file {
-            Some(path) if is_gltf => {
-                let opts = self.options(sample_rate)?;
-                let (imported, source) = flinch::io::gltf_export::load_source_file(path, &opts)
-                    .map_err(|e| CliError::Input(e.to_string()))?;
-                Ok((path.display().to_string(), imported, Some(source)))
-            }
-            _ => {
-                let (name, imported) = self.load(file, sample_rate)?;
-                Ok((name, imported, None))
-            }
-        }
-    }
-
     /// Loads `file` (the embedded CMU walk when `None`): its display name and the import.
     fn load(
         &self,

@@ -1,0 +1,82 @@
+//! One clip file in, one reacted file out: import (keeping a glTF input's document), build the character, bake,
+//! write. What `flinch bake` runs per clip and what the C ABI's `flinch_bake_file` calls.
+
+use std::path::Path;
+
+use super::output::{WriteSource, write_baked};
+use super::run::{BakeError, BakeMode, Baked, bake};
+use super::script::HitScript;
+use crate::control::{Character, CharacterConfig};
+use crate::io::{Format, ImportOptions, Imported, gltf_export, load_embedded_walk, load_file};
+
+/// A stage of a file bake, reported to the progress callback.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BakeStage {
+    /// Importing and preprocessing the clip.
+    Preparing,
+    /// Simulating: the fraction done.
+    Simulating(f64),
+    /// Writing the output file.
+    Writing,
+}
+
+/// What a file bake did.
+#[derive(Debug, Clone)]
+pub struct BakeSummary {
+    /// The bake (clip, figures, events).
+    pub baked: Baked,
+    /// Seconds of motion simulated.
+    pub duration: f64,
+}
+
+/// Bakes `input` (the embedded CMU walk when `None`) with `script` into `output` (format by extension).
+///
+/// A glTF/GLB input's document is kept so glTF output carries its meshes and skins; BVH output keeps a BVH
+/// input's layout, unit and up axis. Errors name the file.
+pub fn bake_file(
+    input: Option<&Path>,
+    output: &Path,
+    script: &HitScript,
+    config: &CharacterConfig,
+    import: &ImportOptions,
+    mode: BakeMode,
+    mut progress: impl FnMut(BakeStage),
+) -> Result<BakeSummary, BakeError> {
+    progress(BakeStage::Preparing);
+    let name = input.map_or("the embedded walk".to_string(), |p| p.display().to_string());
+    let in_file = |e: String| BakeError::Input(format!("{name}: {e}"));
+    let is_gltf = input
+        .and_then(Format::from_path)
+        .is_some_and(|f| matches!(f, Format::Gltf | Format::Glb));
+    let (imported, gltf): (Imported, _) = match input {
+        Some(path) if is_gltf => {
+            let (imported, source) = gltf_export::load_source_file(path, import)
+                .map_err(|e| BakeError::Input(e.to_string()))?;
+            (imported, Some(source))
+        }
+        Some(path) => (
+            load_file(path, import).map_err(|e| BakeError::Input(e.to_string()))?,
+            None,
+        ),
+        None => (
+            load_embedded_walk(import).map_err(|e| in_file(e.to_string()))?,
+            None,
+        ),
+    };
+    let report = imported.report.clone();
+    let character =
+        Character::from_imported(imported, config).map_err(|e| in_file(e.to_string()))?;
+    let skeleton = character.skeleton().clone();
+    let duration = character.reference().duration();
+    let baked = bake(character, script, mode, |f| {
+        progress(BakeStage::Simulating(f))
+    })
+    .map_err(|e| in_file(e.to_string()))?;
+    progress(BakeStage::Writing);
+    let source = WriteSource {
+        report: &report,
+        gltf: gltf.as_ref(),
+    };
+    write_baked(output, &skeleton, &baked.clip, source).map_err(BakeError::Write)?;
+    Ok(BakeSummary { baked, duration })
+}
