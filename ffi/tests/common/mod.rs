@@ -15,21 +15,40 @@ pub fn walk() -> PathBuf {
 }
 
 /// The directory holding libflinch.a and libflinch.so: the profile directory of this test's own target dir.
+///
+/// `cargo test` builds a cdylib/staticlib crate's tests but not its library artifacts, so the first call builds
+/// them (`cargo build -p flinch-ffi --lib`, same target dir and profile; a no-op when they are fresh).
 pub fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("test executable in <target>/<profile>/deps")
-        .to_path_buf();
-    for lib in ["libflinch.a", "libflinch.so"] {
-        assert!(
-            dir.join(lib).is_file(),
-            "{} missing: cargo builds the flinch-ffi library before its tests (cargo test -p flinch-ffi)",
-            dir.join(lib).display()
-        );
-    }
-    dir
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let exe = std::env::current_exe().expect("test executable path");
+            let dir = exe
+                .parent()
+                .and_then(Path::parent)
+                .expect("test executable in <target>/<profile>/deps")
+                .to_path_buf();
+            let target = dir.parent().expect("<target>/<profile>").to_path_buf();
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let mut cmd = Command::new(cargo);
+            cmd.current_dir(repo())
+                .args(["build", "-p", "flinch-ffi", "--lib"])
+                .env("CARGO_TARGET_DIR", &target);
+            if dir.file_name().is_some_and(|n| n == "release") {
+                cmd.arg("--release");
+            }
+            let status = cmd.status().expect("run cargo build -p flinch-ffi");
+            assert!(status.success(), "cargo build -p flinch-ffi failed");
+            for lib in ["libflinch.a", "libflinch.so"] {
+                assert!(
+                    dir.join(lib).is_file(),
+                    "{} missing after cargo build -p flinch-ffi",
+                    dir.join(lib).display()
+                );
+            }
+            dir
+        })
+        .clone()
 }
 
 /// A scratch directory for binaries and outputs of this test.
