@@ -171,6 +171,17 @@ fn capsule_capsule_crossing_and_parallel() {
         frame(Vector3::new(0.1, 0.08 - d, 0.0), id),
     ];
     let c = detect(&f, &cols, 0.0);
+    for k in &c {
+        println!("parallel: {:?} {:?} {:e}", k.point_a, k.point_b, k.depth);
+    }
+    for ax in [Vector3::x_axis(), Vector3::y_axis(), Vector3::z_axis()] {
+        let r = UnitQuaternion::from_axis_angle(&ax, 0.3);
+        let g = [
+            frame(r * f[0].translation.vector, r),
+            frame(r * f[1].translation.vector, r),
+        ];
+        println!("rotated about {ax:?}: {}", detect(&g, &cols, 0.0).len());
+    }
     assert_eq!(c.len(), 2);
     let mut xs: Vec<f64> = c.iter().map(|k| k.point.x).collect();
     xs.sort_by(f64::total_cmp);
@@ -328,6 +339,7 @@ fn walk_capsules_on_the_ground() {
     let mut world = CollisionWorld::new();
     let (mut touching_frames, mut max_pen, mut max_contacts) = (0, 0.0f64, 0);
     let mut per_frame = Vec::new();
+    let mut lowest = Vec::new();
     for step in 0..reference.steps {
         reference.kinematics(step, &mut kin);
         frames.clear();
@@ -347,7 +359,23 @@ fn walk_capsules_on_the_ground() {
         touching_frames += usize::from(!c.is_empty());
         max_contacts = max_contacts.max(c.len());
         per_frame.push(c.len());
+        // Lowest point of the foot capsules (analytic: the lower end's sphere).
+        let low = colliders
+            .iter()
+            .filter_map(|col| match (col.body, col.shape) {
+                (Some(b), Shape::Capsule { a, b: e, radius }) if is_foot(b) => {
+                    Some((frames[b] * a).y.min((frames[b] * e).y) - radius)
+                }
+                _ => None,
+            })
+            .fold(f64::INFINITY, f64::min);
+        lowest.push(low);
     }
+    let windows: Vec<String> = lowest
+        .chunks(60)
+        .map(|w| format!("{:+.3}", w.iter().copied().fold(f64::INFINITY, f64::min)))
+        .collect();
+    println!("lowest foot point (m) per 0.5 s: {}", windows.join(" "));
     println!(
         "walk vs ground: {} steps of {:.4} s, {} bodies, {} capsules, ε = {eps} m",
         reference.steps,

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use nalgebra::{Isometry3, Point3};
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
+use parry3d_f64::query::details::contact_manifold_pfm_pfm;
 use parry3d_f64::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
 };
@@ -192,14 +193,19 @@ impl CollisionWorld {
         }
         cache.stamp = self.stamp;
         let pos12 = to_pose(&(pi.pose.inverse() * pj.pose));
-        let result = self.dispatcher.contact_manifolds(
-            &pos12,
-            pi.geom.as_dyn(),
-            pj.geom.as_dyn(),
-            tolerance,
-            &mut cache.manifolds,
-            &mut cache.workspace,
-        );
+        let result = if let (Geom::Capsule(c1), Geom::Capsule(c2)) = (&pi.geom, &pj.geom) {
+            capsule_capsule(&pos12, c1, c2, tolerance, &mut cache.manifolds);
+            Ok(())
+        } else {
+            self.dispatcher.contact_manifolds(
+                &pos12,
+                pi.geom.as_dyn(),
+                pj.geom.as_dyn(),
+                tolerance,
+                &mut cache.manifolds,
+                &mut cache.workspace,
+            )
+        };
         if result.is_err() {
             // An unsupported pair (two half-spaces): no contacts, nothing cached.
             cache.manifolds.clear();
@@ -233,6 +239,41 @@ impl CollisionWorld {
                 });
             }
         }
+    }
+}
+
+/// Capsule–capsule manifold through parry's polygonal-feature-map generator (the one parry uses for
+/// cuboid–capsule): GJK/EPA on the two axes, then the axes clipped against each other, so parallel capsules get
+/// the 2 ends of their overlap. parry 0.31's dedicated 3D capsule–capsule generator returns only the closest
+/// pair of points, which lets a forearm lying along a thigh rock about one point. The generator also appends
+/// the GJK closest point itself (unknown features); it is dropped when the clipped features gave points, which
+/// span it.
+fn capsule_capsule(
+    pos12: &parry3d_f64::math::Pose,
+    c1: &parry3d_f64::shape::Capsule,
+    c2: &parry3d_f64::shape::Capsule,
+    tolerance: f64,
+    manifolds: &mut Vec<Manifold>,
+) {
+    if manifolds.is_empty() {
+        manifolds.push(Manifold::new());
+    }
+    let m = &mut manifolds[0];
+    contact_manifold_pfm_pfm(
+        pos12,
+        &c1.segment,
+        c1.radius,
+        None,
+        &c2.segment,
+        c2.radius,
+        None,
+        tolerance,
+        m,
+    );
+    let unknown =
+        |p: &parry3d_f64::query::TrackedContact<u64>| p.fid1.is_unknown() && p.fid2.is_unknown();
+    if m.points.iter().any(|p| !unknown(p)) {
+        m.points.retain(|p| !unknown(p));
     }
 }
 
