@@ -278,7 +278,8 @@ fn manifolds_persist_under_tiny_motions() {
     ];
     let mut world = CollisionWorld::new();
     let filter = PairFilter::new();
-    let mut first: Option<Vec<(usize, usize, Feature, Feature, u64)>> = None;
+    type Key = (usize, usize, Feature, Feature, u64);
+    let mut first: Option<Vec<Key>> = None;
     for step in 0..50 {
         let s = step as f64;
         let wobble = UnitQuaternion::from_euler_angles(1e-5 * (0.3 * s).sin(), 1e-5 * s, 0.0);
