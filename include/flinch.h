@@ -19,6 +19,16 @@
 
 
 /**
+ * Simulation rate of a bake when the caller passes `rate_hz <= 0` (Hz).
+ */
+#define FLINCH_BAKE_DEFAULT_RATE_HZ 120.0
+
+/**
+ * Capacity of `FlinchBakeSummary.peak_joint` in bytes, the terminating NUL included.
+ */
+#define FLINCH_JOINT_NAME_CAPACITY 64
+
+/**
  * The result of every fallible `flinch_*` function. `FLINCH_STATUS_OK` is 0; on any other value
  * `flinch_last_error()` describes what was wrong and where, and no output parameter was written.
  */
@@ -45,7 +55,7 @@ typedef enum FlinchStatus {
    */
   FLINCH_STATUS_BUFFER_TOO_SMALL = 4,
   /**
-   * A file could not be read.
+   * A file could not be read or written (`flinch_bake_file`: also a missing output folder).
    */
   FLINCH_STATUS_IO = 5,
   /**
@@ -53,7 +63,7 @@ typedef enum FlinchStatus {
    */
   FLINCH_STATUS_PARSE = 6,
   /**
-   * The character configuration JSON is invalid.
+   * A JSON argument is invalid: the character configuration, or the hits of `flinch_bake_file`.
    */
   FLINCH_STATUS_CONFIG = 7,
   /**
@@ -91,6 +101,61 @@ typedef enum FlinchFormat {
    */
   FLINCH_FORMAT_URDF = 3,
 } FlinchFormat;
+
+/**
+ * What `flinch_bake_file` did: the baked clip, the simulation and the hit figures (as `flinch bake` prints them).
+ */
+typedef struct FlinchBakeSummary {
+  /**
+   * Frames of the baked clip (the imported input clip's frames).
+   */
+  size_t frames;
+  /**
+   * Simulation steps run.
+   */
+  size_t steps;
+  /**
+   * Seconds of motion simulated.
+   */
+  double duration_s;
+  /**
+   * Hit events: ball contacts and scripted impulses.
+   */
+  size_t events;
+  /**
+   * 1 when the bake had hits (the `peak_*`, `return_s` and `energy_j` fields are meaningful), else 0.
+   */
+  int32_t has_hit;
+  /**
+   * Largest joint deviation from the reference after the first hit (degrees); 0 without hits.
+   */
+  double peak_deg;
+  /**
+   * When the peak happened (s); negative without hits.
+   */
+  double peak_time_s;
+  /**
+   * Skeleton joint of the peak, NUL-terminated UTF-8 (truncated to fit); empty without hits.
+   */
+  char peak_joint[FLINCH_JOINT_NAME_CAPACITY];
+  /**
+   * Time from the first hit until every joint stays within 2° of the reference (s); negative without hits or
+   * when it never does before the clip ends.
+   */
+  double return_s;
+  /**
+   * Work done by the hit forces (J); 0 without hits.
+   */
+  double energy_j;
+  /**
+   * RMS joint-angle tracking error before the first hit (degrees).
+   */
+  double track_rms_deg;
+  /**
+   * Largest joint anchor separation over the run (mm).
+   */
+  double max_joint_gap_mm;
+} FlinchBakeSummary;
 
 /**
  * A loaded clip (skeleton + motion). Zero is never a valid handle. Destroy with `flinch_clip_destroy`.
@@ -200,6 +265,34 @@ extern "C" {
  * `FLINCH_VERSION_MAJOR`, `FLINCH_VERSION_MINOR`, `FLINCH_VERSION_PATCH`.
  */
 const char *flinch_version(void);
+
+/**
+ * Bakes a clip file with scripted hits into an animation file, like the `flinch bake` command: imports `input`
+ * (`.bvh`, `.gltf`, `.glb`; NULL: the embedded CMU walk), builds its character, simulates the whole clip with the
+ * hits of `hits_json` (the text of a hits file, see samples/hits.json; NULL: no hits) and writes the reacted
+ * motion (the input clip with the simulated deviation layered on) to `output` (format by extension: `.bvh` keeps
+ * a BVH input's layout, unit and up axis; `.gltf`/`.glb` keep a glTF input's meshes and skins).
+ *
+ * `config_json` (NULL: defaults) is a character configuration as for `flinch_character_create`; `rate_hz` is
+ * the simulation rate (≤ 0: 120 Hz; it overrides the configuration's `preprocess.rate_hz`). Takes about as long
+ * as the clip's physics (seconds for a long clip). On success writes the summary to `*out` unless `out` is NULL.
+ *
+ * Errors: `IO` (input unreadable, output folder missing or not writable), `PARSE` (input not understood),
+ * `CONFIG` (bad `hits_json` or `config_json`: the message gives `hits[i]` or the line), `UNKNOWN_BONE` (a hit
+ * names no skeleton joint), `INVALID_ARGUMENT` (bad UTF-8, unknown output extension, impossible hit), `SIMULATION`.
+ * The output is written atomically (a temporary file renamed): on failure `output` is neither created nor changed
+ * and `*out` is not written.
+ *
+ * # Safety
+ * `input`, `hits_json`, `config_json` are NULL or NUL-terminated strings; `output` is NULL (reported) or a
+ * NUL-terminated string; `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_bake_file(const char *input,
+                                   const char *output,
+                                   const char *hits_json,
+                                   const char *config_json,
+                                   double rate_hz,
+                                   struct FlinchBakeSummary *out);
 
 /**
  * Loads a clip from a file; the format comes from the extension (`.bvh`, `.gltf`, `.glb`, `.urdf`,

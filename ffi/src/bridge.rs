@@ -5,6 +5,7 @@
 use flinch_core::io::{Format, ImportOptions, Imported, load_bytes, load_file};
 use nalgebra::Vector3;
 
+use crate::bake::run_bake;
 use crate::clip::build_character;
 use crate::query::joint_deviations;
 use flinch_core::scene::{Ball, BallKey, CharacterKey, Scene};
@@ -39,6 +40,36 @@ mod ffi {
         ball: u64,
     }
 
+    /// What `bake_file` did (see `FlinchBakeSummary` in flinch.h).
+    #[derive(Debug, Clone, PartialEq)]
+    struct BakeSummary {
+        /// Frames of the baked clip.
+        frames: usize,
+        /// Simulation steps run.
+        steps: usize,
+        /// Seconds of motion simulated.
+        duration_s: f64,
+        /// Hit events: ball contacts and scripted impulses.
+        events: usize,
+        /// Whether the bake had hits (the peak, return and energy fields are meaningful).
+        has_hit: bool,
+        /// Largest joint deviation from the reference after the first hit (degrees); 0 without hits.
+        peak_deg: f64,
+        /// When the peak happened (s); negative without hits.
+        peak_time_s: f64,
+        /// Skeleton joint of the peak; empty without hits.
+        peak_joint: String,
+        /// Time from the first hit until every joint stays within 2° of the reference (s); negative without hits
+        /// or when it never does before the clip ends.
+        return_s: f64,
+        /// Work done by the hit forces (J); 0 without hits.
+        energy_j: f64,
+        /// RMS joint-angle tracking error before the first hit (degrees).
+        track_rms_deg: f64,
+        /// Largest joint anchor separation over the run (mm).
+        max_joint_gap_mm: f64,
+    }
+
     extern "Rust" {
         /// A loaded clip (skeleton + motion).
         type ClipData;
@@ -47,6 +78,15 @@ mod ffi {
 
         /// The library version, `MAJOR.MINOR.PATCH`.
         fn version() -> &'static str;
+        /// Bakes `input` (empty: the embedded walk) with the hits JSON text `hits_json` (empty: none) into
+        /// `output` (format by extension), `config_json` (empty: defaults) at `rate_hz` (≤ 0: 120).
+        fn bake_file(
+            input: &str,
+            output: &str,
+            hits_json: &str,
+            config_json: &str,
+            rate_hz: f64,
+        ) -> Result<BakeSummary>;
         /// Loads a clip file (format from the extension).
         fn load_clip_file(path: &str) -> Result<Box<ClipData>>;
         /// Loads a clip from memory; `format` is `bvh`, `gltf`, `glb` or `urdf`; `name` is used in messages.
@@ -95,7 +135,7 @@ mod ffi {
     }
 }
 
-use ffi::{HitEvent, Transform};
+use ffi::{BakeSummary, HitEvent, Transform};
 
 /// A loaded clip.
 pub struct ClipData(Imported);
@@ -105,6 +145,45 @@ pub struct WorldData(Scene);
 
 fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
+}
+
+/// `Some(text)` unless `text` is empty or blank.
+fn given(text: &str) -> Option<&str> {
+    Some(text).filter(|s| !s.trim().is_empty())
+}
+
+fn bake_file(
+    input: &str,
+    output: &str,
+    hits_json: &str,
+    config_json: &str,
+    rate_hz: f64,
+) -> Result<BakeSummary, String> {
+    let s = run_bake(
+        "bake_file",
+        given(input),
+        output,
+        given(hits_json),
+        given(config_json),
+        rate_hz,
+    )
+    .map_err(|e| e.message)?;
+    let ev = &s.baked.evaluation;
+    let hit = ev.hit.as_ref();
+    Ok(BakeSummary {
+        frames: s.baked.clip.frames.len(),
+        steps: s.baked.steps,
+        duration_s: s.duration,
+        events: s.baked.events.len(),
+        has_hit: hit.is_some(),
+        peak_deg: hit.map_or(0.0, |h| h.peak_deg),
+        peak_time_s: hit.map_or(-1.0, |h| h.peak_time),
+        peak_joint: hit.map_or(String::new(), |h| h.peak_joint.clone()),
+        return_s: hit.and_then(|h| h.return_s).unwrap_or(-1.0),
+        energy_j: hit.map_or(0.0, |h| h.energy_j),
+        track_rms_deg: ev.track_rms_deg,
+        max_joint_gap_mm: ev.max_joint_gap_mm,
+    })
 }
 
 fn load_clip_file(path: &str) -> Result<Box<ClipData>, String> {
@@ -152,7 +231,7 @@ impl WorldData {
     }
 
     fn add_character(&mut self, clip: &ClipData, config_json: &str) -> Result<u64, String> {
-        let json = Some(config_json).filter(|s| !s.trim().is_empty());
+        let json = given(config_json);
         let c = build_character("add_character", &clip.0, json).map_err(|e| e.message)?;
         Ok(self.0.add_character(c).to_raw())
     }

@@ -20,11 +20,11 @@ pub enum FlinchStatus {
     InvalidArgument = 3,
     /// The caller's buffer is too small; the required size was written to the size output where there is one.
     BufferTooSmall = 4,
-    /// A file could not be read.
+    /// A file could not be read or written (`flinch_bake_file`: also a missing output folder).
     Io = 5,
     /// The clip's bytes could not be parsed (the message names the place in the file).
     Parse = 6,
-    /// The character configuration JSON is invalid.
+    /// A JSON argument is invalid: the character configuration, or the hits of `flinch_bake_file`.
     Config = 7,
     /// No skeleton joint has the given bone name.
     UnknownBone = 8,

@@ -13,6 +13,7 @@
 //!   serialized by its lock (use one thread per world at a time for throughput).
 
 mod args;
+mod bake;
 mod bridge;
 mod clip;
 mod error;
@@ -22,9 +23,12 @@ mod world;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_bake;
 
 use std::ffi::c_char;
 
+pub use bake::{FLINCH_BAKE_DEFAULT_RATE_HZ, FLINCH_JOINT_NAME_CAPACITY, FlinchBakeSummary};
 pub use clip::{FlinchCharacter, FlinchClip, FlinchFormat};
 pub use error::FlinchStatus;
 pub use query::{FlinchHitEvent, FlinchTransform};

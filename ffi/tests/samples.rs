@@ -1,6 +1,7 @@
 //! The C and C++ samples, compiled with the system `cc`/`c++` against the built `libflinch.a` and `libflinch.so`
-//! and run: their per-joint maximum deviations after the hit equal the same computation through the Rust
-//! API to 1e-12°.
+//! and run: the C sample's per-joint maximum deviations after the hit equal the same computation through
+//! the Rust API to 1e-12°; the C++ sample's bake is byte-identical to `flinch::bake::bake_file`'s and prints its
+//! peak to 1e-12°.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -9,6 +10,7 @@ use std::process::Command;
 mod common;
 
 use common::{lib_dir, repo, run, scratch, walk};
+use flinch_core::bake::{BakeMode, BakeSummary, HitScript, bake_file};
 use flinch_core::control::{Character, CharacterConfig};
 use flinch_core::io::{ImportOptions, load_file};
 use flinch_core::math::rotation_distance;
@@ -162,11 +164,65 @@ fn c_sample_static_and_shared_match_the_rust_api() {
     }
 }
 
+/// The `summary key value ...` fields of the C++ sample's output.
+fn bake_summary(out: &str) -> BTreeMap<String, String> {
+    assert!(
+        out.starts_with(&format!(
+            "flinch {} (header cxx)",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{out}"
+    );
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("summary "))
+        .unwrap_or_else(|| panic!("no summary line in:\n{out}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words
+        .chunks(2)
+        .filter_map(|kv| match kv {
+            [k, v] => Some((k.to_string(), v.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The Rust bake of the walk with samples/hits.json at 120 Hz into `output`: what `flinch_bake_file` and the C++
+/// `flinch::bake_file` run.
+fn rust_bake(output: &Path) -> BakeSummary {
+    let text =
+        std::fs::read_to_string(repo().join("samples/hits.json")).expect("samples/hits.json");
+    let script = HitScript::from_json(&text).expect("the sample hits");
+    let mut config = CharacterConfig::default();
+    config.preprocess.rate_hz = RATE_HZ;
+    let import = ImportOptions {
+        sample_rate: Some(RATE_HZ),
+        ..ImportOptions::default()
+    };
+    bake_file(
+        Some(&walk()),
+        output,
+        &script,
+        &config,
+        &import,
+        BakeMode::Layered,
+        |_| {},
+    )
+    .expect("the Rust bake")
+}
+
 #[test]
-fn cpp_sample_static_and_shared_match_the_rust_api_and_bake_the_pose() {
-    let reference = rust_reference();
+fn cpp_sample_static_and_shared_bake_what_the_rust_api_bakes() {
     let dir = scratch("cpp");
-    let mut csvs = Vec::new();
+    let rust_bvh = dir.join("bake_rust.bvh");
+    let reference = rust_bake(&rust_bvh);
+    let rust_bytes = std::fs::read(&rust_bvh).expect("the Rust bake's BVH");
+    let hit = reference
+        .baked
+        .evaluation
+        .hit
+        .as_ref()
+        .expect("the sample hits show");
     for shared in [false, true] {
         let kind = if shared { "shared" } else { "static" };
         let exe = dir.join(format!("bake_{kind}"));
@@ -183,17 +239,53 @@ fn cpp_sample_static_and_shared_match_the_rust_api_and_bake_the_pose() {
             shared,
             &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"],
         );
-        let csv = dir.join(format!("bake_{kind}.csv"));
+        let bvh = dir.join(format!("bake_{kind}.bvh"));
+        let _ = std::fs::remove_file(&bvh);
         let out = run(Command::new(&exe)
             .arg(walk())
-            .arg(&csv)
+            .arg(repo().join("samples/hits.json"))
+            .arg(&bvh)
             .env_remove("LD_LIBRARY_PATH"));
-        let worst = check(&out, &reference);
-        println!("figure cpp_{kind}_vs_rust_max_diff_deg {worst:e}");
-        csvs.push(std::fs::read_to_string(&csv).expect("the baked CSV"));
-        // A load error reaches C++ as a rust::Error exception carrying the message.
+        let summary = bake_summary(&out);
+        let field = |k: &str| -> f64 {
+            summary
+                .get(k)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no number `{k}` in:\n{out}"))
+        };
+        let peak_diff = (field("peak_deg") - hit.peak_deg).abs();
+        assert!(
+            peak_diff <= 1e-12,
+            "C++ {kind} vs Rust peak: {peak_diff:e}°\n{out}"
+        );
+        assert_eq!(summary.get("peak_joint"), Some(&hit.peak_joint), "{out}");
+        let want_return = hit.return_s.unwrap_or(-1.0);
+        assert!((field("return_s") - want_return).abs() <= 1e-12, "{out}");
+        assert_eq!(field("frames") as usize, 343, "{out}");
+        assert_eq!(field("steps") as usize, reference.baked.steps, "{out}");
+        assert_eq!(
+            field("events") as usize,
+            reference.baked.events.len(),
+            "{out}"
+        );
+        println!("figure cpp_{kind}_bake_peak_vs_rust_diff_deg {peak_diff:e}");
+        let bytes = std::fs::read(&bvh).expect("the sample's BVH");
+        assert!(
+            bytes == rust_bytes,
+            "C++ {kind} BVH differs from the Rust bake's"
+        );
+        let reimported = load_file(&bvh, &ImportOptions::default()).expect("re-import the bake");
+        assert_eq!(reimported.clip.frames.len(), 343);
+        println!(
+            "figure cpp_{kind}_bake_bvh_identical_to_rust {} bytes",
+            bytes.len()
+        );
+        // A load error reaches C++ as a rust::Error exception carrying the message; nothing is written.
+        let missing_out = dir.join(format!("missing_{kind}.bvh"));
         let bad = Command::new(&exe)
             .arg(dir.join("missing.bvh"))
+            .arg(repo().join("samples/hits.json"))
+            .arg(&missing_out)
             .output()
             .expect("run bake");
         let err = String::from_utf8_lossy(&bad.stderr);
@@ -202,28 +294,14 @@ fn cpp_sample_static_and_shared_match_the_rust_api_and_bake_the_pose() {
             err.contains("missing.bvh") && err.contains("cannot read"),
             "{err}"
         );
+        assert!(
+            !missing_out.exists(),
+            "a failed bake wrote {}",
+            missing_out.display()
+        );
     }
-    assert_eq!(csvs[0], csvs[1], "static and shared bakes differ");
-    let lines: Vec<&str> = csvs[0].lines().collect();
-    assert_eq!(lines[0], "time,joint,x,y,z,qx,qy,qz,qw");
-    assert_eq!(
-        lines.len(),
-        1 + STEPS * reference.len(),
-        "one row per joint and frame"
+    println!(
+        "figure bake_peak_deg {} at {}, return_s {:?}",
+        hit.peak_deg, hit.peak_joint, hit.return_s
     );
-    // Every row: finite numbers, a unit quaternion.
-    for row in &lines[1..] {
-        let v: Vec<f64> = row
-            .split(',')
-            .enumerate()
-            .filter(|(i, _)| *i != 1)
-            .map(|(_, x)| {
-                x.parse()
-                    .unwrap_or_else(|_| panic!("bad number in `{row}`"))
-            })
-            .collect();
-        assert!(v.iter().all(|x| x.is_finite()), "{row}");
-        let q = (v[4] * v[4] + v[5] * v[5] + v[6] * v[6] + v[7] * v[7]).sqrt();
-        assert!((q - 1.0).abs() < 1e-9, "not a unit quaternion: {row}");
-    }
 }

@@ -26,8 +26,21 @@ using Transform = detail::Transform;
 /// A ball hit of the last World::step.
 using HitEvent = detail::HitEvent;
 
+/// What bake_file did: frames, steps, duration_s, events, has_hit, peak_deg, peak_time_s, peak_joint (rust::String),
+/// return_s (negative: no hits, or never back within 2 degrees), energy_j, track_rms_deg, max_joint_gap_mm.
+using BakeSummary = detail::BakeSummary;
+
 /// The library version, "MAJOR.MINOR.PATCH".
 inline std::string version() { return std::string(detail::version()); }
+
+/// Bakes a clip file with scripted hits into an animation file, like `flinch bake` (flinch_bake_file in flinch.h):
+/// `input` (.bvh, .gltf, .glb; empty: the embedded CMU walk), `output` (format by extension), `hits_json` the *text*
+/// of a hits file (empty: no hits), `config_json` a character configuration (empty: defaults), `rate_hz` the
+/// simulation rate (<= 0: 120). The output is written atomically. Throws rust::Error naming the file and the problem.
+inline BakeSummary bake_file(const std::string &input, const std::string &output, const std::string &hits_json = "",
+                             const std::string &config_json = "", double rate_hz = 120.0) {
+    return detail::bake_file(input, output, hits_json, config_json, rate_hz);
+}
 
 /// A loaded clip (skeleton + motion). Move-only.
 class Clip {

@@ -3,11 +3,14 @@
 
 use std::path::Path;
 
-use super::output::{WriteSource, write_baked};
+use super::output::{OutputFormat, WriteSource, write_baked};
 use super::run::{BakeError, BakeMode, Baked, bake};
 use super::script::HitScript;
 use crate::control::{Character, CharacterConfig};
-use crate::io::{Format, ImportOptions, Imported, gltf_export, load_embedded_walk, load_file};
+use crate::io::gltf_import::GltfImportError;
+use crate::io::{
+    Format, ImportError, ImportOptions, Imported, gltf_export, load_embedded_walk, load_file,
+};
 
 /// A stage of a file bake, reported to the progress callback.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,7 +35,8 @@ pub struct BakeSummary {
 /// Bakes `input` (the embedded CMU walk when `None`) with `script` into `output` (format by extension).
 ///
 /// A glTF/GLB input's document is kept so glTF output carries its meshes and skins; BVH output keeps a BVH
-/// input's layout, unit and up axis. Errors name the file.
+/// input's layout, unit and up axis. Errors name the file. The output's extension and folder are checked before
+/// any work; the file is written atomically, so a failed bake leaves no partial output.
 pub fn bake_file(
     input: Option<&Path>,
     output: &Path,
@@ -42,36 +46,45 @@ pub fn bake_file(
     mode: BakeMode,
     mut progress: impl FnMut(BakeStage),
 ) -> Result<BakeSummary, BakeError> {
+    check_output(output)?;
     progress(BakeStage::Preparing);
     let name = input.map_or("the embedded walk".to_string(), |p| p.display().to_string());
-    let in_file = |e: String| BakeError::Input(format!("{name}: {e}"));
+    let in_file = |e: BakeError| BakeError::Clip {
+        file: name.clone(),
+        source: Box::new(e),
+    };
     let is_gltf = input
         .and_then(Format::from_path)
         .is_some_and(|f| matches!(f, Format::Gltf | Format::Glb));
     let (imported, gltf): (Imported, _) = match input {
         Some(path) if is_gltf => {
-            let (imported, source) = gltf_export::load_source_file(path, import)
-                .map_err(|e| BakeError::Input(e.to_string()))?;
+            let (imported, source) =
+                gltf_export::load_source_file(path, import).map_err(|e| match e {
+                    GltfImportError::Io { .. } => BakeError::Read(e.to_string()),
+                    e => BakeError::Input(e.to_string()),
+                })?;
             (imported, Some(source))
         }
         Some(path) => (
-            load_file(path, import).map_err(|e| BakeError::Input(e.to_string()))?,
+            load_file(path, import).map_err(|e| match e {
+                ImportError::Read { .. } => BakeError::Read(e.to_string()),
+                e => BakeError::Input(e.to_string()),
+            })?,
             None,
         ),
         None => (
-            load_embedded_walk(import).map_err(|e| in_file(e.to_string()))?,
+            load_embedded_walk(import).map_err(|e| BakeError::Input(format!("{name}: {e}")))?,
             None,
         ),
     };
     let report = imported.report.clone();
-    let character =
-        Character::from_imported(imported, config).map_err(|e| in_file(e.to_string()))?;
+    let character = Character::from_imported(imported, config).map_err(|e| in_file(e.into()))?;
     let skeleton = character.skeleton().clone();
     let duration = character.reference().duration();
     let baked = bake(character, script, mode, |f| {
         progress(BakeStage::Simulating(f))
     })
-    .map_err(|e| in_file(e.to_string()))?;
+    .map_err(in_file)?;
     progress(BakeStage::Writing);
     let source = WriteSource {
         report: &report,
@@ -79,4 +92,27 @@ pub fn bake_file(
     };
     write_baked(output, &skeleton, &baked.clip, source).map_err(BakeError::Write)?;
     Ok(BakeSummary { baked, duration })
+}
+
+/// The output must have a known extension and an existing folder ([`BakeError::Write`] otherwise), checked
+/// before the simulation rather than after it.
+fn check_output(output: &Path) -> Result<(), BakeError> {
+    if OutputFormat::from_path(output).is_none() {
+        return Err(BakeError::Write(format!(
+            "{}: unknown output format (use .bvh, .gltf or .glb)",
+            output.display()
+        )));
+    }
+    let folder = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(BakeError::Write(format!(
+            "{}: cannot write: the folder {} does not exist",
+            output.display(),
+            folder.display()
+        )));
+    }
+    Ok(())
 }

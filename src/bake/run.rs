@@ -28,12 +28,33 @@ pub enum BakeError {
     /// The hits script asks for something impossible.
     #[error("hits script: {0}")]
     Script(String),
-    /// The input file could not be read or understood, or its character not built (the message names it).
+    /// The input file could not be read (the message names it and the OS error).
+    #[error("{0}")]
+    Read(String),
+    /// The input file could not be understood (the message names it and the place in it).
     #[error("{0}")]
     Input(String),
+    /// The character of a named clip could not be built, or its bake failed: the file and the cause.
+    #[error("{file}: {source}")]
+    Clip {
+        /// The input file (or the embedded walk).
+        file: String,
+        /// What failed.
+        source: Box<BakeError>,
+    },
     /// The output file could not be written (the message names it).
     #[error("{0}")]
     Write(String),
+}
+
+impl BakeError {
+    /// The error itself, without the file context of [`BakeError::Clip`].
+    pub fn cause(&self) -> &BakeError {
+        match self {
+            BakeError::Clip { source, .. } => source.cause(),
+            other => other,
+        }
+    }
 }
 
 impl From<CharacterError> for BakeError {

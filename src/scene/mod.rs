@@ -108,6 +108,8 @@ pub struct Scene {
     time: f64,
     restitution: f64,
     events: Vec<HitEvent>,
+    scratch_works: Vec<ImpulseWork>,
+    scratch_keys: Vec<RawKey>,
 }
 
 /// A ball's earliest touch in a substep: chord fraction, character, body, point, normal.
@@ -251,9 +253,13 @@ impl Scene {
 
     fn substep(&mut self, h: f64) -> Result<(), SceneError> {
         let first_event = self.events.len();
-        let mut works = Vec::new();
-        let ball_keys: Vec<RawKey> = self.balls.iter().map(|(k, _)| k).collect();
-        for key in ball_keys {
+        // Scratch buffers kept across substeps: no allocation per step once warmed up.
+        let mut works = std::mem::take(&mut self.scratch_works);
+        let mut ball_keys = std::mem::take(&mut self.scratch_keys);
+        works.clear();
+        ball_keys.clear();
+        ball_keys.extend(self.balls.iter().map(|(k, _)| k));
+        for &key in &ball_keys {
             let Some(ball) = self.balls.get(key).copied() else {
                 continue;
             };
@@ -275,6 +281,8 @@ impl Scene {
                 event.energy_j = work.finish(c);
             }
         }
+        self.scratch_works = works;
+        self.scratch_keys = ball_keys;
         self.time += h;
         Ok(())
     }

@@ -1047,6 +1047,7 @@ namespace flinch {
   namespace detail {
     struct Transform;
     struct HitEvent;
+    struct BakeSummary;
     struct ClipData;
     struct WorldData;
   }
@@ -1093,6 +1094,42 @@ struct HitEvent final {
   using IsRelocatable = ::std::true_type;
 };
 #endif // CXXBRIDGE1_STRUCT_flinch$detail$HitEvent
+
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
+#define CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
+// What `bake_file` did (see `FlinchBakeSummary` in flinch.h).
+struct BakeSummary final {
+  // Frames of the baked clip.
+  ::std::size_t frames CXX_DEFAULT_VALUE(0);
+  // Simulation steps run.
+  ::std::size_t steps CXX_DEFAULT_VALUE(0);
+  // Seconds of motion simulated.
+  double duration_s CXX_DEFAULT_VALUE(0);
+  // Hit events: ball contacts and scripted impulses.
+  ::std::size_t events CXX_DEFAULT_VALUE(0);
+  // Whether the bake had hits (the peak, return and energy fields are meaningful).
+  bool has_hit CXX_DEFAULT_VALUE(false);
+  // Largest joint deviation from the reference after the first hit (degrees); 0 without hits.
+  double peak_deg CXX_DEFAULT_VALUE(0);
+  // When the peak happened (s); negative without hits.
+  double peak_time_s CXX_DEFAULT_VALUE(0);
+  // Skeleton joint of the peak; empty without hits.
+  ::rust::String peak_joint;
+  // Time from the first hit until every joint stays within 2° of the reference (s); negative without hits
+  // or when it never does before the clip ends.
+  double return_s CXX_DEFAULT_VALUE(0);
+  // Work done by the hit forces (J); 0 without hits.
+  double energy_j CXX_DEFAULT_VALUE(0);
+  // RMS joint-angle tracking error before the first hit (degrees).
+  double track_rms_deg CXX_DEFAULT_VALUE(0);
+  // Largest joint anchor separation over the run (mm).
+  double max_joint_gap_mm CXX_DEFAULT_VALUE(0);
+
+  bool operator==(BakeSummary const &) const noexcept;
+  bool operator!=(BakeSummary const &) const noexcept;
+  using IsRelocatable = ::std::true_type;
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
 
 #ifndef CXXBRIDGE1_STRUCT_flinch$detail$ClipData
 #define CXXBRIDGE1_STRUCT_flinch$detail$ClipData
@@ -1168,12 +1205,16 @@ bool flinch$detail$cxxbridge1$198$Transform$operator$eq(Transform const &, Trans
 bool flinch$detail$cxxbridge1$198$Transform$operator$ne(Transform const &, Transform const &) noexcept;
 bool flinch$detail$cxxbridge1$198$HitEvent$operator$eq(HitEvent const &, HitEvent const &) noexcept;
 bool flinch$detail$cxxbridge1$198$HitEvent$operator$ne(HitEvent const &, HitEvent const &) noexcept;
+bool flinch$detail$cxxbridge1$198$BakeSummary$operator$eq(BakeSummary const &, BakeSummary const &) noexcept;
+bool flinch$detail$cxxbridge1$198$BakeSummary$operator$ne(BakeSummary const &, BakeSummary const &) noexcept;
 ::std::size_t flinch$detail$cxxbridge1$198$ClipData$operator$sizeof() noexcept;
 ::std::size_t flinch$detail$cxxbridge1$198$ClipData$operator$alignof() noexcept;
 ::std::size_t flinch$detail$cxxbridge1$198$WorldData$operator$sizeof() noexcept;
 ::std::size_t flinch$detail$cxxbridge1$198$WorldData$operator$alignof() noexcept;
 
 ::rust::repr::Fat flinch$detail$cxxbridge1$198$version() noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$bake_file(::rust::Str input, ::rust::Str output, ::rust::Str hits_json, ::rust::Str config_json, double rate_hz, ::flinch::detail::BakeSummary *return$) noexcept;
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$load_clip_file(::rust::Str path, ::rust::Box<::flinch::detail::ClipData> *return$) noexcept;
 
@@ -1224,6 +1265,14 @@ bool HitEvent::operator!=(HitEvent const &rhs) const noexcept {
   return flinch$detail$cxxbridge1$198$HitEvent$operator$ne(*this, rhs);
 }
 
+bool BakeSummary::operator==(BakeSummary const &rhs) const noexcept {
+  return flinch$detail$cxxbridge1$198$BakeSummary$operator$eq(*this, rhs);
+}
+
+bool BakeSummary::operator!=(BakeSummary const &rhs) const noexcept {
+  return flinch$detail$cxxbridge1$198$BakeSummary$operator$ne(*this, rhs);
+}
+
 ::std::size_t ClipData::layout::size() noexcept {
   return flinch$detail$cxxbridge1$198$ClipData$operator$sizeof();
 }
@@ -1243,6 +1292,17 @@ bool HitEvent::operator!=(HitEvent const &rhs) const noexcept {
 // The library version, `MAJOR.MINOR.PATCH`.
 ::rust::Str version() noexcept {
   return ::rust::impl<::rust::Str>::new_unchecked(flinch$detail$cxxbridge1$198$version());
+}
+
+// Bakes `input` (empty: the embedded walk) with the hits JSON text `hits_json` (empty: none) into
+// `output` (format by extension), `config_json` (empty: defaults) at `rate_hz` (≤ 0: 120).
+::flinch::detail::BakeSummary bake_file(::rust::Str input, ::rust::Str output, ::rust::Str hits_json, ::rust::Str config_json, double rate_hz) {
+  ::rust::MaybeUninit<::flinch::detail::BakeSummary> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$bake_file(input, output, hits_json, config_json, rate_hz, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
 }
 
 // Loads a clip file (format from the extension).

@@ -969,6 +969,7 @@ namespace flinch {
   namespace detail {
     struct Transform;
     struct HitEvent;
+    struct BakeSummary;
     struct ClipData;
     struct WorldData;
   }
@@ -1015,6 +1016,42 @@ struct HitEvent final {
   using IsRelocatable = ::std::true_type;
 };
 #endif // CXXBRIDGE1_STRUCT_flinch$detail$HitEvent
+
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
+#define CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
+// What `bake_file` did (see `FlinchBakeSummary` in flinch.h).
+struct BakeSummary final {
+  // Frames of the baked clip.
+  ::std::size_t frames CXX_DEFAULT_VALUE(0);
+  // Simulation steps run.
+  ::std::size_t steps CXX_DEFAULT_VALUE(0);
+  // Seconds of motion simulated.
+  double duration_s CXX_DEFAULT_VALUE(0);
+  // Hit events: ball contacts and scripted impulses.
+  ::std::size_t events CXX_DEFAULT_VALUE(0);
+  // Whether the bake had hits (the peak, return and energy fields are meaningful).
+  bool has_hit CXX_DEFAULT_VALUE(false);
+  // Largest joint deviation from the reference after the first hit (degrees); 0 without hits.
+  double peak_deg CXX_DEFAULT_VALUE(0);
+  // When the peak happened (s); negative without hits.
+  double peak_time_s CXX_DEFAULT_VALUE(0);
+  // Skeleton joint of the peak; empty without hits.
+  ::rust::String peak_joint;
+  // Time from the first hit until every joint stays within 2° of the reference (s); negative without hits
+  // or when it never does before the clip ends.
+  double return_s CXX_DEFAULT_VALUE(0);
+  // Work done by the hit forces (J); 0 without hits.
+  double energy_j CXX_DEFAULT_VALUE(0);
+  // RMS joint-angle tracking error before the first hit (degrees).
+  double track_rms_deg CXX_DEFAULT_VALUE(0);
+  // Largest joint anchor separation over the run (mm).
+  double max_joint_gap_mm CXX_DEFAULT_VALUE(0);
+
+  bool operator==(BakeSummary const &) const noexcept;
+  bool operator!=(BakeSummary const &) const noexcept;
+  using IsRelocatable = ::std::true_type;
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
 
 #ifndef CXXBRIDGE1_STRUCT_flinch$detail$ClipData
 #define CXXBRIDGE1_STRUCT_flinch$detail$ClipData
@@ -1087,6 +1124,10 @@ private:
 
 // The library version, `MAJOR.MINOR.PATCH`.
 ::rust::Str version() noexcept;
+
+// Bakes `input` (empty: the embedded walk) with the hits JSON text `hits_json` (empty: none) into
+// `output` (format by extension), `config_json` (empty: defaults) at `rate_hz` (≤ 0: 120).
+::flinch::detail::BakeSummary bake_file(::rust::Str input, ::rust::Str output, ::rust::Str hits_json, ::rust::Str config_json, double rate_hz);
 
 // Loads a clip file (format from the extension).
 ::rust::Box<::flinch::detail::ClipData> load_clip_file(::rust::Str path);
