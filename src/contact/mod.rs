@@ -1,8 +1,13 @@
 //! The contact subsystem (Cline §2.6–2.7, §4.4.2, §4.8).
 //!
-//! For now it holds only the solver core, [`lcp`]: Lemke's complementary pivoting method and projected
-//! Gauss–Seidel behind one [`lcp::LcpSolver`] interface, the complementarity checker, and the assembly of the
-//! Anitescu–Potra friction-pyramid LCP. Collision detection and the coupling with the step loop come later and
-//! plug into these solvers. See `docs/contact.md`.
+//! - [`lcp`]: the solver core: Lemke's complementary pivoting method and projected Gauss–Seidel behind one
+//!   [`lcp::LcpSolver`] interface, the complementarity checker, and the assembly of the Anitescu–Potra
+//!   friction-pyramid LCP.
+//! - [`collision`]: collision detection with parry contact manifolds (spheres, capsules, boxes, ground plane),
+//!   persistent per pair, within a contact tolerance ε, with pair filtering.
+//!
+//! The contact Jacobians and the coupling with the step loop come later and plug into these. See
+//! `docs/contact.md`.
 
+pub mod collision;
 pub mod lcp;
