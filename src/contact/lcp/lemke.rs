@@ -20,7 +20,7 @@ use nalgebra::{DMatrix, DVector};
 use super::basis::BasisInverse;
 use super::ratio::Ratio;
 pub use super::ratio::TieBreak;
-use super::{LcpError, LcpReport, LcpSolver, complementarity_residual, validate};
+use super::{LcpError, LcpReport, LcpSolver, begin_solve, complementarity_residual};
 
 /// Settings of [`Lemke`].
 #[derive(Debug, Clone, PartialEq)]
@@ -376,15 +376,7 @@ impl LcpSolver for Lemke {
         z: &mut DVector<f64>,
     ) -> Result<LcpReport, LcpError> {
         let n = q.len();
-        let warm_ok = z.len() == n && z.iter().all(|v| v.is_finite());
-        if !warm_ok {
-            *z = DVector::zeros(n);
-        }
-        let checked = validate(m, q).and_then(|()| self.setup(n));
-        if let Err(e) = checked {
-            z.fill(0.0);
-            return Err(e);
-        }
+        let warm_ok = begin_solve(m, q, z, |n| self.setup(n))?;
         if self.options.warm_start && warm_ok && n > 0 {
             let mut guess = z.clone();
             if self.try_warm(m, q, &mut guess)? {

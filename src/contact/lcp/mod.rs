@@ -114,6 +114,27 @@ pub enum LcpError {
     },
 }
 
+/// The common start of every solve: checks the problem (and the solver's own `prepare` for size `n`), zeroing
+/// `z` on any error, and tells whether the incoming `z` can serve as a warm start (right size, finite); when it
+/// cannot, `z` is reset to zeros of the right size.
+pub(crate) fn begin_solve(
+    m: &DMatrix<f64>,
+    q: &DVector<f64>,
+    z: &mut DVector<f64>,
+    prepare: impl FnOnce(usize) -> Result<(), LcpError>,
+) -> Result<bool, LcpError> {
+    let n = q.len();
+    let usable = z.len() == n && z.iter().all(|v| v.is_finite());
+    if !usable {
+        *z = DVector::zeros(n);
+    }
+    if let Err(e) = validate(m, q).and_then(|()| prepare(n)) {
+        z.fill(0.0);
+        return Err(e);
+    }
+    Ok(usable)
+}
+
 /// Checks shapes and finiteness; every solver calls it first.
 pub(crate) fn validate(m: &DMatrix<f64>, q: &DVector<f64>) -> Result<(), LcpError> {
     if m.nrows() != m.ncols() || m.nrows() != q.len() {

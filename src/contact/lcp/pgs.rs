@@ -15,7 +15,9 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{LcpError, LcpReport, LcpSolver, boxed_residual, complementarity_residual, validate};
+use super::{
+    LcpError, LcpReport, LcpSolver, begin_solve, boxed_residual, complementarity_residual,
+};
 
 /// Bounds of one PGS row.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -138,13 +140,9 @@ impl LcpSolver for Pgs {
         z: &mut DVector<f64>,
     ) -> Result<LcpReport, LcpError> {
         let n = q.len();
-        let warm = self.options.warm_start && z.len() == n && z.iter().all(|v| v.is_finite());
+        let warm = begin_solve(m, q, z, |n| self.check(n))? && self.options.warm_start;
         if !warm {
-            *z = DVector::zeros(n);
-        }
-        if let Err(e) = validate(m, q).and_then(|()| self.check(n)) {
             z.fill(0.0);
-            return Err(e);
         }
         // Column-major storage makes rows strided; one O(n²) transpose per solve costs about one sweep.
         if self.mt.shape() != (n, n) {
