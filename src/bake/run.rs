@@ -231,7 +231,10 @@ pub fn bake(
                         None => c.world().body(body).position,
                         Some((p, PointSpace::World)) => *p,
                         Some((p, PointSpace::Bone)) => {
-                            let j = c.skeleton().find(bone).unwrap_or(0);
+                            let j = c
+                                .skeleton()
+                                .find(bone)
+                                .ok_or_else(|| CharacterError::UnknownBone(bone.clone()))?;
                             (c.world_transforms()[j] * nalgebra::Point3::from(*p)).coords
                         }
                     };

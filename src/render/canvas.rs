@@ -233,17 +233,8 @@ impl Canvas {
         };
         // Glyph rasters are pixel-aligned: rounding the origin keeps them crisp.
         let (x0, y0) = (x0.round() as i64, y0.round() as i64);
-        let advance = font.advance() as i64;
-        for (k, ch) in s.chars().enumerate() {
-            let g = text::glyph(ch, font);
-            for (gy, row) in g.rows().enumerate() {
-                for (gx, &cov) in row.iter().enumerate() {
-                    if cov > 0 {
-                        let px = x0 + k as i64 * advance + gx as i64;
-                        self.blend(px, y0 + gy as i64, color, f64::from(cov) / 255.0);
-                    }
-                }
-            }
+        for (tx, ty, cov) in glyph_pixels(s, font) {
+            self.blend(x0 + tx, y0 + ty, color, cov);
         }
         w
     }
@@ -254,22 +245,8 @@ impl Canvas {
         // Glyph (gx, gy) of the unrotated text maps to (x0 + gy, y0 + w - gx).
         let x0 = (x - hgt / 2.0).round() as i64;
         let y0 = (y - w / 2.0).round() as i64;
-        let advance = font.advance() as i64;
-        for (k, ch) in s.chars().enumerate() {
-            let g = text::glyph(ch, font);
-            for (gy, row) in g.rows().enumerate() {
-                for (gx, &cov) in row.iter().enumerate() {
-                    if cov > 0 {
-                        let tx = k as i64 * advance + gx as i64;
-                        self.blend(
-                            x0 + gy as i64,
-                            y0 + w as i64 - 1 - tx,
-                            color,
-                            f64::from(cov) / 255.0,
-                        );
-                    }
-                }
-            }
+        for (tx, ty, cov) in glyph_pixels(s, font) {
+            self.blend(x0 + ty, y0 + w as i64 - 1 - tx, color, cov);
         }
     }
 }
@@ -277,6 +254,30 @@ impl Canvas {
 /// Length of the overlap of pixel `[p, p + 1)` with `[lo, hi]`: the pixel's coverage along one axis.
 fn overlap(p: f64, lo: f64, hi: f64) -> f64 {
     ((p + 1.0).min(hi) - p.max(lo)).clamp(0.0, 1.0)
+}
+
+/// The inked pixels of `s` set in `font`, unrotated, relative to the text's top-left corner: (x, y, coverage in
+/// (0, 1]). Shared by horizontal and vertical text.
+fn glyph_pixels(s: &str, font: Font) -> impl Iterator<Item = (i64, i64, f64)> + '_ {
+    let advance = font.advance() as i64;
+    s.chars().enumerate().flat_map(move |(k, ch)| {
+        let g = text::glyph(ch, font);
+        g.rows()
+            .enumerate()
+            .flat_map(move |(gy, row)| {
+                row.iter()
+                    .enumerate()
+                    .filter(|(_, c)| **c > 0)
+                    .map(move |(gx, &cov)| {
+                        (
+                            k as i64 * advance + gx as i64,
+                            gy as i64,
+                            f64::from(cov) / 255.0,
+                        )
+                    })
+            })
+            .collect::<Vec<_>>()
+    })
 }
 
 #[cfg(test)]
