@@ -8,8 +8,27 @@ use std::process::Command;
 
 use common::{lib_dir, repo, run, scratch, walk};
 
+/// An installed prefix (about 1 GB with the debug static library). It is removed when the test passes and kept
+/// for inspection when it fails.
+struct Prefix(std::path::PathBuf);
+
+impl std::ops::Deref for Prefix {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Prefix {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
 /// Installs into a fresh prefix and returns it.
-fn install(name: &str) -> std::path::PathBuf {
+fn install(name: &str) -> Prefix {
     let prefix = scratch(name).join("prefix");
     let _ = std::fs::remove_dir_all(&prefix);
     let out = run(Command::new("sh")
@@ -33,7 +52,7 @@ fn install(name: &str) -> std::path::PathBuf {
     ] {
         assert!(prefix.join(f).is_file(), "{f} not installed");
     }
-    prefix
+    Prefix(prefix)
 }
 
 fn pkg_config(prefix: &Path, args: &[&str]) -> Vec<String> {
