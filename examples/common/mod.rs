@@ -1,6 +1,7 @@
 //! Shared code of the dynamics experiments: the examples print and plot it, `tests/experiments.rs` asserts it.
 #![allow(dead_code)]
 
+pub mod contact_runs;
 pub mod experiments;
 pub mod mujoco;
 pub mod plot;

@@ -6,8 +6,13 @@
 //! - [`collision`]: collision detection with parry contact manifolds (spheres, capsules, boxes, ground plane),
 //!   persistent per pair, within a contact tolerance ε, with pair filtering.
 //!
-//! The contact Jacobians and the coupling with the step loop come later and plug into these. See
-//! `docs/contact.md`.
+//! - [`ContactWorld`]: a dynamics world with detection in its loop (the contact constraints themselves live in
+//!   the step, [`crate::dynamics::contact`]).
+//!
+//! See `docs/contact.md`.
 
 pub mod collision;
 pub mod lcp;
+mod stepper;
+
+pub use stepper::{ContactStepError, ContactWorld};

@@ -8,6 +8,7 @@
 pub mod auto_solver;
 pub mod body;
 pub mod constraint;
+pub mod contact;
 pub mod dense_lu;
 pub mod force;
 pub mod stabilize;
@@ -19,6 +20,9 @@ pub use auto_solver::AutoSolver;
 pub use body::Body;
 pub use constraint::{
     BallJoint, Constraint, FixedJoint, HingeJoint, Prescribed, Trajectory, UniversalJoint,
+};
+pub use contact::{
+    ContactError, ContactImpulse, ContactOptions, ContactOther, ContactPoint, ContactReport, ContactSolver,
 };
 pub use dense_lu::DenseLuSolver;
 pub use force::{Damping, Force, ForceEval, ForceFrame, Gravity, JointDrive, UserForce};

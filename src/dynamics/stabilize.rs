@@ -4,6 +4,8 @@ use nalgebra::Vector6;
 
 use super::body::Body;
 use super::constraint::Constraint;
+use super::contact::ContactState;
+use super::contact::position::Projection;
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
 
 /// How constraint drift is corrected.
@@ -102,6 +104,8 @@ pub struct PostStabReport {
     pub error_before: f64,
     /// `max|g|` after the last projection (m or rad).
     pub error_after: f64,
+    /// Projections that needed contact impulses (the position LCP of eq. 3.7).
+    pub contact_projections: usize,
 }
 
 /// Largest ratio `err_after / err_before` of a projection with the step's factorisation for which the next one
@@ -127,13 +131,19 @@ pub(crate) fn post_stabilize(
     t: f64,
     solver: &mut dyn SaddlePointSolver,
     buf: PostStabBuffers<'_>,
+    mut contacts: Option<&mut ContactState>,
     max_iters: usize,
     tol: f64,
     max_correction: f64,
     reuse_step_factor: bool,
 ) -> Result<PostStabReport, SolveError> {
-    let mut err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g);
+    let penetration = |bodies: &[Body], c: &Option<&mut ContactState>| {
+        c.as_ref().map_or(0.0, |c| c.max_penetration(bodies))
+    };
+    let mut err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g)
+        .max(penetration(bodies, &contacts));
     let error_before = err;
+    let mut contact_projections = 0;
     let mut iterations = 0;
     let mut newton = 0;
     let mut chord = reuse_step_factor;
@@ -163,12 +173,25 @@ pub(crate) fn post_stabilize(
             *bi = -scale * gi;
         }
         solver.solve(buf.zero, buf.b, buf.dp, buf.lambda);
+        if let Some(c) = contacts.as_deref_mut() {
+            let pushed = c.project(Projection {
+                solver: &mut *solver,
+                bodies,
+                b: buf.b,
+                dp: buf.dp,
+                lambda: buf.lambda,
+                scale,
+                refactored: !chord,
+            });
+            contact_projections += usize::from(pushed);
+        }
         for (body, d) in bodies.iter_mut().zip(buf.dp.iter()) {
             body.displace(d);
         }
         iterations += 1;
         let previous = err;
-        err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g);
+        err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g)
+            .max(penetration(bodies, &contacts));
         // A clamped projection only aims at (1 − scale)·previous.
         if chord && err > ((1.0 - scale) + CHORD_MIN_CONTRACTION * scale) * previous {
             chord = false;
@@ -178,5 +201,6 @@ pub(crate) fn post_stabilize(
         iterations,
         error_before,
         error_after: err,
+        contact_projections,
     })
 }

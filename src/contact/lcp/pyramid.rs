@@ -61,17 +61,42 @@ pub fn pyramid_lcp(
         });
     }
     let m = jd.nrows() / nc;
-    let nd = nc * m;
-    let size = nc + nd + nc;
     let j = {
-        let mut j = DMatrix::zeros(nc + nd, k);
+        let mut j = DMatrix::zeros(nc + m * nc, k);
         j.rows_mut(0, nc).copy_from(jn);
-        j.rows_mut(nc, nd).copy_from(jd);
+        j.rows_mut(nc, m * nc).copy_from(jd);
         j
     };
-    let a = &j * w * j.transpose();
+    pyramid_from_delassus(&(&j * w * j.transpose()), mu, m, bn, bd)
+}
+
+/// The friction-pyramid LCP from the Delassus matrix `a = J W Jᵀ` of the stacked rows `J = (J_n; J_d)` (normals
+/// first, then `m` directions per contact, contact-major), when the caller has it without a dense `W` (the step
+/// builds it from per-body blocks of `W`). `Err(InvalidOption)` on mismatched shapes, m = 0 or a bad μ.
+pub fn pyramid_from_delassus(
+    a: &DMatrix<f64>,
+    mu: &[f64],
+    m: usize,
+    bn: &DVector<f64>,
+    bd: &DVector<f64>,
+) -> Result<(DMatrix<f64>, DVector<f64>), LcpError> {
+    let nc = mu.len();
+    let nd = nc * m;
+    let ok = m > 0
+        && nc > 0
+        && a.nrows() == nc + nd
+        && a.ncols() == nc + nd
+        && bn.len() == nc
+        && bd.len() == nd
+        && mu.iter().all(|v| v.is_finite() && *v >= 0.0);
+    if !ok {
+        return Err(LcpError::InvalidOption {
+            what: "pyramid LCP: Delassus (nc + nc·m)², μ finite ≥ 0 per contact, b_n and b_d matching",
+        });
+    }
+    let size = nc + nd + nc;
     let mut mat = DMatrix::zeros(size, size);
-    mat.view_mut((0, 0), (nc + nd, nc + nd)).copy_from(&a);
+    mat.view_mut((0, 0), (nc + nd, nc + nd)).copy_from(a);
     for i in 0..nc {
         mat[(nc + nd + i, i)] = mu[i];
         for r in 0..m {

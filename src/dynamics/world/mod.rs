@@ -8,6 +8,10 @@ use nalgebra::{Matrix6, UnitQuaternion, Vector3, Vector6};
 use super::auto_solver::AutoSolver;
 use super::body::Body;
 use super::constraint::Constraint;
+use super::contact::{
+    ContactError, ContactImpulse, ContactOptions, ContactPoint, ContactReport, ContactState,
+    validate_options, velocity::StepSolve,
+};
 use super::force::{Force, ForceEval, JointDrive, UserForce};
 use super::stabilize::{
     PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, max_separation,
@@ -70,6 +74,8 @@ pub struct StepReport {
     pub max_separation: f64,
     /// The post-stabilization run, when selected.
     pub post_stab: Option<PostStabReport>,
+    /// What the contacts did (all zero without contacts).
+    pub contacts: ContactReport,
 }
 
 /// Index of a joint drive in a [`World`].
@@ -109,6 +115,7 @@ pub struct World {
     solver: Box<dyn SaddlePointSolver + Send>,
     time: f64,
     dirty: bool,
+    contacts: ContactState,
     // Buffers.
     sys: BlockSystem,
     drive_slots: Vec<(usize, Option<usize>, Slot)>,
@@ -172,6 +179,7 @@ impl World {
             solver,
             time: 0.0,
             dirty: true,
+            contacts: ContactState::new(),
             sys: BlockSystem::default(),
             drive_slots: Vec::new(),
             force_slots: Vec::new(),
@@ -451,6 +459,18 @@ impl World {
             .map_err(|source| StepError::Solve { time: t0, source })?;
         self.solver
             .solve(&self.rhs_a, &self.b, &mut self.x, &mut self.lambda);
+        let mut contacts = ContactReport::default();
+        if self.contacts.active() {
+            contacts = self.contacts.solve_velocity(StepSolve {
+                solver: self.solver.as_mut(),
+                bodies: &self.bodies,
+                rhs_a: &self.rhs_a,
+                b: &self.b,
+                x: &mut self.x,
+                lambda: &mut self.lambda,
+                h,
+            });
+        }
         if let Some(body) = self.x.iter().position(|v| !v.iter().all(|c| c.is_finite())) {
             return Err(StepError::NonFinite { time: t0, body });
         }
@@ -480,6 +500,7 @@ impl World {
                         dp: &mut self.x,
                         lambda: &mut self.lambda,
                     },
+                    self.contacts.active().then_some(&mut self.contacts),
                     max_iters,
                     tol,
                     self.post_stab_max_correction,
@@ -500,11 +521,52 @@ impl World {
                 &mut self.g,
             ),
         };
+        if self.contacts.active() {
+            contacts.projections = post_stab.map_or(0, |r| r.contact_projections);
+            contacts.max_penetration = self.contacts.max_penetration(&self.bodies);
+            self.contacts.clear();
+        }
         Ok(StepReport {
             constraint_error,
             max_separation: max_separation(&self.constraints, &self.g),
             post_stab,
+            contacts,
         })
+    }
+
+    /// Sets the contacts of the next step (they hold for that step only; detect them again before each step).
+    /// `free` holds bodies outside the world that contacts name as [`super::ContactOther::Free`] (projectiles):
+    /// their velocity should be the one they would have at the end of the step without contact; after the step
+    /// [`World::free_bodies`] has their velocities with the contact impulses applied. Errors leave the previous
+    /// contact set in place.
+    pub fn set_contacts(
+        &mut self,
+        contacts: &[ContactPoint],
+        free: &[Body],
+    ) -> Result<(), ContactError> {
+        self.contacts.set(&self.bodies, contacts, free)
+    }
+
+    /// The impulse of each contact of the last step with contacts, in the order they were set.
+    pub fn contact_impulses(&self) -> &[ContactImpulse] {
+        &self.contacts.impulses
+    }
+
+    /// The free bodies of the last step with contacts, their velocities updated by the contact impulses.
+    pub fn free_bodies(&self) -> &[Body] {
+        &self.contacts.free
+    }
+
+    /// Selects the contact solver and friction model.
+    pub fn set_contact_options(&mut self, options: ContactOptions) -> Result<(), ContactError> {
+        validate_options(&options)?;
+        self.contacts.options = options;
+        Ok(())
+    }
+
+    /// The contact settings.
+    pub fn contact_options(&self) -> ContactOptions {
+        self.contacts.options
     }
 
     /// Sets the velocity bias of constraint `constraint`'s rows (m/s or rad/s, one value per row, zero by default):

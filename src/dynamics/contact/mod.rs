@@ -1,0 +1,429 @@
+//! Contacts in the step (Cline §2.7, §4.4.2, §4.8.2; eq. 3.7 for post-stabilization).
+//!
+//! The caller detects contacts (e.g. with [`crate::contact::collision`]) and hands them to
+//! [`crate::dynamics::World::set_contacts`] before a step; they hold for that step only. In the step:
+//!
+//! 1. the joint system `[M̃ −Jᵀ; J 0]` is factored and solved as without contacts, giving the free velocity `v*`;
+//! 2. the effective inverse mass `W` (joints included) is formed only where contacts need it: the 6×6 blocks
+//!    `W_ij` between contact bodies, one sparse solve per unit wrench on a contact body with the same
+//!    factorisation (Cline §4.8.2). `J_c W J_cᵀ` is then assembled from those blocks;
+//! 3. the contact LCP (normal rows, an m-direction friction pyramid, Newton restitution eq. 4.16) is solved by
+//!    Lemke's method (or projected Gauss–Seidel on a boxed friction model);
+//! 4. one more solve with the contact impulses added to the momentum gives `v(t+h)`, so the stiff drives and the
+//!    contacts share one implicit effective mass.
+//!
+//! Post-stabilization solves the position-level LCP of eq. 3.7 in each projection: contacts are pushed apart,
+//! never pulled together, while the joints are satisfied by the same solve. See `docs/contact.md`.
+
+mod delassus;
+pub(crate) mod position;
+mod rows;
+pub(crate) mod velocity;
+
+use nalgebra::{Matrix6, Vector3, Vector6};
+
+use crate::contact::collision::Contact;
+use crate::contact::lcp::{Lemke, LemkeOptions, Pgs};
+use crate::dynamics::body::Body;
+use rows::JRow;
+
+/// The other side of a contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContactOther {
+    /// Static geometry (the ground, a wall): infinite mass, at rest.
+    Static,
+    /// Another body of the world.
+    Body(usize),
+    /// A free body outside the world (a projectile), by index in the `free` slice of
+    /// [`crate::dynamics::World::set_contacts`]: it takes part in the contact impulse with its own mass, and its
+    /// velocity after the step is read back from [`crate::dynamics::World::free_bodies`].
+    Free(usize),
+}
+
+/// One contact point for the next step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactPoint {
+    /// The body the contact pushes along `+normal` (a world body index).
+    pub body: usize,
+    /// What it touches (pushed along `−normal`).
+    pub other: ContactOther,
+    /// Witness point on `body`'s surface (world, m).
+    pub point: Vector3<f64>,
+    /// Witness point on the other side's surface (world, m).
+    pub other_point: Vector3<f64>,
+    /// Unit contact normal (world), from the other side toward `body`.
+    pub normal: Vector3<f64>,
+    /// Coulomb friction coefficient μ ≥ 0.
+    pub friction: f64,
+    /// Newton restitution coefficient e ∈ [0, 1] (Cline eq. 4.16).
+    pub restitution: f64,
+}
+
+impl ContactPoint {
+    /// Signed gap along the normal (m): negative when the shapes overlap.
+    pub fn separation(&self) -> f64 {
+        self.normal.dot(&(self.point - self.other_point))
+    }
+
+    /// A detected contact as a contact point: `body` is the detection's side b when it is a body (side a then
+    /// becomes the other side), else side a against static geometry. `None` when both sides are static.
+    pub fn from_detection(c: &Contact, friction: f64, restitution: f64) -> Option<ContactPoint> {
+        let (body, other, point, other_point, normal) = match (c.a, c.b) {
+            (a, Some(b)) => (
+                b,
+                a.map_or(ContactOther::Static, ContactOther::Body),
+                c.point_b.coords,
+                c.point_a.coords,
+                c.normal,
+            ),
+            (Some(a), None) => (
+                a,
+                ContactOther::Static,
+                c.point_a.coords,
+                c.point_b.coords,
+                -c.normal,
+            ),
+            (None, None) => return None,
+        };
+        Some(ContactPoint {
+            body,
+            other,
+            point,
+            other_point,
+            normal,
+            friction,
+            restitution,
+        })
+    }
+}
+
+/// The impulse a contact applied over the last step (on its `body`; the other side received the opposite).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ContactImpulse {
+    /// Normal impulse λ_n ≥ 0 (N·s).
+    pub normal: f64,
+    /// Friction impulse (world, N·s), tangent to the contact.
+    pub friction: Vector3<f64>,
+    /// Total impulse `λ_n·n + friction` (world, N·s).
+    pub impulse: Vector3<f64>,
+}
+
+/// Which LCP solver the contacts use.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ContactSolver {
+    /// Lemke's method on the friction-pyramid LCP (exact; the default).
+    Lemke,
+    /// Projected Gauss–Seidel on two tangent rows per contact boxed by ±μλ_n (approximate, a game's choice).
+    Pgs {
+        /// Sweep limit.
+        max_sweeps: usize,
+        /// Stop when no row changes by more than this (N·s).
+        tolerance: f64,
+    },
+}
+
+/// Contact settings of a world.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactOptions {
+    /// The LCP solver. Lemke falls back to PGS for a step if it fails (reported in the step's report).
+    pub solver: ContactSolver,
+    /// Friction directions m of the pyramid (even, ≥ 4): the first one is aligned with the contact's sliding
+    /// direction, so sliding friction has the Coulomb magnitude μλ_n exactly.
+    pub friction_directions: usize,
+    /// Approach speeds (m/s) below this get no restitution, so resting contacts do not bounce.
+    pub restitution_threshold: f64,
+}
+
+impl Default for ContactOptions {
+    fn default() -> Self {
+        ContactOptions {
+            solver: ContactSolver::Lemke,
+            friction_directions: 4,
+            restitution_threshold: 0.1,
+        }
+    }
+}
+
+/// Invalid contact input (never a panic).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ContactError {
+    /// A contact names a body the world does not have.
+    #[error("contact {contact}: body {body} out of range ({bodies} bodies)")]
+    Body {
+        /// Index of the contact.
+        contact: usize,
+        /// The offending body index.
+        body: usize,
+        /// Bodies in the world.
+        bodies: usize,
+    },
+    /// A contact names a free body that was not given.
+    #[error("contact {contact}: free body {free} out of range ({given} given)")]
+    Free {
+        /// Index of the contact.
+        contact: usize,
+        /// The offending free body index.
+        free: usize,
+        /// Free bodies given.
+        given: usize,
+    },
+    /// Non-finite numbers, a normal that is not unit length, μ < 0 or e outside [0, 1], a contact of a body
+    /// with itself, or a free body without positive mass.
+    #[error("contact {contact}: {what}")]
+    Invalid {
+        /// Index of the contact (or free body, for free-body errors).
+        contact: usize,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// Unusable options.
+    #[error("contact options: {0}")]
+    Options(&'static str),
+}
+
+/// What the contacts did in a step.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ContactReport {
+    /// Contact points in the step.
+    pub contacts: usize,
+    /// Size of the velocity LCP.
+    pub lcp_size: usize,
+    /// Lemke pivots of the velocity LCP.
+    pub pivots: usize,
+    /// PGS sweeps of the velocity LCP.
+    pub sweeps: usize,
+    /// Complementarity residual of the velocity LCP (for PGS, its boxed residual).
+    pub residual: f64,
+    /// Lemke failed and PGS solved the step instead.
+    pub fell_back: bool,
+    /// Position-level LCPs solved by post-stabilization.
+    pub projections: usize,
+    /// Deepest penetration after the step and its stabilization (m, ≥ 0).
+    pub max_penetration: f64,
+}
+
+/// The contact part of a world: the contacts of the next step, their buffers and solvers.
+#[derive(Debug, Default)]
+pub(crate) struct ContactState {
+    pub options: ContactOptions,
+    pub points: Vec<ContactPoint>,
+    pub free: Vec<Body>,
+    pub impulses: Vec<ContactImpulse>,
+    /// Witness points in their body's frame (the other side's for a world body, else the world point), so the
+    /// gaps follow the bodies through post-stabilization.
+    local: Vec<(Vector3<f64>, Vector3<f64>)>,
+    /// Inverse mass matrices of the free bodies.
+    free_inv: Vec<Matrix6<f64>>,
+    /// Distinct world bodies touched by contacts, and each world body's index among them.
+    bodies: Vec<usize>,
+    slot: Vec<usize>,
+    /// Blocks `W_ij` between contact bodies, row-major over `bodies`.
+    w: Vec<Matrix6<f64>>,
+    rows: Vec<JRow>,
+    /// Friction direction vectors of the velocity rows after the normals (world).
+    directions: Vec<Vector3<f64>>,
+    scratch_a: Vec<Vector6<f64>>,
+    scratch_x: Vec<Vector6<f64>>,
+    scratch_l: Vec<f64>,
+    zero_b: Vec<f64>,
+    lemke: Lemke,
+    /// A second Lemke for the position LCPs, so each keeps its own warm-start basis.
+    lemke_position: Lemke,
+    pgs: Pgs,
+}
+
+impl ContactState {
+    pub fn new() -> Self {
+        let warm = || {
+            Lemke::new(LemkeOptions {
+                warm_start: true,
+                ..LemkeOptions::default()
+            })
+        };
+        ContactState {
+            lemke: warm(),
+            lemke_position: warm(),
+            ..ContactState::default()
+        }
+    }
+
+    /// Checks and stores the contacts of the next step.
+    pub fn set(
+        &mut self,
+        world_bodies: &[Body],
+        points: &[ContactPoint],
+        free: &[Body],
+    ) -> Result<(), ContactError> {
+        validate(world_bodies.len(), points, free)?;
+        self.points.clear();
+        self.points.extend_from_slice(points);
+        self.free.clear();
+        self.free.extend_from_slice(free);
+        self.free_inv.clear();
+        for (k, f) in free.iter().enumerate() {
+            let inv = f
+                .mass_matrix()
+                .try_inverse()
+                .filter(|m| m.iter().all(|v| v.is_finite()))
+                .ok_or(ContactError::Invalid {
+                    contact: k,
+                    what: "free body mass matrix is singular",
+                })?;
+            self.free_inv.push(inv);
+        }
+        self.local.clear();
+        for p in points {
+            let on_body = world_bodies[p.body].point_local(&p.point);
+            let on_other = match p.other {
+                ContactOther::Body(o) => world_bodies[o].point_local(&p.other_point),
+                _ => p.other_point,
+            };
+            self.local.push((on_body, on_other));
+        }
+        self.bodies.clear();
+        self.slot.clear();
+        self.slot.resize(world_bodies.len(), usize::MAX);
+        for p in points {
+            let touched = [
+                Some(p.body),
+                match p.other {
+                    ContactOther::Body(o) => Some(o),
+                    _ => None,
+                },
+            ];
+            for b in touched.into_iter().flatten() {
+                if self.slot[b] == usize::MAX {
+                    self.slot[b] = self.bodies.len();
+                    self.bodies.push(b);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the next step has contacts.
+    pub fn active(&self) -> bool {
+        !self.points.is_empty()
+    }
+
+    /// Forgets the step's contacts (their impulses stay readable).
+    pub fn clear(&mut self) {
+        self.points.clear();
+    }
+
+    /// The gap of contact `k` (m) at the bodies' current poses (free bodies and static points do not move).
+    pub fn gap(&self, k: usize, world_bodies: &[Body]) -> f64 {
+        let p = &self.points[k];
+        let (on_body, on_other) = &self.local[k];
+        let a = world_bodies[p.body].point_world(on_body);
+        let b = match p.other {
+            ContactOther::Body(o) => world_bodies[o].point_world(on_other),
+            _ => *on_other,
+        };
+        p.normal.dot(&(a - b))
+    }
+
+    /// Deepest penetration (m, ≥ 0) at the current poses.
+    pub fn max_penetration(&self, world_bodies: &[Body]) -> f64 {
+        (0..self.points.len())
+            .map(|k| -self.gap(k, world_bodies))
+            .fold(0.0, f64::max)
+    }
+
+    /// Sizes the scratch buffers of the sparse solves.
+    fn size_scratch(&mut self, bodies: usize, joint_rows: usize) {
+        self.scratch_a.resize(bodies, Vector6::zeros());
+        self.scratch_x.resize(bodies, Vector6::zeros());
+        self.scratch_l.resize(joint_rows, 0.0);
+        self.zero_b.clear();
+        self.zero_b.resize(joint_rows, 0.0);
+    }
+}
+
+/// The rotation-free check of a contact set.
+fn validate(bodies: usize, points: &[ContactPoint], free: &[Body]) -> Result<(), ContactError> {
+    for (k, f) in free.iter().enumerate() {
+        let finite = f.position.iter().chain(f.velocity.iter()).all(|v| v.is_finite())
+            && f.inertia_body.iter().all(|v| v.is_finite())
+            && f.orientation.coords.iter().all(|v| v.is_finite());
+        if !(finite && f.mass.is_finite() && f.mass > 0.0) {
+            return Err(ContactError::Invalid {
+                contact: k,
+                what: "free body with non-finite state or without positive mass",
+            });
+        }
+    }
+    for (k, p) in points.iter().enumerate() {
+        let invalid = |what| Err(ContactError::Invalid { contact: k, what });
+        if p.body >= bodies {
+            return Err(ContactError::Body {
+                contact: k,
+                body: p.body,
+                bodies,
+            });
+        }
+        match p.other {
+            ContactOther::Body(o) if o >= bodies => {
+                return Err(ContactError::Body {
+                    contact: k,
+                    body: o,
+                    bodies,
+                });
+            }
+            ContactOther::Body(o) if o == p.body => return invalid("a body in contact with itself"),
+            ContactOther::Free(f) if f >= free.len() => {
+                return Err(ContactError::Free {
+                    contact: k,
+                    free: f,
+                    given: free.len(),
+                });
+            }
+            _ => {}
+        }
+        let finite = p
+            .point
+            .iter()
+            .chain(p.other_point.iter())
+            .chain(p.normal.iter())
+            .all(|v| v.is_finite());
+        if !finite {
+            return invalid("non-finite point or normal");
+        }
+        if (p.normal.norm() - 1.0).abs() > 1e-6 {
+            return invalid("normal is not unit length");
+        }
+        if !(p.friction.is_finite() && p.friction >= 0.0) {
+            return invalid("friction must be finite and ≥ 0");
+        }
+        if !(0.0..=1.0).contains(&p.restitution) {
+            return invalid("restitution must lie in [0, 1]");
+        }
+    }
+    Ok(())
+}
+
+/// Checks contact options.
+pub(crate) fn validate_options(o: &ContactOptions) -> Result<(), ContactError> {
+    if o.friction_directions < 4 || o.friction_directions % 2 != 0 {
+        return Err(ContactError::Options(
+            "friction_directions must be even and at least 4 (each direction's negative is in the set)",
+        ));
+    }
+    if !(o.restitution_threshold.is_finite() && o.restitution_threshold >= 0.0) {
+        return Err(ContactError::Options(
+            "restitution_threshold must be finite and ≥ 0",
+        ));
+    }
+    if let ContactSolver::Pgs {
+        max_sweeps,
+        tolerance,
+    } = o.solver
+    {
+        if max_sweeps == 0 || !(tolerance.is_finite() && tolerance >= 0.0) {
+            return Err(ContactError::Options(
+                "PGS needs at least one sweep and a finite tolerance ≥ 0",
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! The position-level contact LCP of post-stabilization (Cline eq. 3.7): a projection `dp` that satisfies the
+//! joints (`J·dp = −g`) and leaves every contact gap non-negative (`g_n + J_n·dp ≥ 0`) with push-only impulses
+//! (`λ_n ≥ 0`, complementary to the gap): contacts are pushed apart, never pulled together.
+
+use nalgebra::{DMatrix, DVector, Vector6};
+
+use super::ContactState;
+use crate::contact::lcp::LcpSolver;
+use crate::dynamics::body::Body;
+use crate::dynamics::system::SaddlePointSolver;
+
+/// One projection's quantities.
+pub(crate) struct Projection<'a> {
+    pub solver: &'a mut dyn SaddlePointSolver,
+    pub bodies: &'a [Body],
+    /// Joint right-hand side `−scale·g`.
+    pub b: &'a [f64],
+    /// In: the joint-only projection `dp*` (solved with a zero momentum right-hand side); out: the projection.
+    pub dp: &'a mut [Vector6<f64>],
+    pub lambda: &'a mut [f64],
+    /// The fraction of the worst error this projection corrects (the post-stabilization clamp).
+    pub scale: f64,
+    /// The solver was refactored since the blocks of W were last computed.
+    pub refactored: bool,
+}
+
+impl ContactState {
+    /// Corrects `p.dp` so that no contact ends up deeper; returns whether contact impulses were needed.
+    pub(crate) fn project(&mut self, p: Projection<'_>) -> bool {
+        let nc = self.points.len();
+        self.rows.clear();
+        let mut q = DVector::zeros(nc);
+        for k in 0..nc {
+            let n = self.points[k].normal;
+            let row = self.row(k, &n, p.bodies, false);
+            let gap = self.gap(k, p.bodies);
+            // A penetration is corrected by the clamped fraction, an open gap may only be used up.
+            let target = if gap < 0.0 { p.scale * gap } else { gap };
+            q[k] = target + self.row_velocity(&row, p.dp);
+            self.rows.push(row);
+        }
+        if q.iter().all(|&v| v >= 0.0) {
+            return false;
+        }
+        if p.refactored {
+            self.compute_w(p.solver, p.bodies.len(), p.b.len());
+        }
+        let a: DMatrix<f64> = self.delassus();
+        let mut z = DVector::zeros(nc);
+        if self.lemke_position.solve(&a, &q, &mut z).is_err() {
+            // Redundant normals make A singular but Lemke handles them; should it still fail, push each contact
+            // on its own diagonal (a Jacobi step, never pulling).
+            for k in 0..nc {
+                z[k] = if a[(k, k)] > 0.0 {
+                    (-q[k] / a[(k, k)]).max(0.0)
+                } else {
+                    0.0
+                };
+            }
+        }
+        let mut wrench = vec![Vector6::zeros(); p.bodies.len()];
+        for (r, &l) in z.iter().enumerate() {
+            if l > 0.0 {
+                // Free bodies are static here, so there is no free part to collect.
+                let _ = self.scatter(&self.rows[r], l, &mut wrench);
+            }
+        }
+        p.solver.solve(&wrench, p.b, p.dp, p.lambda);
+        true
+    }
+}
