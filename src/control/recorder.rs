@@ -38,6 +38,11 @@ impl ImpulseWork {
         }
     }
 
+    /// Sets the impulse when it is known only after the step (a contact's): call before [`Self::finish`].
+    pub fn set_impulse(&mut self, impulse: Vector3<f64>) {
+        self.impulse = impulse;
+    }
+
     /// Call after that step: the work done (J).
     pub fn finish(&self, character: &Character) -> f64 {
         let point = character.world().body(self.body).point_world(&self.local);

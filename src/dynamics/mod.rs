@@ -22,7 +22,8 @@ pub use constraint::{
     BallJoint, Constraint, FixedJoint, HingeJoint, Prescribed, Trajectory, UniversalJoint,
 };
 pub use contact::{
-    ContactError, ContactImpulse, ContactOptions, ContactOther, ContactPoint, ContactReport, ContactSolver,
+    ContactError, ContactImpulse, ContactOptions, ContactOther, ContactPoint, ContactReport,
+    ContactSolver,
 };
 pub use dense_lu::DenseLuSolver;
 pub use force::{Damping, Force, ForceEval, ForceFrame, Gravity, JointDrive, UserForce};

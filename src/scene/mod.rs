@@ -2,10 +2,10 @@
 //!
 //! Characters are independent worlds (each its own implicit solve); the scene gives them one clock, fixed
 //! substeps no longer than any character's preprocessed step, and balls that fly ballistically and hit them.
-//! Until the contact solver lands, a ball's first touch of a body is resolved as one instantaneous impulse
-//! against an immovable target along the contact normal (Newton restitution `e`, default 0): the ball gives up
-//! `(1 + e)` times its normal momentum relative to the body's surface, which the character's implicit step then
-//! shares with the whole body through the joints. See `docs/scene.md`.
+//! A ball's first touch of a body in a substep (found by a swept sphere–capsule test, so fast balls cannot
+//! tunnel) becomes a contact of the character's next step: the ball is a free body of the contact LCP, and the
+//! impulse comes out of the character's implicit effective mass (joints and stiff drives included) and the
+//! ball's own, with Coulomb friction μ (default 0.5) and Newton restitution e (default 0). See `docs/scene.md`.
 
 mod aim;
 mod slab;
@@ -16,6 +16,7 @@ pub use aim::aimed_ball;
 use nalgebra::Vector3;
 
 use crate::control::{Character, CharacterError, GRAVITY, ImpulseWork};
+use crate::dynamics::{Body, ContactOther, ContactPoint};
 use slab::{RawKey, Slab};
 use sweep::sweep_sphere_capsule;
 
@@ -81,6 +82,16 @@ pub struct HitEvent {
     pub energy_j: f64,
 }
 
+/// The total impulse (N·s, world) that `events` gave `body` of `character`: a ball on a limb makes a first,
+/// large contact and a few small ones while it rolls off, and their sum is the momentum it transferred.
+pub fn impulse_on_body(events: &[HitEvent], character: CharacterKey, body: usize) -> Vector3<f64> {
+    events
+        .iter()
+        .filter(|e| e.character == character && e.body == body)
+        .map(|e| e.impulse)
+        .sum()
+}
+
 /// What went wrong in a scene call.
 #[derive(Debug, thiserror::Error)]
 pub enum SceneError {
@@ -107,13 +118,30 @@ pub struct Scene {
     balls: Slab<Ball>,
     time: f64,
     restitution: f64,
+    friction: Option<f64>,
     events: Vec<HitEvent>,
-    scratch_works: Vec<ImpulseWork>,
+    scratch_touches: Vec<Touch>,
     scratch_keys: Vec<RawKey>,
 }
 
-/// A ball's earliest touch in a substep: chord fraction, character, body, point, normal.
-type FirstTouch = (f64, CharacterKey, usize, Vector3<f64>, Vector3<f64>);
+/// A ball's earliest touch of a character body in a substep.
+#[derive(Debug, Clone, Copy)]
+struct Touch {
+    ball: BallKey,
+    /// The ball before the substep.
+    state: Ball,
+    /// Chord fraction of the substep at the touch.
+    s: f64,
+    character: CharacterKey,
+    body: usize,
+    /// Contact point on the body's surface (world).
+    point: Vector3<f64>,
+    /// Unit normal from the body toward the ball.
+    normal: Vector3<f64>,
+}
+
+/// Coulomb friction between balls and bodies unless set.
+pub const DEFAULT_BALL_FRICTION: f64 = 0.5;
 
 /// The substep used when the scene holds no character (balls only).
 const DEFAULT_SUBSTEP: f64 = 1.0 / 120.0;
@@ -138,6 +166,18 @@ impl Scene {
             )));
         }
         self.restitution = e;
+        Ok(())
+    }
+
+    /// Coulomb friction coefficient between balls and bodies, finite ≥ 0 (default
+    /// [`DEFAULT_BALL_FRICTION`]).
+    pub fn set_friction(&mut self, mu: f64) -> Result<(), SceneError> {
+        if !(mu.is_finite() && mu >= 0.0) {
+            return Err(SceneError::Argument(format!(
+                "friction must be finite and ≥ 0, got {mu}"
+            )));
+        }
+        self.friction = Some(mu);
         Ok(())
     }
 
@@ -252,51 +292,96 @@ impl Scene {
     }
 
     fn substep(&mut self, h: f64) -> Result<(), SceneError> {
-        let first_event = self.events.len();
-        // Scratch buffers kept across substeps: no allocation per step once warmed up.
-        let mut works = std::mem::take(&mut self.scratch_works);
+        // Scratch buffers kept across substeps.
+        let mut touches = std::mem::take(&mut self.scratch_touches);
         let mut ball_keys = std::mem::take(&mut self.scratch_keys);
-        works.clear();
+        touches.clear();
         ball_keys.clear();
         ball_keys.extend(self.balls.iter().map(|(k, _)| k));
         for &key in &ball_keys {
             let Some(ball) = self.balls.get(key).copied() else {
                 continue;
             };
-            let moved = self.fly(BallKey(key), ball, h, &mut works)?;
-            if let Some(b) = self.balls.get_mut(key) {
-                *b = moved;
+            match self.fly(BallKey(key), ball, h) {
+                Flight::Free(moved) => {
+                    if let Some(b) = self.balls.get_mut(key) {
+                        *b = moved;
+                    }
+                }
+                Flight::Touch(t) => touches.push(t),
             }
         }
+        let friction = self.friction.unwrap_or(DEFAULT_BALL_FRICTION);
+        let mut points = Vec::new();
+        let mut free = Vec::new();
+        let mut works = Vec::new();
         for (k, c) in self.characters.iter_mut() {
+            let key = CharacterKey(k);
+            points.clear();
+            free.clear();
+            works.clear();
+            for t in touches.iter().filter(|t| t.character == key) {
+                free.push(ball_body(&t.state, t.s, h));
+                points.push(ContactPoint {
+                    body: t.body,
+                    other: ContactOther::Free(free.len() - 1),
+                    point: t.point,
+                    other_point: t.point,
+                    normal: -t.normal,
+                    friction,
+                    restitution: self.restitution,
+                });
+                works.push(ImpulseWork::begin(c, t.body, &t.point, Vector3::zeros()));
+            }
+            if !points.is_empty() {
+                c.set_contacts(&points, &free)?;
+            }
             let report = c.step(h)?;
             let i = k.index as usize;
             if self.separations.len() <= i {
                 self.separations.resize(i + 1, 0.0);
             }
             self.separations[i] = self.separations[i].max(report.max_separation);
-        }
-        for (event, work) in self.events[first_event..].iter_mut().zip(&works) {
-            if let Some(c) = self.characters.get(event.character.0) {
-                event.energy_j = work.finish(c);
+            for (j, t) in touches.iter().filter(|t| t.character == key).enumerate() {
+                let impulse = c.world().contact_impulses()[j].impulse;
+                let v_after = c.world().free_bodies()[j]
+                    .velocity
+                    .fixed_rows::<3>(3)
+                    .into_owned();
+                works[j].set_impulse(impulse);
+                self.events.push(HitEvent {
+                    time: self.time + t.s * h,
+                    character: key,
+                    bone: c.model().bodies[t.body].name.clone(),
+                    body: t.body,
+                    point: t.point,
+                    normal: t.normal,
+                    impulse,
+                    ball: Some(t.ball),
+                    energy_j: works[j].finish(c),
+                });
+                // The ball leaves the touch with its post-contact velocity for the rest of the substep.
+                let centre = t.state.position
+                    + t.state.velocity * (t.s * h)
+                    + 0.5 * GRAVITY * (t.s * h).powi(2);
+                let rest = (1.0 - t.s) * h;
+                if let Some(b) = self.balls.get_mut(t.ball.0) {
+                    b.position = centre + v_after * rest + 0.5 * GRAVITY * rest * rest;
+                    b.velocity = v_after + GRAVITY * rest;
+                }
             }
         }
-        self.scratch_works = works;
+        self.scratch_touches = touches;
         self.scratch_keys = ball_keys;
         self.time += h;
         Ok(())
     }
 
-    /// Moves one ball over a substep, resolving its first touch of a character body.
-    fn fly(
-        &mut self,
-        key: BallKey,
-        ball: Ball,
-        h: f64,
-        works: &mut Vec<ImpulseWork>,
-    ) -> Result<Ball, SceneError> {
+    /// Moves one ball over a substep, or finds its first touch of a character body (which the character's step
+    /// then resolves as a contact).
+    fn fly(&self, key: BallKey, ball: Ball, h: f64) -> Flight {
         let end = ball.position + ball.velocity * h + 0.5 * GRAVITY * h * h;
-        let mut first: Option<FirstTouch> = None;
+        let mut first: Option<Touch> = None;
         for (ck, c) in self.characters.iter() {
             for (b, body) in c.model().bodies.iter().enumerate() {
                 let frame = c.body_frame(b);
@@ -320,49 +405,51 @@ impl Scene {
                     };
                     let point = t.axis_point + normal * cap.radius;
                     let approach = (ball.velocity - c.point_velocity(b, &point)).dot(&normal);
-                    if approach < 0.0 && first.is_none_or(|f| t.s < f.0) {
-                        first = Some((t.s, CharacterKey(ck), b, point, normal));
+                    if approach < 0.0 && first.is_none_or(|f| t.s < f.s) {
+                        first = Some(Touch {
+                            ball: key,
+                            state: ball,
+                            s: t.s,
+                            character: CharacterKey(ck),
+                            body: b,
+                            point,
+                            normal,
+                        });
                     }
                 }
             }
         }
-        let Some((s, ck, b, point, normal)) = first else {
-            return Ok(Ball {
+        match first {
+            Some(t) => Flight::Touch(t),
+            None => Flight::Free(Ball {
                 position: end,
                 velocity: ball.velocity + GRAVITY * h,
                 ..ball
-            });
-        };
-        let character = self
-            .characters
-            .get_mut(ck.0)
-            .ok_or(SceneError::StaleCharacter)?;
-        // Velocity at the touch (gravity acts linearly over the substep).
-        let v_touch = ball.velocity + GRAVITY * (s * h);
-        let relative = (v_touch - character.point_velocity(b, &point)).dot(&normal);
-        let impulse_on_ball = -(1.0 + self.restitution) * ball.mass * relative * normal;
-        let impulse = -impulse_on_ball;
-        character.apply_body_impulse(b, point, impulse)?;
-        works.push(ImpulseWork::begin(character, b, &point, impulse));
-        let bone = character.model().bodies[b].name.clone();
-        self.events.push(HitEvent {
-            time: self.time + s * h,
-            character: ck,
-            bone,
-            body: b,
-            point,
-            normal,
-            impulse,
-            ball: Some(key),
-            energy_j: 0.0,
-        });
-        let centre = ball.position + (end - ball.position) * s;
-        let v_after = v_touch + impulse_on_ball / ball.mass;
-        let rest = (1.0 - s) * h;
-        Ok(Ball {
-            position: centre + v_after * rest + 0.5 * GRAVITY * rest * rest,
-            velocity: v_after + GRAVITY * rest,
-            ..ball
-        })
+            }),
+        }
     }
+}
+
+/// Where a ball's substep ends.
+enum Flight {
+    /// No touch: the ball at the end of the substep.
+    Free(Ball),
+    /// A touch, resolved by the character's step.
+    Touch(Touch),
+}
+
+/// The ball as a free rigid body at its touch (a solid sphere; its velocity at the touch, since the contact
+/// acts at that instant).
+fn ball_body(ball: &Ball, s: f64, h: f64) -> Body {
+    let t = s * h;
+    let inertia = 0.4 * ball.mass * ball.radius * ball.radius;
+    let mut body = Body::new(
+        ball.mass,
+        nalgebra::Matrix3::identity() * inertia,
+        ball.position + ball.velocity * t + 0.5 * GRAVITY * t * t,
+        nalgebra::UnitQuaternion::identity(),
+    );
+    let v = ball.velocity + GRAVITY * t;
+    body.velocity = nalgebra::Vector6::new(0.0, 0.0, 0.0, v.x, v.y, v.z);
+    body
 }

@@ -257,7 +257,10 @@ pub fn run(args: &DemoArgs) -> Result<(), CliError> {
         println!("wrote {}", path.display());
     }
     if let Some(e) = baked.events.first() {
-        println!("figure hit_impulse_ns {:.3} N*s", e.impulse.norm());
+        // Every contact of the ball with the body it struck first: the momentum it transferred to that limb.
+        let total = flinch::scene::impulse_on_body(&baked.events, e.character, e.body);
+        println!("figure hit_impulse_ns {:.3} N*s", total.norm());
+        println!("figure hit_first_contact_ns {:.3} N*s", e.impulse.norm());
     }
     for line in baked.evaluation.figure_lines() {
         println!("{line}");

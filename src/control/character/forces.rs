@@ -55,6 +55,17 @@ impl Character {
             .map(|_| ())
     }
 
+    /// Sets the contacts of the next step (body indices are model body indices; see
+    /// [`crate::dynamics::World::set_contacts`]): a projectile touching the character is a free body of the
+    /// contact LCP. After the step, [`Character::world`] gives the impulses and the free bodies' velocities.
+    pub fn set_contacts(
+        &mut self,
+        contacts: &[crate::dynamics::ContactPoint],
+        free: &[crate::dynamics::Body],
+    ) -> Result<(), CharacterError> {
+        Ok(self.world.set_contacts(contacts, free)?)
+    }
+
     /// Applies `force` (N, world direction) at `world_point` (m, attached to the body from now on) of the body of
     /// `bone` for `duration` seconds (rounded to whole steps of the preprocessed size; the force is scaled so the
     /// impulse is `force·duration` exactly at that step size).

@@ -79,6 +79,9 @@ pub enum CharacterError {
     /// The simulation step failed.
     #[error(transparent)]
     Step(#[from] StepError),
+    /// Contacts handed to the character were refused.
+    #[error(transparent)]
+    Contact(#[from] crate::dynamics::ContactError),
 }
 
 /// What the controller applies: both terms by default; switches for experiments.

@@ -87,3 +87,56 @@ impl ContactState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::contact::{ContactOther, ContactPoint};
+    use crate::dynamics::{Body, World};
+    use nalgebra::{UnitQuaternion, Vector3};
+
+    /// The blocks of W from sparse solves equal the top-left block of the inverse of the dense saddle-point
+    /// matrix (the joints' effective inverse mass), for a chain of three bodies with ball joints and drives.
+    #[test]
+    fn w_blocks_match_the_dense_inverse() {
+        let mut world = World::new();
+        for i in 0..3 {
+            world.add_body(Body::cylinder_x(1.0 + i as f64, 0.3, 0.04).at(
+                Vector3::new(0.3 * i as f64 + 0.15, 1.0, 0.0),
+                UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 0.1 * i as f64),
+            ));
+        }
+        world.add_ball_joint(0, None, Vector3::new(0.0, 1.0, 0.0));
+        world.add_ball_joint(1, Some(0), Vector3::new(0.3, 1.0, 0.0));
+        world.add_ball_joint(2, Some(1), Vector3::new(0.6, 1.0, 0.0));
+        world.step(1e-3).unwrap();
+        let sys = world.system().clone();
+        let mut solver = crate::dynamics::DenseSolver::default();
+        crate::dynamics::SaddlePointSolver::factor(&mut solver, &sys).unwrap();
+        let contact = |body| ContactPoint {
+            body,
+            other: ContactOther::Static,
+            point: world.body(body).position,
+            other_point: world.body(body).position,
+            normal: Vector3::y(),
+            friction: 0.5,
+            restitution: 0.0,
+        };
+        let mut state = ContactState::new();
+        state
+            .set(world.bodies(), &[contact(2), contact(0)], &[])
+            .unwrap();
+        state.compute_w(&mut solver, 3, sys.constraint_rows());
+        let inverse = sys.to_dense().try_inverse().unwrap();
+        for (r, &bi) in state.bodies.iter().enumerate() {
+            for (c, &bj) in state.bodies.iter().enumerate() {
+                let block = inverse.view((6 * bi, 6 * bj), (6, 6));
+                let mine = state.w[r * state.bodies.len() + c];
+                assert!(
+                    (mine - block).abs().max() <= 1e-9 * block.abs().max().max(1.0),
+                    "W[{bi}][{bj}]"
+                );
+            }
+        }
+    }
+}

@@ -323,9 +323,15 @@ impl ContactState {
         p.normal.dot(&(a - b))
     }
 
-    /// Deepest penetration (m, ≥ 0) at the current poses.
+    /// Whether contact `k` takes part in post-stabilization (not with a free body: see `position.rs`).
+    pub fn positional(&self, k: usize) -> bool {
+        !matches!(self.points[k].other, ContactOther::Free(_))
+    }
+
+    /// Deepest penetration (m, ≥ 0) at the current poses, over the contacts post-stabilization corrects.
     pub fn max_penetration(&self, world_bodies: &[Body]) -> f64 {
         (0..self.points.len())
+            .filter(|&k| self.positional(k))
             .map(|k| -self.gap(k, world_bodies))
             .fold(0.0, f64::max)
     }
@@ -343,7 +349,11 @@ impl ContactState {
 /// The rotation-free check of a contact set.
 fn validate(bodies: usize, points: &[ContactPoint], free: &[Body]) -> Result<(), ContactError> {
     for (k, f) in free.iter().enumerate() {
-        let finite = f.position.iter().chain(f.velocity.iter()).all(|v| v.is_finite())
+        let finite = f
+            .position
+            .iter()
+            .chain(f.velocity.iter())
+            .all(|v| v.is_finite())
             && f.inertia_body.iter().all(|v| v.is_finite())
             && f.orientation.coords.iter().all(|v| v.is_finite());
         if !(finite && f.mass.is_finite() && f.mass > 0.0) {
@@ -370,7 +380,9 @@ fn validate(bodies: usize, points: &[ContactPoint], free: &[Body]) -> Result<(),
                     bodies,
                 });
             }
-            ContactOther::Body(o) if o == p.body => return invalid("a body in contact with itself"),
+            ContactOther::Body(o) if o == p.body => {
+                return invalid("a body in contact with itself");
+            }
             ContactOther::Free(f) if f >= free.len() => {
                 return Err(ContactError::Free {
                     contact: k,

@@ -1,6 +1,11 @@
 //! The position-level contact LCP of post-stabilization (Cline eq. 3.7): a projection `dp` that satisfies the
 //! joints (`J·dp = −g`) and leaves every contact gap non-negative (`g_n + J_n·dp ≥ 0`) with push-only impulses
 //! (`λ_n ≥ 0`, complementary to the gap): contacts are pushed apart, never pulled together.
+//!
+//! Contacts with free bodies take no part: the world does not own a free body's position (the scene flies its
+//! balls), so it cannot correct their overlap consistently; the velocity LCP has already separated them.
+//! Contacts whose body cannot move (a prescribed root against static geometry) have a zero row in the
+//! Delassus matrix and are left out too: no finite push corrects them.
 
 use nalgebra::{DMatrix, DVector, Vector6};
 
@@ -8,6 +13,9 @@ use super::ContactState;
 use crate::contact::lcp::LcpSolver;
 use crate::dynamics::body::Body;
 use crate::dynamics::system::SaddlePointSolver;
+
+/// Diagonal of the Delassus matrix, relative to the largest, below which a contact counts as immovable.
+const IMMOVABLE: f64 = 1e-10;
 
 /// One projection's quantities.
 pub(crate) struct Projection<'a> {
@@ -27,16 +35,19 @@ pub(crate) struct Projection<'a> {
 impl ContactState {
     /// Corrects `p.dp` so that no contact ends up deeper; returns whether contact impulses were needed.
     pub(crate) fn project(&mut self, p: Projection<'_>) -> bool {
-        let nc = self.points.len();
         self.rows.clear();
+        let positional: Vec<usize> = (0..self.points.len())
+            .filter(|&k| self.positional(k))
+            .collect();
+        let nc = positional.len();
         let mut q = DVector::zeros(nc);
-        for k in 0..nc {
+        for (i, &k) in positional.iter().enumerate() {
             let n = self.points[k].normal;
             let row = self.row(k, &n, p.bodies, false);
             let gap = self.gap(k, p.bodies);
             // A penetration is corrected by the clamped fraction, an open gap may only be used up.
             let target = if gap < 0.0 { p.scale * gap } else { gap };
-            q[k] = target + self.row_velocity(&row, p.dp);
+            q[i] = target + self.row_velocity(&row, p.dp);
             self.rows.push(row);
         }
         if q.iter().all(|&v| v >= 0.0) {
@@ -46,6 +57,16 @@ impl ContactState {
             self.compute_w(p.solver, p.bodies.len(), p.b.len());
         }
         let a: DMatrix<f64> = self.delassus();
+        // Rows of immovable bodies (relative to the best-coupled contact) cannot be corrected: drop them.
+        let scale_a = (0..nc).map(|k| a[(k, k)]).fold(0.0, f64::max);
+        for k in 0..nc {
+            if a[(k, k)] <= IMMOVABLE * scale_a {
+                q[k] = q[k].max(0.0);
+            }
+        }
+        if q.iter().all(|&v| v >= 0.0) {
+            return false;
+        }
         let mut z = DVector::zeros(nc);
         if self.lemke_position.solve(&a, &q, &mut z).is_err() {
             // Redundant normals make A singular but Lemke handles them; should it still fail, push each contact

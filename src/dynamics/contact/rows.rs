@@ -34,13 +34,7 @@ fn point_row(r: &Vector3<f64>, d: &Vector3<f64>) -> Vector6<f64> {
 impl ContactState {
     /// The row of direction `d` (world) at contact `k`, at the bodies' current poses; `with_free` false treats
     /// free bodies as static (post-stabilization moves world bodies only).
-    pub(super) fn row(
-        &self,
-        k: usize,
-        d: &Vector3<f64>,
-        world: &[Body],
-        with_free: bool,
-    ) -> JRow {
+    pub(super) fn row(&self, k: usize, d: &Vector3<f64>, world: &[Body], with_free: bool) -> JRow {
         let p = &self.points[k];
         let (on_body, on_other) = &self.local[k];
         let body = &world[p.body];
@@ -132,4 +126,92 @@ pub(super) fn relative_velocity(
         ContactOther::Free(f) => at(&free[f], &free[f].velocity, &p.other_point),
     };
     mine - theirs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::contact::ContactPoint;
+    use nalgebra::UnitQuaternion;
+
+    /// The rows are the derivative of the gap: for a small twist displacement ε·V of both bodies,
+    /// (gap(p + εV) − gap(p − εV)) / 2ε = J·V (central differences, several directions and twists).
+    #[test]
+    fn rows_are_the_gap_derivative() {
+        let body = |x: [f64; 3], axis: [f64; 3], angle: f64| {
+            Body::cuboid(2.0, Vector3::new(0.3, 0.2, 0.4)).at(
+                Vector3::from(x),
+                UnitQuaternion::from_axis_angle(
+                    &nalgebra::Unit::new_normalize(Vector3::from(axis)),
+                    angle,
+                ),
+            )
+        };
+        let world = vec![
+            body([0.1, 0.5, -0.2], [1.0, 2.0, 0.5], 0.7),
+            body([0.3, 0.1, 0.2], [-0.3, 1.0, 0.2], -0.4),
+        ];
+        let normal = Vector3::new(0.2, 1.0, -0.3).normalize();
+        let point = ContactPoint {
+            body: 0,
+            other: ContactOther::Body(1),
+            point: Vector3::new(0.15, 0.32, -0.1),
+            other_point: Vector3::new(0.16, 0.3, -0.12),
+            normal,
+            friction: 0.5,
+            restitution: 0.0,
+        };
+        let mut state = ContactState::new();
+        state.set(&world, &[point], &[]).unwrap();
+        let twists = [
+            Vector6::new(0.3, -0.2, 0.5, 1.0, 0.4, -0.7),
+            Vector6::new(-0.8, 0.1, 0.2, -0.3, 0.9, 0.2),
+        ];
+        let eps = 1e-6;
+        let gap_at = |s: f64| {
+            let moved: Vec<Body> = world
+                .iter()
+                .zip(&twists)
+                .map(|(b, v)| {
+                    let mut b = b.clone();
+                    b.displace(&(v * s));
+                    b
+                })
+                .collect();
+            state.gap(0, &moved)
+        };
+        let fd = (gap_at(eps) - gap_at(-eps)) / (2.0 * eps);
+        let row = state.row(0, &normal, &world, true);
+        let analytic = state.row_velocity(&row, &twists);
+        assert!(
+            (fd - analytic).abs() <= 1e-8 * analytic.abs().max(1.0),
+            "fd {fd} vs J·V {analytic}"
+        );
+        // Tangent rows: the rate of the tangential offset of the witness points.
+        for d in [
+            tangents(&normal, &Vector3::x()).0,
+            tangents(&normal, &Vector3::x()).1,
+        ] {
+            let offset = |s: f64| {
+                let moved: Vec<Body> = world
+                    .iter()
+                    .zip(&twists)
+                    .map(|(b, v)| {
+                        let mut b = b.clone();
+                        b.displace(&(v * s));
+                        b
+                    })
+                    .collect();
+                let (a, o) = &state.local[0];
+                d.dot(&(moved[0].point_world(a) - moved[1].point_world(o)))
+            };
+            let fd = (offset(eps) - offset(-eps)) / (2.0 * eps);
+            let row = state.row(0, &d, &world, true);
+            let analytic = state.row_velocity(&row, &twists);
+            assert!(
+                (fd - analytic).abs() <= 1e-8,
+                "tangent: fd {fd} vs {analytic}"
+            );
+        }
+    }
 }
