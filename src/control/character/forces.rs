@@ -66,6 +66,14 @@ impl Character {
         Ok(self.world.set_contacts(contacts, free)?)
     }
 
+    /// Selects the contact solver and friction model of the character's world.
+    pub fn set_contact_options(
+        &mut self,
+        options: crate::dynamics::ContactOptions,
+    ) -> Result<(), CharacterError> {
+        Ok(self.world.set_contact_options(options)?)
+    }
+
     /// Applies `force` (N, world direction) at `world_point` (m, attached to the body from now on) of the body of
     /// `bone` for `duration` seconds (rounded to whole steps of the preprocessed size; the force is scaled so the
     /// impulse is `force·duration` exactly at that step size).

@@ -5,7 +5,7 @@
 use nalgebra::{DMatrix, Matrix6, Vector6};
 
 use super::ContactState;
-use super::rows::{JRow, OtherPart};
+use super::rows::OtherPart;
 use crate::dynamics::system::SaddlePointSolver;
 
 impl ContactState {
@@ -41,36 +41,38 @@ impl ContactState {
         }
     }
 
-    /// `u_rᵀ W v_s` for two rows' parts.
-    fn coupling(&self, r: &JRow, s: &JRow) -> f64 {
-        let nb = self.bodies.len();
-        let w = |i: usize, j: usize| &self.w[i * nb + j];
-        let mut sum = (r.j.transpose() * w(r.body, s.body) * s.j)[0];
-        let body_part = |o: &OtherPart| match *o {
-            OtherPart::Body(i, j) => Some((i, j)),
-            _ => None,
-        };
-        if let Some((i, jr)) = body_part(&r.other) {
-            sum += (jr.transpose() * w(i, s.body) * s.j)[0];
-            if let Some((k, js)) = body_part(&s.other) {
-                sum += (jr.transpose() * w(i, k) * js)[0];
-            }
-        }
-        if let Some((k, js)) = body_part(&s.other) {
-            sum += (r.j.transpose() * w(r.body, k) * js)[0];
-        }
-        if let (OtherPart::Free(f, jr), OtherPart::Free(g, js)) = (r.other, s.other) {
-            if f == g {
-                sum += (jr.transpose() * self.free_inv[f] * js)[0];
-            }
-        }
-        sum
-    }
-
-    /// `J_c W J_cᵀ` over the stored rows.
+    /// `J_c W J_cᵀ` over the stored rows. Each column is `J_c·(W J_rᵀ)`: first `W J_rᵀ` on every contact body
+    /// (two 6×6 products per body), then a dot product per row and side, so the cost is O(rows·bodies·36 +
+    /// rows²·12) instead of O(rows²·4·36) for block triple products per entry.
     pub(super) fn delassus(&self) -> DMatrix<f64> {
         let n = self.rows.len();
-        DMatrix::from_fn(n, n, |r, s| self.coupling(&self.rows[r], &self.rows[s]))
+        let nb = self.bodies.len();
+        let w = |i: usize, j: usize| &self.w[i * nb + j];
+        let mut out = DMatrix::zeros(n, n);
+        let mut y = vec![Vector6::zeros(); nb];
+        for (c, r) in self.rows.iter().enumerate() {
+            for (i, yi) in y.iter_mut().enumerate() {
+                *yi = w(i, r.body) * r.j;
+                if let OtherPart::Body(o, j) = r.other {
+                    *yi += w(i, o) * j;
+                }
+            }
+            // W_f J_fᵀ of the column's free part, if any.
+            let free = match r.other {
+                OtherPart::Free(f, j) => Some((f, self.free_inv[f] * j)),
+                _ => None,
+            };
+            for (k, s) in self.rows.iter().enumerate() {
+                let mut v = s.j.dot(&y[s.body]);
+                match (s.other, free) {
+                    (OtherPart::Body(o, j), _) => v += j.dot(&y[o]),
+                    (OtherPart::Free(g, j), Some((f, yf))) if g == f => v += j.dot(&yf),
+                    _ => {}
+                }
+                out[(k, c)] = v;
+            }
+        }
+        out
     }
 
     /// Applies impulses `lambda` (one per stored row): the world-body wrenches go into `a` (added), the free
@@ -122,9 +124,14 @@ mod tests {
             friction: 0.5,
             restitution: 0.0,
         };
+        let between = ContactPoint {
+            other: ContactOther::Body(0),
+            normal: Vector3::new(0.3, 0.9, 0.1).normalize(),
+            ..contact(2)
+        };
         let mut state = ContactState::new();
         state
-            .set(world.bodies(), &[contact(2), contact(0)], &[])
+            .set(world.bodies(), &[contact(2), contact(0), between], &[])
             .unwrap();
         state.compute_w(&mut solver, 3, sys.constraint_rows());
         let inverse = sys.to_dense().try_inverse().unwrap();
@@ -138,5 +145,32 @@ mod tests {
                 );
             }
         }
+        // The Delassus matrix from the blocks equals J W Jᵀ formed densely.
+        for k in 0..3 {
+            for d in [
+                Vector3::y(),
+                Vector3::x(),
+                Vector3::new(0.2, -0.5, 0.8).normalize(),
+            ] {
+                let row = state.row(k, &d, world.bodies(), true);
+                state.rows.push(row);
+            }
+        }
+        let mut j = nalgebra::DMatrix::zeros(state.rows.len(), 18);
+        for (r, row) in state.rows.iter().enumerate() {
+            let b = state.bodies[row.body];
+            j.view_mut((r, 6 * b), (1, 6)).copy_from(&row.j.transpose());
+            if let OtherPart::Body(o, jo) = row.other {
+                let o = state.bodies[o];
+                j.view_mut((r, 6 * o), (1, 6)).copy_from(&jo.transpose());
+            }
+        }
+        let dense = &j * inverse.view((0, 0), (18, 18)) * j.transpose();
+        let mine = state.delassus();
+        assert!(
+            (&mine - &dense).abs().max() <= 1e-9 * dense.abs().max(),
+            "Delassus off by {}",
+            (&mine - &dense).abs().max()
+        );
     }
 }
