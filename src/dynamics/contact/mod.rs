@@ -306,9 +306,15 @@ impl ContactState {
         !self.points.is_empty()
     }
 
-    /// Forgets the step's contacts (their impulses stay readable).
+    /// Forgets the step's contacts (their impulses and free bodies stay readable until the next step).
     pub fn clear(&mut self) {
         self.points.clear();
+    }
+
+    /// Forgets the results of the previous step (called by a step without contacts).
+    pub fn clear_results(&mut self) {
+        self.impulses.clear();
+        self.free.clear();
     }
 
     /// The gap of contact `k` (m) at the bodies' current poses (free bodies and static points do not move).
@@ -346,7 +352,7 @@ impl ContactState {
     }
 }
 
-/// The rotation-free check of a contact set.
+/// Checks a contact set and its free bodies.
 fn validate(bodies: usize, points: &[ContactPoint], free: &[Body]) -> Result<(), ContactError> {
     for (k, f) in free.iter().enumerate() {
         let finite = f

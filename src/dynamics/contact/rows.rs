@@ -168,8 +168,9 @@ mod tests {
             Vector6::new(-0.8, 0.1, 0.2, -0.3, 0.9, 0.2),
         ];
         let eps = 1e-6;
-        let gap_at = |s: f64| {
-            let moved: Vec<Body> = world
+        // The bodies displaced by s·V.
+        let moved = |s: f64| -> Vec<Body> {
+            world
                 .iter()
                 .zip(&twists)
                 .map(|(b, v)| {
@@ -177,10 +178,9 @@ mod tests {
                     b.displace(&(v * s));
                     b
                 })
-                .collect();
-            state.gap(0, &moved)
+                .collect()
         };
-        let fd = (gap_at(eps) - gap_at(-eps)) / (2.0 * eps);
+        let fd = (state.gap(0, &moved(eps)) - state.gap(0, &moved(-eps))) / (2.0 * eps);
         let row = state.row(0, &normal, &world, true);
         let analytic = state.row_velocity(&row, &twists);
         assert!(
@@ -193,17 +193,9 @@ mod tests {
             tangents(&normal, &Vector3::x()).1,
         ] {
             let offset = |s: f64| {
-                let moved: Vec<Body> = world
-                    .iter()
-                    .zip(&twists)
-                    .map(|(b, v)| {
-                        let mut b = b.clone();
-                        b.displace(&(v * s));
-                        b
-                    })
-                    .collect();
+                let bodies = moved(s);
                 let (a, o) = &state.local[0];
-                d.dot(&(moved[0].point_world(a) - moved[1].point_world(o)))
+                d.dot(&(bodies[0].point_world(a) - bodies[1].point_world(o)))
             };
             let fd = (offset(eps) - offset(-eps)) / (2.0 * eps);
             let row = state.row(0, &d, &world, true);

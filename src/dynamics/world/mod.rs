@@ -460,7 +460,9 @@ impl World {
         self.solver
             .solve(&self.rhs_a, &self.b, &mut self.x, &mut self.lambda);
         let mut contacts = ContactReport::default();
-        if self.contacts.active() {
+        if !self.contacts.active() {
+            self.contacts.clear_results();
+        } else {
             contacts = self.contacts.solve_velocity(StepSolve {
                 solver: self.solver.as_mut(),
                 bodies: &self.bodies,
@@ -547,12 +549,14 @@ impl World {
         self.contacts.set(&self.bodies, contacts, free)
     }
 
-    /// The impulse of each contact of the last step with contacts, in the order they were set.
+    /// The impulse of each contact of the last step, in the order they were set (empty after a step without
+    /// contacts).
     pub fn contact_impulses(&self) -> &[ContactImpulse] {
         &self.contacts.impulses
     }
 
-    /// The free bodies of the last step with contacts, their velocities updated by the contact impulses.
+    /// The free bodies of the last step, their velocities updated by the contact impulses (empty after a step
+    /// without contacts).
     pub fn free_bodies(&self) -> &[Body] {
         &self.contacts.free
     }
