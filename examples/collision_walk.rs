@@ -16,11 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let model = character.model();
     let reference = character.reference();
     let mut colliders = vec![Collider::new(None, Shape::ground(0.0)).with_groups(1, u32::MAX)];
-    for (b, body) in model.bodies.iter().enumerate() {
-        for c in &body.capsules {
-            colliders.push(Collider::new(Some(b), Shape::from_capsule(c)).with_groups(2, 1));
-        }
-    }
+    colliders.extend(Collider::from_model(model, 0, 2, 1));
     let filter = PairFilter::from_model(model, 0);
     // Body frames of every reference step, computed once (the figure is detection only).
     let mut kin = Vec::new();

@@ -317,11 +317,7 @@ fn walk_capsules_on_the_ground() {
     let reference = character.reference();
     // Ground: group bit 0; the character: bit 1, touching only the ground.
     let mut colliders = vec![Collider::new(None, Shape::ground(0.0)).with_groups(1, u32::MAX)];
-    for (b, body) in model.bodies.iter().enumerate() {
-        for c in &body.capsules {
-            colliders.push(Collider::new(Some(b), Shape::from_capsule(c)).with_groups(2, 1));
-        }
-    }
+    colliders.extend(Collider::from_model(model, 0, 2, 1));
     let filter = PairFilter::from_model(model, 0);
     let is_foot = |b: usize| {
         let n = &model.bodies[b].name;

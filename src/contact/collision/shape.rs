@@ -99,6 +99,26 @@ pub struct Collider {
 }
 
 impl Collider {
+    /// One collider per capsule of every body of `model`, with body indices shifted by `offset` (for several
+    /// characters in one body list), in group `group` touching `mask`.
+    pub fn from_model(
+        model: &crate::model::Model,
+        offset: usize,
+        group: u32,
+        mask: u32,
+    ) -> Vec<Collider> {
+        model
+            .bodies
+            .iter()
+            .enumerate()
+            .flat_map(|(b, body)| {
+                body.capsules.iter().map(move |c| {
+                    Collider::new(Some(b + offset), Shape::from_capsule(c)).with_groups(group, mask)
+                })
+            })
+            .collect()
+    }
+
     /// A collider on `body` (or static with `None`) at the body frame's origin, in every group, touching every
     /// group.
     pub fn new(body: Option<usize>, shape: Shape) -> Collider {
