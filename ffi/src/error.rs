@@ -32,6 +32,9 @@ pub enum FlinchStatus {
     Simulation = 9,
     /// A panic was caught inside flinch (a bug; the object it happened in may be unusable).
     Panic = 10,
+    /// Not an error: `flinch_world_step` completed, but the simulation guard reset at least one character to its
+    /// clip (a non-finite state, joints apart or absurd speeds); `flinch_world_fault` reads what happened.
+    Recovered = 11,
 }
 
 /// An error on its way out through the ABI: a status and the message for `flinch_last_error`.

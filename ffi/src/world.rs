@@ -184,14 +184,16 @@ pub unsafe extern "C" fn flinch_world_remove_character(
 }
 
 /// Advances a world by `dt` seconds (> 0): every character in fixed substeps no longer than its own step size,
-/// balls moved, ball hits turned into impulses (see `flinch_world_event_count`).
+/// balls moved, ball hits turned into impulses (see `flinch_world_event_count`). Returns
+/// `FLINCH_STATUS_RECOVERED` when the simulation guard reset a character (see `flinch_world_fault`).
 #[unsafe(no_mangle)]
 pub extern "C" fn flinch_world_step(world: FlinchWorld, dt: f64) -> FlinchStatus {
     const F: &str = "flinch_world_step";
     guard(F, || {
         args::positive(F, "dt", dt)?;
         with_scene(F, world, |scene| {
-            scene.step(dt).map_err(|e| scene_error(F, 0, e))
+            scene.step(dt).map_err(|e| scene_error(F, 0, e))?;
+            crate::reliability::step_status(F, scene)
         })
     })
 }

@@ -15,7 +15,10 @@ pub mod reference;
 mod residual;
 mod sampling;
 
-pub use character::{Character, CharacterConfig, CharacterError, ControlTerms};
+pub use character::{
+    Character, CharacterConfig, CharacterError, CharacterState, ControlTerms, FaultEvent,
+    FaultKind, GuardConfig,
+};
 pub use gains::{Gains, JointGains, subtree_loads};
 pub use inverse::{JointWrenches, dense_oracle, newton_euler};
 pub use kinematics::{BodyKinematics, GeneralizedState, Topology};

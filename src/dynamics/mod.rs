@@ -32,4 +32,7 @@ pub use system::{
     BlockSystem, ConstraintBlock, Coupling, DenseSolver, SaddlePointSolver, SolveError,
 };
 pub use tree_solver::TreeSolver;
-pub use world::{DriveId, Integrator, PositionUpdate, StepError, StepReport, UserForceId, World};
+pub use world::{
+    BodyState, DriveId, Fnv1a, Integrator, PositionUpdate, StateError, StepError, StepReport,
+    UserForceId, World, WorldState,
+};

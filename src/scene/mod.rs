@@ -9,9 +9,11 @@
 
 mod aim;
 mod slab;
+mod state;
 mod sweep;
 
 pub use aim::aimed_ball;
+pub use state::{SceneFault, SceneState};
 
 use nalgebra::Vector3;
 
@@ -120,6 +122,7 @@ pub struct Scene {
     restitution: f64,
     friction: Option<f64>,
     events: Vec<HitEvent>,
+    faults: Vec<SceneFault>,
     scratch_touches: Vec<Touch>,
     scratch_keys: Vec<RawKey>,
 }
@@ -142,6 +145,10 @@ struct Touch {
 
 /// Coulomb friction between balls and bodies unless set.
 pub const DEFAULT_BALL_FRICTION: f64 = 0.5;
+
+/// The most substeps one [`Scene::step`] takes (a frame of 83 s at 120 Hz): a larger `dt` is a caller's bug,
+/// refused instead of hanging the game.
+pub const MAX_SUBSTEPS: usize = 10_000;
 
 /// The substep used when the scene holds no character (balls only).
 const DEFAULT_SUBSTEP: f64 = 1.0 / 120.0;
@@ -283,8 +290,14 @@ impl Scene {
             )));
         }
         self.events.clear();
+        self.faults.clear();
         self.separations.iter_mut().for_each(|s| *s = 0.0);
         let (n, h) = self.substeps(dt);
+        if n > MAX_SUBSTEPS {
+            return Err(SceneError::Argument(format!(
+                "a frame of {dt} s needs {n} substeps of {h} s; at most {MAX_SUBSTEPS} are taken per call"
+            )));
+        }
         for _ in 0..n {
             self.substep(h)?;
         }
@@ -342,6 +355,19 @@ impl Scene {
                 self.separations.resize(i + 1, 0.0);
             }
             self.separations[i] = self.separations[i].max(report.max_separation);
+            if let Some(event) = c.last_fault() {
+                // The guard reset the character: its contacts were dropped, so its balls fly on untouched.
+                self.faults.push(SceneFault {
+                    character: key,
+                    event: event.clone(),
+                });
+                for t in touches.iter().filter(|t| t.character == key) {
+                    if let Some(b) = self.balls.get_mut(t.ball.0) {
+                        *b = ballistic(&t.state, h);
+                    }
+                }
+                continue;
+            }
             for (j, t) in touches.iter().filter(|t| t.character == key).enumerate() {
                 let impulse = c.world().contact_impulses()[j].impulse;
                 let v_after = c.world().free_bodies()[j]
@@ -421,11 +447,7 @@ impl Scene {
         }
         match first {
             Some(t) => Flight::Touch(t),
-            None => Flight::Free(Ball {
-                position: end,
-                velocity: ball.velocity + GRAVITY * h,
-                ..ball
-            }),
+            None => Flight::Free(ballistic(&ball, h)),
         }
     }
 }
@@ -436,6 +458,15 @@ enum Flight {
     Free(Ball),
     /// A touch, resolved by the character's step.
     Touch(Touch),
+}
+
+/// A ball after `h` seconds of free flight.
+fn ballistic(ball: &Ball, h: f64) -> Ball {
+    Ball {
+        position: ball.position + ball.velocity * h + 0.5 * GRAVITY * h * h,
+        velocity: ball.velocity + GRAVITY * h,
+        ..*ball
+    }
 }
 
 /// The ball as a free rigid body at its touch (a solid sphere; its velocity at the touch, since the contact

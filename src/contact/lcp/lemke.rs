@@ -86,6 +86,26 @@ pub struct Lemke {
 }
 
 impl Lemke {
+    /// The basis the next warm start tries first (the last complementary basis; empty when there is none).
+    pub fn warm_basis(&self) -> &[usize] {
+        &self.last_basis
+    }
+
+    /// Sets [`Lemke::warm_basis`] (restoring a state snapshot). Anything but a complementary basis (n entries, one
+    /// of `i` and `n + i` for every `i`) is dropped, so a corrupt snapshot costs a cold start, never a panic; a basis
+    /// of another size than the next problem's is simply not used.
+    pub fn set_warm_basis(&mut self, basis: &[usize]) {
+        self.last_basis.clear();
+        let n = basis.len();
+        let mut seen = vec![false; n];
+        for &b in basis {
+            if b >= 2 * n || std::mem::replace(&mut seen[b % n], true) {
+                return;
+            }
+        }
+        self.last_basis.extend_from_slice(basis);
+    }
+
     /// A solver with the given settings.
     pub fn new(options: LemkeOptions) -> Self {
         Self {

@@ -172,4 +172,14 @@ impl Character {
             }
         }
     }
+
+    /// Drops every pending hit force (zeroed and their table slots freed).
+    pub(super) fn clear_forces(&mut self) {
+        for a in self.forces.drain(..) {
+            let f = self.world.user_force_mut(a.id);
+            f.force = Vector3::zeros();
+            f.torque = Vector3::zeros();
+            self.free_forces.push(a.id);
+        }
+    }
 }

@@ -14,7 +14,10 @@ use super::sampling::{lerp_sample, locate, root_pose};
 use forces::ActiveForce;
 
 mod forces;
+mod guard;
 mod query;
+mod state;
+
 use crate::dynamics::{
     Body, DriveId, JointDrive, Stabilization, StepError, StepReport, UserForceId, World,
 };
@@ -23,6 +26,8 @@ use crate::model::{
     BuildConfig, ConfigError, Model, ModelError, parse_json, parse_toml, read_config_file,
 };
 use crate::skeleton::{Clip, Skeleton};
+pub use guard::{FaultEvent, FaultKind, GuardConfig};
+pub use state::CharacterState;
 
 /// Everything that shapes a character: the body model, the preprocessing and the default gains.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -34,6 +39,8 @@ pub struct CharacterConfig {
     pub preprocess: PreprocessConfig,
     /// Default feedback gains (per-bone overrides in `model.bones.NAME.gains`).
     pub gains: Gains,
+    /// The simulation guard's thresholds (see [`GuardConfig`]).
+    pub guard: GuardConfig,
 }
 
 impl CharacterConfig {
@@ -119,6 +126,11 @@ pub struct Character {
     forces: Vec<ActiveForce>,
     free_forces: Vec<UserForceId>,
     terms: ControlTerms,
+    guard: GuardConfig,
+    last_fault: Option<FaultEvent>,
+    fault_count: u64,
+    /// Reference kinematics buffer of the guard's reset (kept so a reset does not allocate twice).
+    scratch_kinematics: Vec<super::kinematics::BodyKinematics>,
 }
 
 impl std::fmt::Debug for Character {
@@ -152,6 +164,12 @@ impl Character {
         clip: Clip,
         config: &CharacterConfig,
     ) -> Result<Character, CharacterError> {
+        if !config.guard.is_valid() {
+            return Err(CharacterError::Argument(format!(
+                "guard thresholds must be finite and > 0, got {:?}",
+                config.guard
+            )));
+        }
         if !config.gains.is_valid() {
             return Err(CharacterError::Gains {
                 bone: "default".into(),
@@ -253,6 +271,10 @@ impl Character {
             forces: Vec::new(),
             free_forces: Vec::new(),
             terms: ControlTerms::default(),
+            guard: config.guard,
+            last_fault: None,
+            fault_count: 0,
+            scratch_kinematics: kin,
         })
     }
 
@@ -303,6 +325,10 @@ impl Character {
 
     /// Advances by `h` seconds. At the preprocessed step size the targets and torques are the stored samples
     /// (the discrete-consistent path); at any other `h` they are interpolated on the reference.
+    ///
+    /// The step is guarded (see [`GuardConfig`]): a step that fails, or leaves a non-finite state, joints apart
+    /// or absurd speeds, resets the character to its clip at the new time and is reported by
+    /// [`Character::last_fault`]; the returned report is then that of the reset (zero gaps).
     pub fn step(&mut self, h: f64) -> Result<StepReport, CharacterError> {
         if !(h.is_finite() && h > 0.0) {
             return Err(CharacterError::Argument(format!(
@@ -312,9 +338,9 @@ impl Character {
         let t = self.world.time();
         self.set_drive_targets(t, t + h);
         self.arm_impulses(h);
-        let report = self.world.step(h)?;
+        let result = self.world.step(h);
         self.expire_forces();
-        Ok(report)
+        Ok(self.guard_step(result, t + h)?)
     }
 
     /// Sets every drive's targets for the end of the step, the feedforward and gains of the step and the

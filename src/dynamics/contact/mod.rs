@@ -311,6 +311,26 @@ impl ContactState {
         self.points.clear();
     }
 
+    /// The warm-start bases of the velocity and position Lemke solvers (for state snapshots).
+    pub fn warm_bases(&self) -> [Vec<usize>; 2] {
+        [
+            self.lemke.warm_basis().to_vec(),
+            self.lemke_position.warm_basis().to_vec(),
+        ]
+    }
+
+    /// Restores [`ContactState::warm_bases`].
+    pub fn set_warm_bases(&mut self, bases: &[Vec<usize>; 2]) {
+        self.lemke.set_warm_basis(&bases[0]);
+        self.lemke_position.set_warm_basis(&bases[1]);
+    }
+
+    /// Forgets the contacts set for the next step and the results of the last one.
+    pub fn clear_points(&mut self) {
+        self.clear();
+        self.clear_results();
+    }
+
     /// Forgets the results of the previous step (called by a step without contacts).
     pub fn clear_results(&mut self) {
         self.impulses.clear();

@@ -2,6 +2,9 @@
 //! implicit step of Cline 2002 eqs. 2.50–2.55 followed by the chosen stabilization.
 
 mod build;
+mod state;
+
+pub use state::{BodyState, Fnv1a, StateError, WorldState};
 
 use nalgebra::{Matrix6, UnitQuaternion, Vector3, Vector6};
 
