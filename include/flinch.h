@@ -78,7 +78,34 @@ typedef enum FlinchStatus {
    * A panic was caught inside flinch (a bug; the object it happened in may be unusable).
    */
   FLINCH_STATUS_PANIC = 10,
+  /**
+   * Not an error: `flinch_world_step` completed, but the simulation guard reset at least one character to its
+   * clip (a non-finite state, joints apart or absurd speeds); `flinch_world_fault` reads what happened.
+   */
+  FLINCH_STATUS_RECOVERED = 11,
 } FlinchStatus;
+
+/**
+ * What the guard detected (see `FlinchFault`).
+ */
+typedef enum FlinchFaultKind {
+  /**
+   * The step's linear solve failed or gave non-finite velocities.
+   */
+  FLINCH_FAULT_KIND_STEP_FAILED = 0,
+  /**
+   * A body's state was not finite.
+   */
+  FLINCH_FAULT_KIND_NON_FINITE = 1,
+  /**
+   * Joints came apart beyond the guard's limit (`value`: the gap in m).
+   */
+  FLINCH_FAULT_KIND_JOINT_GAP = 2,
+  /**
+   * A body moved faster than the guard's limit (`value`: the speed in m/s).
+   */
+  FLINCH_FAULT_KIND_SPEED = 3,
+} FlinchFaultKind;
 
 /**
  * File formats of `flinch_clip_load_memory` (the value passed as its `format` argument).
@@ -255,6 +282,32 @@ typedef struct FlinchHitEvent {
    */
   struct FlinchBall ball;
 } FlinchHitEvent;
+
+/**
+ * A fault of the last `flinch_world_step`: the character was reset to its clip pose and velocity at `time`.
+ */
+typedef struct FlinchFault {
+  /**
+   * Simulation time where the character was reset (s).
+   */
+  double time;
+  /**
+   * The character.
+   */
+  struct FlinchCharacterKey character;
+  /**
+   * What was detected.
+   */
+  enum FlinchFaultKind kind;
+  /**
+   * The body involved (model body index; `SIZE_MAX` when not about one body).
+   */
+  size_t body;
+  /**
+   * The measured value: gap (m) or speed (m/s); 0 otherwise.
+   */
+  double value;
+} FlinchFault;
 
 #ifdef __cplusplus
 extern "C" {
@@ -457,6 +510,74 @@ enum FlinchStatus flinch_world_event(struct FlinchWorld world,
                                      struct FlinchHitEvent *out);
 
 /**
+ * Writes a 64-bit FNV-1a hash of the world's state (time, every character's bodies, every ball) to `*out`:
+ * equal hashes for bit-identical worlds, on any machine and thread count.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_world_state_hash(struct FlinchWorld world,
+                                          uint64_t *out);
+
+/**
+ * Writes a 64-bit FNV-1a hash of one character's state (time, body positions, orientations, velocities).
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_state_hash(struct FlinchWorld world,
+                                              struct FlinchCharacterKey key,
+                                              uint64_t *out);
+
+/**
+ * Saves a character's state (bodies, pending hits, contact warm starts) as bytes into `buffer` (`capacity`
+ * bytes). `length` (may be NULL) receives the size, also when the buffer is too small
+ * (`FLINCH_STATUS_BUFFER_TOO_SMALL`; call with `buffer` NULL and `capacity` 0 to query it). The bytes are
+ * versioned and checksummed; restore them with `flinch_character_restore_state`.
+ *
+ * # Safety
+ * `buffer` is NULL or valid for `capacity` bytes; `length` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_save_state(struct FlinchWorld world,
+                                              struct FlinchCharacterKey key,
+                                              uint8_t *buffer,
+                                              size_t capacity,
+                                              size_t *length);
+
+/**
+ * Restores a character's state from bytes of `flinch_character_save_state` (of this character, or of one built
+ * from the same clip and configuration): the following steps repeat bit for bit those after the save. Corrupt
+ * or foreign bytes are `FLINCH_STATUS_INVALID_ARGUMENT` and leave the character unchanged.
+ *
+ * # Safety
+ * `bytes` is NULL or valid for `length` bytes.
+ */
+enum FlinchStatus flinch_character_restore_state(struct FlinchWorld world,
+                                                 struct FlinchCharacterKey key,
+                                                 const uint8_t *bytes,
+                                                 size_t length);
+
+/**
+ * Number of faults of the last `flinch_world_step` (characters the guard reset to their clip; the step then
+ * returned `FLINCH_STATUS_RECOVERED`).
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_world_fault_count(struct FlinchWorld world,
+                                           size_t *out);
+
+/**
+ * Reads fault `index` (< the fault count) of the last `flinch_world_step` into `*out`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_world_fault(struct FlinchWorld world,
+                                     size_t index,
+                                     struct FlinchFault *out);
+
+/**
  * Creates an empty world and writes it to `*out`.
  *
  * # Safety
@@ -493,7 +614,8 @@ enum FlinchStatus flinch_world_remove_character(struct FlinchWorld world,
 
 /**
  * Advances a world by `dt` seconds (> 0): every character in fixed substeps no longer than its own step size,
- * balls moved, ball hits turned into impulses (see `flinch_world_event_count`).
+ * balls moved, ball hits turned into impulses (see `flinch_world_event_count`). Returns
+ * `FLINCH_STATUS_RECOVERED` when the simulation guard reset a character (see `flinch_world_fault`).
  */
 enum FlinchStatus flinch_world_step(struct FlinchWorld world,
                                     double dt);

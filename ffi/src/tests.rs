@@ -21,7 +21,7 @@ fn last_error() -> String {
 
 /// Asserts `status` and that the last error contains every one of `words`.
 #[track_caller]
-fn expect(status: FlinchStatus, want: FlinchStatus, words: &[&str]) {
+pub(crate) fn expect(status: FlinchStatus, want: FlinchStatus, words: &[&str]) {
     let msg = last_error();
     assert_eq!(status, want, "message: {msg}");
     for w in words {
@@ -47,7 +47,7 @@ fn walk_clip() -> FlinchClip {
 }
 
 /// A world with the walk character in it (one preprocessing, shared by the tests that need one).
-fn world_with_walk() -> (FlinchWorld, FlinchCharacterKey) {
+pub(crate) fn world_with_walk() -> (FlinchWorld, FlinchCharacterKey) {
     let clip = walk_clip();
     let (mut c, mut w, mut k) = (
         FlinchCharacter { id: 0 },
