@@ -5,4 +5,5 @@ pub mod contact_runs;
 pub mod experiments;
 pub mod mujoco;
 pub mod plot;
+pub mod stress;
 pub mod worlds;
