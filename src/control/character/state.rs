@@ -107,14 +107,7 @@ impl CharacterState {
 
     /// Hash of the state's bodies, equal to [`Character::state_hash`] of the character it was saved from.
     pub fn hash(&self) -> u64 {
-        let mut h = Fnv1a::new();
-        h.f64(self.world.time);
-        for b in &self.world.bodies {
-            b.position.iter().for_each(|&c| h.f64(c));
-            b.orientation.coords.iter().for_each(|&c| h.f64(c));
-            b.velocity.iter().for_each(|&c| h.f64(c));
-        }
-        h.finish()
+        self.world.hash()
     }
 
     /// The binary form: magic, counts, little-endian numbers, and an FNV-1a checksum of everything before it.

@@ -114,15 +114,41 @@ impl World {
     /// 64-bit FNV-1a hash of the time and every body's position, orientation and velocity (their exact bits):
     /// equal states give equal hashes on every machine; any bit of difference changes it (almost surely).
     pub fn state_hash(&self) -> u64 {
-        let mut h = Fnv1a::new();
-        h.f64(self.time);
-        for b in &self.bodies {
-            b.position.iter().for_each(|&c| h.f64(c));
-            b.orientation.coords.iter().for_each(|&c| h.f64(c));
-            b.velocity.iter().for_each(|&c| h.f64(c));
-        }
-        h.finish()
+        hash_bodies(
+            self.time,
+            self.bodies
+                .iter()
+                .map(|b| (&b.position, &b.orientation, &b.velocity)),
+        )
     }
+}
+
+impl WorldState {
+    /// [`World::state_hash`] of the world this state was saved from.
+    pub fn hash(&self) -> u64 {
+        hash_bodies(
+            self.time,
+            self.bodies
+                .iter()
+                .map(|b| (&b.position, &b.orientation, &b.velocity)),
+        )
+    }
+}
+
+/// The state hash: time, then per body position, orientation (i, j, k, w) and twist.
+fn hash_bodies<'a>(
+    time: f64,
+    bodies: impl Iterator<Item = (&'a Vector3<f64>, &'a UnitQuaternion<f64>, &'a Vector6<f64>)>,
+) -> u64 {
+    let mut h = Fnv1a::new();
+    h.f64(time);
+    for (p, q, v) in bodies {
+        p.iter()
+            .chain(q.coords.iter())
+            .chain(v.iter())
+            .for_each(|&c| h.f64(c));
+    }
+    h.finish()
 }
 
 /// The 64-bit Fowler–Noll–Vo 1a hash: tiny, stable across platforms and versions (unlike `std`'s hasher,
