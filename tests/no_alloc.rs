@@ -149,3 +149,26 @@ fn step_does_not_allocate_once_built() {
         }
     }
 }
+
+/// The mocap character's guarded step (targets from the reference, |τ|-scaled gains, the guard's checks, the
+/// state hash) allocates nothing either, once warm.
+#[test]
+fn character_step_and_hash_do_not_allocate() {
+    use flinch::control::{Character, CharacterConfig};
+    use flinch::io::{ImportOptions, load_embedded_walk};
+    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    let mut c = Character::from_imported(imported, &CharacterConfig::default()).unwrap();
+    let h = c.step_size();
+    c.step(h).unwrap();
+    let before = ALLOCS.load(Ordering::Relaxed);
+    ARMED.with(|a| a.set(true));
+    let mut hash = 0u64;
+    for _ in 0..300 {
+        c.step(h).unwrap();
+        hash ^= c.state_hash();
+    }
+    ARMED.with(|a| a.set(false));
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    assert!(c.last_fault().is_none() && hash != 0);
+    assert_eq!(allocs, 0, "{allocs} allocations in 300 character steps");
+}
