@@ -387,3 +387,44 @@ fn bone_references_resolve_by_one_rule() {
     // The Fox's own bone names still work exactly.
     assert_eq!(name(&fox, "b_RightHand_08").unwrap(), "b_RightHand_08");
 }
+
+#[test]
+fn odd_skeletons_never_panic() {
+    use flinch::skeleton::Joint;
+    use nalgebra::Vector3;
+    let j = |name: &str, parent: Option<usize>, o: [f64; 3]| {
+        Joint::new(name, parent, Vector3::new(o[0], o[1], o[2]), vec![])
+    };
+    let cases = [
+        vec![j("Hips", None, [0.0; 3])],
+        vec![
+            j("a", None, [0.0; 3]),
+            j("b", Some(0), [0.0; 3]),
+            j("c", Some(1), [0.0; 3]),
+        ],
+        vec![
+            j("Hips", None, [0.0, 1.0, 0.0]),
+            j("LeftUpLeg", Some(0), [f64::NAN, -0.5, 0.0]),
+            j("RightUpLeg", Some(0), [f64::INFINITY, -0.5, 0.0]),
+            j("Head", Some(0), [0.0, 0.7, 0.0]),
+        ],
+        // Two legs and a head, no arms.
+        vec![
+            j("r", None, [0.0, 1.0, 0.0]),
+            j("a", Some(0), [0.1, -0.5, 0.0]),
+            j("b", Some(1), [0.0, -0.5, 0.0]),
+            j("c", Some(0), [-0.1, -0.5, 0.0]),
+            j("d", Some(3), [0.0, -0.5, 0.0]),
+            j("e", Some(0), [0.0, 0.7, 0.0]),
+        ],
+    ];
+    for joints in cases {
+        let sk = Skeleton::new(joints).unwrap();
+        let map = BoneMap::new(&sk);
+        let err = map.require_humanoid().unwrap_err();
+        assert!(err.to_string().contains("not a humanoid"), "{err}");
+        let _ = BoneMap::from_structure(&sk);
+        let _ = map.spine_chain(&sk);
+        assert!(resolve_bone(&sk, "role:left_hand").is_err());
+    }
+}
