@@ -14,8 +14,8 @@ use flinch::skeleton::roles::{
     BoneLookupError, BoneMap, BoneMapError, Found, Limb, Role, RoleOverrides, Side, resolve_bone,
 };
 
-/// The humanoid clips of the corpus (all 10 BVH files and the RobotExpressive glTF).
-const HUMANOIDS: [&str; 11] = [
+/// The humanoid clips of the corpus (all 10 BVH files and the RobotExpressive glTF), and DeepMimic's URDF.
+const HUMANOIDS: [&str; 12] = [
     "bvh/assimp_Boxing_Toes.bvh",
     "bvh/cmu_01_01_jump.bvh",
     "bvh/cmu_02_01_walk.bvh",
@@ -27,15 +27,18 @@ const HUMANOIDS: [&str; 11] = [
     "bvh/pybvh_bvh_test2.bvh",
     "bvh/sfu_0005_Walking001.bvh",
     "gltf/RobotExpressive_threejs_reexport.glb",
+    "urdf/deepmimic_humanoid.urdf",
 ];
 
-/// Not humanoids: a quadruped and three tiny test rigs.
-const OTHERS: [&str; 5] = [
+/// Not humanoids: a quadruped, three tiny test rigs, and MuJoCo's humanoid as URDF, whose head is a shape of the
+/// torso link (no head joint) and whose tree hangs the hips below the chest.
+const OTHERS: [&str; 6] = [
     "gltf/Fox.glb",
     "gltf/Fox_2017_sample_models_version.glb",
     "gltf/RiggedSimple.gltf",
     "gltf/simple_skin.gltf",
     "gltf/assimp_quad_skin.glb",
+    "urdf/mjcf_humanoid.urdf",
 ];
 
 fn skeleton(dir: &Path, rel: &str) -> Skeleton {
@@ -206,6 +209,18 @@ fn known_bones_per_clip() {
                 ("left_thigh", "UpperLegL"),
                 ("right_shin", "LowerLegR"),
                 ("left_foot", "FootL"),
+            ],
+        ),
+        (
+            "urdf/deepmimic_humanoid.urdf",
+            &[
+                ("hips", "root"),
+                ("spine", "chest"),
+                ("head", "neck"),
+                ("right_upper_arm", "right_shoulder"),
+                ("right_forearm", "right_elbow"),
+                ("left_thigh", "left_hip"),
+                ("left_foot", "left_ankle"),
             ],
         ),
     ];
