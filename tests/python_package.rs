@@ -91,7 +91,14 @@ fn python_package_and_blender_addon() {
         Command::new("python3")
             // The repository root: python/ (the sources without the compiled module) must not shadow the install.
             .current_dir(repo())
-            .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"])
+            .args([
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "python/tests",
+            ])
             .env("PYTHONPATH", &site)
             .env("FLINCH_BIN", env!("CARGO_BIN_EXE_flinch"))
             .env("RAY_USAGE_STATS_ENABLED", "0"),
@@ -108,7 +115,13 @@ fn python_package_and_blender_addon() {
         "blender -b add-on test",
         Command::new("blender")
             .current_dir(repo())
-            .args(["-b", "--factory-startup", "--python-exit-code", "1", "--python"])
+            .args([
+                "-b",
+                "--factory-startup",
+                "--python-exit-code",
+                "1",
+                "--python",
+            ])
             .arg(repo().join("blender/tests/test_addon.py"))
             .env("FLINCH_PYTHONPATH", &site),
     );

@@ -9,7 +9,9 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::bake::metrics_dict;
 use crate::clip::Clip;
-use crate::convert::{PoseArrays, array, flat_matrices, flat_quaternions, flat_vectors, positive, vector};
+use crate::convert::{
+    PoseArrays, array, flat_matrices, flat_quaternions, flat_vectors, positive, vector,
+};
 use crate::errors::{Kind, character, error};
 use flinch_core::control::{self, CharacterConfig, EvalOptions, Hit};
 
@@ -57,7 +59,12 @@ pub fn json_or_path(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Source> {
         let text: String = py
             .import("json")?
             .call_method1("dumps", (obj,))
-            .map_err(|e| error(Kind::Config, format!("`{what}`: not JSON-serializable: {e}")))?
+            .map_err(|e| {
+                error(
+                    Kind::Config,
+                    format!("`{what}`: not JSON-serializable: {e}"),
+                )
+            })?
             .extract()?;
         return Ok(Source::Json(text));
     }
@@ -90,9 +97,8 @@ fn hits_from(list: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Hit>> {
             ))
         })?;
         let get = |key: &str| -> PyResult<Bound<'_, PyAny>> {
-            d.get_item(key)?.ok_or_else(|| {
-                error(Kind::Argument, format!("hits[{i}]: missing `{key}`"))
-            })
+            d.get_item(key)?
+                .ok_or_else(|| error(Kind::Argument, format!("hits[{i}]: missing `{key}`")))
         };
         let point = match d.get_item("point")? {
             Some(p) if !p.is_none() => Some(vector(&format!("hits[{i}].point"), p.extract()?)?),
@@ -100,7 +106,10 @@ fn hits_from(list: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Hit>> {
         };
         let time: f64 = get("time")?.extract()?;
         if !time.is_finite() {
-            return Err(error(Kind::Argument, format!("hits[{i}].time must be finite")));
+            return Err(error(
+                Kind::Argument,
+                format!("hits[{i}].time must be finite"),
+            ));
         }
         hits.push(Hit {
             bone: get("bone")?.extract()?,
@@ -142,10 +151,7 @@ pub fn moved() -> PyErr {
 }
 
 /// The pose of a character: local rotations (J, 4) and translations (J, 3).
-pub fn pose_arrays<'py>(
-    py: Python<'py>,
-    c: &control::Character,
-) -> PoseArrays<'py> {
+pub fn pose_arrays<'py>(py: Python<'py>, c: &control::Character) -> PoseArrays<'py> {
     let pose = c.pose();
     let n = pose.rotations.len();
     (
@@ -282,15 +288,17 @@ impl Character {
     /// Applies `impulse` (N·s, world) to `bone`'s body at `point` (m, world; default its centre of mass); it acts
     /// during the next step.
     #[pyo3(signature = (bone, impulse, point=None))]
-    fn apply_impulse(&self, bone: &str, impulse: [f64; 3], point: Option<[f64; 3]>) -> PyResult<()> {
+    fn apply_impulse(
+        &self,
+        bone: &str,
+        impulse: [f64; 3],
+        point: Option<[f64; 3]>,
+    ) -> PyResult<()> {
         self.with(|c| self::impulse(c, bone, impulse, point))
     }
 
     /// The simulated pose: local rotations relative to rest (joints, 4; x, y, z, w) and translations (joints, 3).
-    fn pose<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<PoseArrays<'py>> {
+    fn pose<'py>(&self, py: Python<'py>) -> PyResult<PoseArrays<'py>> {
         self.with(|c| Ok(pose_arrays(py, c)))
     }
 
@@ -315,7 +323,11 @@ impl Character {
     fn torques<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         self.with(|c| {
             let r = c.reference();
-            Ok(array(py, flat_vectors(&r.torque), &[r.steps, r.bodies(), 3]))
+            Ok(array(
+                py,
+                flat_vectors(&r.torque),
+                &[r.steps, r.bodies(), 3],
+            ))
         })
     }
 
@@ -323,7 +335,11 @@ impl Character {
     fn feedforward<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         self.with(|c| {
             let r = c.reference();
-            Ok(array(py, flat_vectors(&r.feedforward), &[r.steps, r.bodies(), 3]))
+            Ok(array(
+                py,
+                flat_vectors(&r.feedforward),
+                &[r.steps, r.bodies(), 3],
+            ))
         })
     }
 

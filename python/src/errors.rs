@@ -86,9 +86,10 @@ pub fn character(e: CharacterError) -> PyErr {
 /// A scene error as a Python exception (`what` names the key for stale ones).
 pub fn scene(e: SceneError, what: &str) -> PyErr {
     match e {
-        SceneError::StaleCharacter | SceneError::StaleBall => {
-            error(Kind::Stale, format!("{what} is not in this scene (removed or stale)"))
-        }
+        SceneError::StaleCharacter | SceneError::StaleBall => error(
+            Kind::Stale,
+            format!("{what} is not in this scene (removed or stale)"),
+        ),
         SceneError::Argument(m) => error(Kind::Argument, m),
         SceneError::Character(c) => character(c),
     }

@@ -60,7 +60,11 @@ impl HitEvent {
             "<flinch.HitEvent t={:.3} s bone={} impulse=({x:.3}, {y:.3}, {z:.3}) N·s {}>",
             self.time,
             self.bone,
-            if self.ball.is_some() { "ball" } else { "impulse" }
+            if self.ball.is_some() {
+                "ball"
+            } else {
+                "impulse"
+            }
         )
     }
 }
@@ -219,11 +223,7 @@ impl Scene {
     }
 
     /// Pose of character `key`: local rotations (joints, 4; x, y, z, w) and translations (joints, 3).
-    fn pose<'py>(
-        &self,
-        py: Python<'py>,
-        key: u64,
-    ) -> PyResult<PoseArrays<'py>> {
+    fn pose<'py>(&self, py: Python<'py>, key: u64) -> PyResult<PoseArrays<'py>> {
         let s = self.lock();
         let c = s
             .character(CharacterKey::from_raw(key))
