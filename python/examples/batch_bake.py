@@ -5,7 +5,7 @@
     python python/examples/batch_bake.py [--data ../shared/data] [--repeat 3]
 
 Every clip of shared/data/bvh (and the glTF clips that have a right forearm) gets an impulse on its right forearm
-at 0.5 s: the hits script names the bone `role:right_forearm`, resolved per clip from the names its skeleton has
+at 0.25 s (the shortest hit clip lasts 0.5 s): the hits script names the bone `role:right_forearm`, resolved per clip from the names its skeleton has
 (flinch.find_bone: RightForeArm, lowerarm01.R, LoArm_R, RightElbow, ...) until the core's bone-role map takes that
 syntax over. Prints:
 
@@ -33,7 +33,7 @@ import flinch
 from flinch import batch
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-HITS = {"restitution": 0.0, "hits": [{"type": "impulse", "time": 0.5, "bone": "role:right_forearm", "impulse": [6.0, 0.0, 0.0]}]}
+HITS = {"restitution": 0.0, "hits": [{"type": "impulse", "time": 0.25, "bone": "role:right_forearm", "impulse": [6.0, 0.0, 0.0]}]}
 
 
 def cli_binary():

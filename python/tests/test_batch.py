@@ -10,7 +10,7 @@ ray = pytest.importorskip("ray")
 import flinch  # noqa: E402
 from flinch import batch  # noqa: E402
 
-HITS = {"hits": [{"type": "impulse", "time": 0.5, "bone": "role:right_forearm", "impulse": [6.0, 0.0, 0.0]}]}
+HITS = {"hits": [{"type": "impulse", "time": 0.25, "bone": "role:right_forearm", "impulse": [6.0, 0.0, 0.0]}]}
 
 
 @pytest.fixture(scope="module")
