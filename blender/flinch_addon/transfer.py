@@ -14,6 +14,23 @@ import bpy
 from mathutils import Matrix, Vector
 
 
+def import_bvh(**options):
+    """``bpy.ops.import_anim.bvh`` with Blender 3.4's importer made to run on Python >= 3.11: it opens files with
+    mode 'rU', which 3.11 removed (Debian's Blender 3.4 runs the system Python 3.11). The importer's module gets
+    an ``open`` that drops the 'U' (universal newlines are the default since Python 3)."""
+    import builtins
+
+    import io_anim_bvh.import_bvh as importer
+
+    if "open" not in vars(importer):
+
+        def open_without_u(file, mode="r", *args, **kwargs):
+            return builtins.open(file, mode.replace("U", ""), *args, **kwargs)
+
+        importer.open = open_without_u
+    return bpy.ops.import_anim.bvh(**options)
+
+
 def blender_to_flinch(v):
     """A Blender world vector (Z up) in flinch's world axes (Y up), as Blender's BVH import maps them."""
     return [v[0], v[2], -v[1]]
@@ -86,7 +103,7 @@ def simulate(context, obj, settings):
     baked_path = os.path.join(work, "reacted.bvh")
     result, (start, end), _ = _bake(context, obj, settings, baked_path)
     # The exported BVH is in armature space, so its axes are taken as they are (no Y-up conversion).
-    bpy.ops.import_anim.bvh(
+    import_bvh(
         filepath=baked_path, axis_forward="Y", axis_up="Z", frame_start=start, update_scene_fps=False,
         update_scene_duration=False, rotate_mode="NATIVE",
     )
@@ -113,11 +130,18 @@ def copy_motion(context, source, target, start, end, name):
     scene = context.scene
     bones = [b for b in target.pose.bones if b.name in source.pose.bones]
     to_target = target.matrix_world.inverted() @ source.matrix_world
+    from_target = to_target.inverted()
+    # A bone's motion as the armature-space change of its rest frame, D = P R⁻¹: it does not depend on the bone's
+    # roll, which Blender's BVH importer picks its own way (a glTF armature's bones have other rolls again).
+    rest = {b.name: (source.data.bones[b.name].matrix_local.inverted(), b.bone.matrix_local) for b in bones}
     channels = {}  # (data_path, index, group) -> [values per frame]
     previous = {}
     for frame in range(start, end + 1):
         scene.frame_set(frame)
-        pose = {b.name: to_target @ source.pose.bones[b.name].matrix for b in bones}
+        pose = {}
+        for b in bones:
+            source_rest_inv, target_rest = rest[b.name]
+            pose[b.name] = to_target @ source.pose.bones[b.name].matrix @ source_rest_inv @ from_target @ target_rest
         for b in bones:
             basis = _basis(b, pose)
             loc, rot, _ = basis.decompose()
@@ -169,6 +193,5 @@ def _basis(bone, pose):
 
 def angle_between(a: Matrix, b: Matrix) -> float:
     """Angle (degrees) between the rotations of two matrices."""
-    qa = a.to_quaternion()
-    qb = b.to_quaternion()
-    return math.degrees(qa.rotation_difference(qb).angle)
+    angle = math.degrees(a.to_quaternion().rotation_difference(b.to_quaternion()).angle)
+    return min(angle, 360.0 - angle)
