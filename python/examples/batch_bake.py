@@ -44,7 +44,8 @@ def cli_binary():
 
 
 def gltf_clips(data):
-    """glTF clips with an animation and a right forearm (Fox is a quadruped, simple_skin has no arms)."""
+    """glTF clips with an animation and a right forearm (the Fox's right front leg is `b_RightForeArm_0`; the
+    robot and the skin samples have none by these names or no animation)."""
     out = []
     for f in sorted((data / "gltf").glob("*.gl*")):
         try:
