@@ -79,7 +79,19 @@ def main():
     assert post > 2.0, f"no reaction at the hit bone: {post} deg"
     assert all(math.isfinite(d) for d in dev)
 
-    # The scene is left on the new action, and the bake button writes a file flinch reads back.
+    # A projectile: a 0.45 kg ball at 15 m/s aimed to reach the bone at the hit time.
+    obj.animation_data.action = original
+    s.kind = "PROJECTILE"
+    s.speed = 15.0
+    assert bpy.ops.flinch.simulate() == {"FINISHED"}
+    ball = obj.animation_data.action
+    assert ball not in (original, new) and transfer.action_range(ball) == (start, end)
+    hit = bone_matrices(obj, ball, frames, s.bone)
+    ball_dev = max(transfer.angle_between(a, b) for a, b in zip(before, hit))
+    print(f"projectile: peak deviation {ball_dev:.2f} deg at {s.bone}")
+    assert ball_dev > 1.0, ball_dev
+
+    # The bake button writes a file flinch reads back.
     out = os.path.join(tempfile.mkdtemp(prefix="flinch_blender_"), "reacted.glb")
     s.output = out
     obj.animation_data.action = original
