@@ -14,7 +14,7 @@ syntax over. Prints:
     figure ray_identical 1          every Ray output byte-identical to `flinch bake` on the same clip and hits
     figure ray_speedup X            wall time of the batch on 1 Ray worker / on 2 (clips repeated --repeat times)
     figure py_step_overhead_pct X   a Python `while not ch.finished: ch.step()` loop vs `ch.run()` (the same Rust
-                                    step loop, no Python per step) over the CMU walk, same character and run
+                                    step loop, no Python per step) over CMU 01_01 (22.9 s), best of 5
 """
 
 import argparse
@@ -84,7 +84,7 @@ def timed_batch(clips, out, workers):
 def step_overhead(walk):
     clip = flinch.load(walk)
     best_py = best_rust = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         ch = flinch.Character(clip)
         start = time.perf_counter()
         while not ch.finished:
@@ -145,7 +145,7 @@ def main():
     print(f"1 worker: {t1:.2f} s ({len(r1.ok)} clips), 2 workers: {t2:.2f} s ({len(r2.ok)} clips)")
     print(f"figure ray_speedup {t1 / t2:.2f} x")
 
-    py, rust = step_overhead(data / "bvh" / "cmu_02_01_walk.bvh")
+    py, rust = step_overhead(data / "bvh" / "cmu_01_01_jump.bvh")
     print(f"Python step loop {py * 1e3:.1f} ms, Rust run {rust * 1e3:.1f} ms")
     print(f"figure py_step_overhead_pct {100 * (py - rust) / rust:.1f} %")
     shutil.rmtree(work, ignore_errors=True)
