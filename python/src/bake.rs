@@ -1,0 +1,171 @@
+//! `bake_file` (the `flinch bake` of one clip: the same `flinch::bake::bake_file`, so the same bytes), its
+//! `BakeResult`, and the metrics dict shared with `Character.evaluate`.
+
+use std::path::PathBuf;
+
+use numpy::PyArrayDyn;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::character::{Source, character_config, json_or_path};
+use crate::convert::{array, import_options};
+use crate::errors::{Kind, bake as bake_error, error};
+use crate::scene::HitEvent;
+use flinch_core::bake::{self, BakeMode, HitScript};
+use flinch_core::control::Evaluation;
+
+/// The metrics of a run as a dict (the figures `flinch eval` and `flinch bake` print).
+pub fn metrics_dict<'py>(py: Python<'py>, e: &Evaluation) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("step_s", e.h)?;
+    d.set_item("steps", e.steps)?;
+    d.set_item("track_rms_deg", e.track_rms_deg)?;
+    d.set_item("track_max_deg", e.track_max_deg)?;
+    d.set_item("raw_rms_deg", e.raw_rms_deg)?;
+    d.set_item("raw_max_deg", e.raw_max_deg)?;
+    d.set_item("max_joint_gap_mm", e.max_joint_gap_mm)?;
+    let joints = PyDict::new(py);
+    for j in &e.joints {
+        joints.set_item(&j.name, (j.rms_deg, j.max_deg))?;
+    }
+    d.set_item("joints", joints)?;
+    match &e.hit {
+        Some(h) => {
+            let hit = PyDict::new(py);
+            hit.set_item("peak_deg", h.peak_deg)?;
+            hit.set_item("peak_joint", &h.peak_joint)?;
+            hit.set_item("peak_time", h.peak_time)?;
+            hit.set_item("return_s", h.return_s)?;
+            hit.set_item("energy_j", h.energy_j)?;
+            d.set_item("hit", hit)?;
+        }
+        None => d.set_item("hit", py.None())?,
+    }
+    Ok(d)
+}
+
+/// What a bake did.
+#[pyclass(module = "flinch._flinch", frozen)]
+pub struct BakeResult {
+    output: PathBuf,
+    frames: usize,
+    steps: usize,
+    duration: f64,
+    events: Vec<HitEvent>,
+    evaluation: Evaluation,
+}
+
+#[pymethods]
+impl BakeResult {
+    /// The file written.
+    #[getter]
+    fn output(&self) -> PathBuf {
+        self.output.clone()
+    }
+
+    /// Frames of the baked clip (the input clip's).
+    #[getter]
+    fn frames(&self) -> usize {
+        self.frames
+    }
+
+    /// Simulation steps run.
+    #[getter]
+    fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// Seconds of motion simulated.
+    #[getter]
+    fn duration(&self) -> f64 {
+        self.duration
+    }
+
+    /// Ball touches and scripted impulses, in time order.
+    #[getter]
+    fn events(&self) -> Vec<HitEvent> {
+        self.events.clone()
+    }
+
+    /// Tracking and hit figures (see `Character.evaluate`).
+    #[getter]
+    fn metrics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        metrics_dict(py, &self.evaluation)
+    }
+
+    /// Per step: time (s) and the largest joint deviation from the reference (degrees), shape (steps, 2).
+    #[getter]
+    fn deviation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f64>> {
+        let d = &self.evaluation.deviation;
+        let data = d.iter().flat_map(|&(t, x)| [t, x]).collect();
+        array(py, data, &[d.len(), 2])
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<flinch.BakeResult {}: {} frames, {} steps, {} events>",
+            self.output.display(),
+            self.frames,
+            self.steps,
+            self.events.len()
+        )
+    }
+}
+
+/// Bakes one clip file into `output` (see `flinch.bake`). GIL released during the bake.
+#[pyfunction]
+#[pyo3(signature = (input, output, *, hits=None, rate=120.0, config=None, simulated=false, threads=None,
+    unit=None, up=None, drop_tpose=false, animation=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn bake_file(
+    py: Python<'_>,
+    input: Option<PathBuf>,
+    output: PathBuf,
+    hits: Option<&Bound<'_, PyAny>>,
+    rate: f64,
+    config: Option<&Bound<'_, PyAny>>,
+    simulated: bool,
+    threads: Option<usize>,
+    unit: Option<&str>,
+    up: Option<&str>,
+    drop_tpose: bool,
+    animation: Option<String>,
+) -> PyResult<BakeResult> {
+    let config = character_config(config, rate, threads)?;
+    let script_error = |e: flinch_core::model::ConfigError| error(Kind::Config, e.to_string());
+    let script = match hits {
+        None => HitScript::default(),
+        Some(h) => match json_or_path(h, "hits")? {
+            Source::Json(text) => HitScript::from_json(&text).map_err(script_error)?,
+            Source::Path(path) => HitScript::from_file(&path).map_err(script_error)?,
+        },
+    };
+    let import = import_options(unit, up, drop_tpose, animation, Some(rate))?;
+    let mode = if simulated {
+        BakeMode::Simulated
+    } else {
+        BakeMode::Layered
+    };
+    let summary = py
+        .detach(|| {
+            bake::bake_file(
+                input.as_deref(),
+                &output,
+                &script,
+                &config,
+                &import,
+                mode,
+                |_| {},
+            )
+        })
+        .map_err(bake_error)?;
+    let baked = summary.baked;
+    Ok(BakeResult {
+        output,
+        frames: baked.clip.frames.len(),
+        steps: baked.steps,
+        duration: summary.duration,
+        events: baked.events.iter().map(HitEvent::new).collect(),
+        evaluation: baked.evaluation,
+    })
+}

@@ -1,0 +1,128 @@
+//! `flinch.load` and `Clip`: a skeleton and its motion from a BVH, glTF/GLB or URDF file.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use numpy::PyArrayDyn;
+use pyo3::prelude::*;
+
+use crate::convert::{array, flat_quaternions, flat_vectors, import_options};
+use crate::errors::{error, import_kind};
+use flinch_core::io::{Imported, load_file};
+
+/// A loaded clip: skeleton, motion and what the importer inferred. Immutable; build characters from it.
+#[pyclass(module = "flinch._flinch", frozen)]
+pub struct Clip {
+    pub imported: Arc<Imported>,
+    pub path: PathBuf,
+}
+
+/// Loads a clip (`.bvh`, `.gltf`, `.glb`, `.urdf`; format by extension).
+#[pyfunction]
+#[pyo3(signature = (path, *, unit=None, up=None, rate=None, drop_tpose=false, animation=None))]
+pub fn load(
+    py: Python<'_>,
+    path: PathBuf,
+    unit: Option<&str>,
+    up: Option<&str>,
+    rate: Option<f64>,
+    drop_tpose: bool,
+    animation: Option<String>,
+) -> PyResult<Clip> {
+    let options = import_options(unit, up, drop_tpose, animation, rate)?;
+    let imported = py
+        .detach(|| load_file(&path, &options))
+        .map_err(|e| error(import_kind(&e), e.to_string()))?;
+    Ok(Clip {
+        imported: Arc::new(imported),
+        path,
+    })
+}
+
+#[pymethods]
+impl Clip {
+    /// The file it was loaded from.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.path.clone()
+    }
+
+    /// Skeleton joint names, in joint order (parents before children).
+    #[getter]
+    fn joint_names(&self) -> Vec<String> {
+        let joints = &self.imported.skeleton.joints;
+        joints.iter().map(|j| j.name.clone()).collect()
+    }
+
+    /// Parent index of each joint (-1 for a root).
+    #[getter]
+    fn parents(&self) -> Vec<i64> {
+        let joints = &self.imported.skeleton.joints;
+        joints
+            .iter()
+            .map(|j| j.parent.map_or(-1, |p| p as i64))
+            .collect()
+    }
+
+    /// Number of frames.
+    #[getter]
+    fn frame_count(&self) -> usize {
+        self.imported.clip.frames.len()
+    }
+
+    /// Seconds between frames.
+    #[getter]
+    fn frame_time(&self) -> f64 {
+        self.imported.clip.frame_time
+    }
+
+    /// Length of the clip in seconds.
+    #[getter]
+    fn duration(&self) -> f64 {
+        self.imported.clip.duration()
+    }
+
+    /// File format (`bvh`, `gltf`, `urdf`, ...).
+    #[getter]
+    fn format(&self) -> String {
+        self.imported.report.format.clone()
+    }
+
+    /// Importer warnings.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.imported.report.warnings.clone()
+    }
+
+    /// Local joint rotations relative to rest, shape (frames, joints, 4), quaternions (x, y, z, w).
+    fn rotations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f64>> {
+        let frames = &self.imported.clip.frames;
+        let joints = self.imported.skeleton.joints.len();
+        let data = frames
+            .iter()
+            .flat_map(|f| flat_quaternions(&f.rotations))
+            .collect();
+        array(py, data, &[frames.len(), joints, 4])
+    }
+
+    /// Local joint translations in the parent's frame (m), shape (frames, joints, 3).
+    fn translations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f64>> {
+        let frames = &self.imported.clip.frames;
+        let joints = self.imported.skeleton.joints.len();
+        let data = frames
+            .iter()
+            .flat_map(|f| flat_vectors(&f.translations))
+            .collect();
+        array(py, data, &[frames.len(), joints, 3])
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<flinch.Clip {} : {} joints, {} frames, {:.3} s>",
+            self.path.display(),
+            self.imported.skeleton.joints.len(),
+            self.imported.clip.frames.len(),
+            self.imported.clip.duration()
+        )
+    }
+}
