@@ -1,0 +1,259 @@
+//! Retargeting CMU and SFU clips onto RobotExpressive (issue 15): the accuracy figures, the unperturbed tracking
+//! and ball-hit figures of the retargeted character, the written GLB (the robot's own document, validated), the
+//! Fox refused without a map file and accepted with one, and map-file errors.
+
+mod common;
+
+use std::path::PathBuf;
+
+use flinch::bake::{BakeMode, HitScript, ScriptedHit, bake};
+use flinch::control::{Character, CharacterConfig};
+use flinch::io::ImportOptions;
+use flinch::retarget::{MapFile, RetargetOptions, Retargeted, bake_onto, load_onto, retarget};
+use nalgebra::Vector3;
+
+const ROBOT: &str = "RobotExpressive_threejs_reexport.glb";
+
+fn paths(clip: &str, character: &str) -> Option<(PathBuf, PathBuf)> {
+    let dir = common::corpus_dir()?;
+    Some((dir.join("bvh").join(clip), dir.join("gltf").join(character)))
+}
+
+fn retargeted(clip: &str) -> Option<(flinch::retarget::Onto, Retargeted)> {
+    let (clip_path, robot) = paths(clip, ROBOT)?;
+    let onto = load_onto(&robot, Some(&clip_path), None, &ImportOptions::default()).unwrap();
+    let r = retarget(
+        &onto.source.skeleton,
+        &onto.source.clip,
+        &onto.target.skeleton,
+        &onto.map,
+        &RetargetOptions::default(),
+    )
+    .unwrap();
+    Some((onto, r))
+}
+
+#[test]
+fn corpus_clips_retarget_onto_the_robot_within_the_figures() {
+    for clip in [
+        "cmu_02_01_walk.bvh",
+        "cmu_01_01_jump.bvh",
+        "sfu_0005_Walking001.bvh",
+    ] {
+        let Some((onto, r)) = retargeted(clip) else {
+            return;
+        };
+        let f = r.figures;
+        println!(
+            "figure retarget {clip}: leg_ratio {:.3} foot_skate_mm {:.3} foot_penetration_mm {:.3} \
+             root_path_err_pct {:.3} limb_dir_err_deg {:.3}",
+            r.leg_ratio,
+            f.foot_skate_mm,
+            f.foot_penetration_mm,
+            f.root_path_err_pct,
+            f.limb_dir_err_deg
+        );
+        assert_eq!(r.clip.frames.len(), onto.source.clip.frames.len(), "{clip}");
+        assert!(f.foot_skate_mm <= 10.0, "{clip}: {f:?}");
+        assert!(f.foot_penetration_mm <= 1.0, "{clip}: {f:?}");
+        assert!(f.root_path_err_pct <= 5.0, "{clip}: {f:?}");
+        assert!(f.limb_dir_err_deg <= 5.0, "{clip}: {f:?}");
+        // Stances were found on both feet (the figures above measure something).
+        for e in &r.effectors {
+            assert!(
+                e.stance.iter().filter(|&&s| s).count() > 10,
+                "{clip}: {} never planted",
+                e.role
+            );
+        }
+    }
+}
+
+#[test]
+fn without_cleanup_the_feet_skate() {
+    // The IK cleanup is what keeps the feet planted: the same retarget without it skates by centimetres.
+    let Some((onto, _)) = retargeted("cmu_02_01_walk.bvh") else {
+        return;
+    };
+    let raw = retarget(
+        &onto.source.skeleton,
+        &onto.source.clip,
+        &onto.target.skeleton,
+        &onto.map,
+        &RetargetOptions {
+            cleanup: false,
+            ..RetargetOptions::default()
+        },
+    )
+    .unwrap();
+    println!(
+        "figure retarget_walk_no_cleanup_foot_skate_mm {:.2} mm",
+        raw.figures.foot_skate_mm
+    );
+    assert!(raw.figures.foot_skate_mm > 20.0, "{:?}", raw.figures);
+}
+
+#[test]
+fn the_retargeted_robot_tracks_and_reacts_to_a_ball() {
+    let Some((onto, r)) = retargeted("cmu_02_01_walk.bvh") else {
+        return;
+    };
+    let config = CharacterConfig::default();
+    let character = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config).unwrap();
+    let still = bake(character, &HitScript::default(), BakeMode::Layered, |_| {}).unwrap();
+    println!(
+        "figure retarget_track_rms_deg {:.4e} deg",
+        still.evaluation.track_rms_deg
+    );
+    assert!(
+        still.evaluation.track_rms_deg <= 0.05,
+        "{:?}",
+        still.evaluation.track_rms_deg
+    );
+
+    let (clip_path, robot) = paths("cmu_02_01_walk.bvh", ROBOT).unwrap();
+    let out = std::env::temp_dir().join(format!("flinch_retarget_{}.glb", std::process::id()));
+    // The hits file names the clip's bone; it is moved to the robot's forearm.
+    let script = HitScript {
+        hits: vec![ScriptedHit::AimedBall {
+            bone: "RightForeArm".into(),
+            arrival: 1.0,
+            velocity: Vector3::new(15.0, 0.0, 0.0).into(),
+            radius: 0.11,
+            mass: 0.45,
+            flight: 0.2,
+        }],
+        restitution: 0.0,
+    };
+    let s = bake_onto(
+        &robot,
+        Some(&clip_path),
+        None,
+        &out,
+        &script,
+        &config,
+        &ImportOptions::default(),
+        BakeMode::Layered,
+        |_| {},
+    )
+    .unwrap();
+    let hit = s
+        .baked
+        .evaluation
+        .hit
+        .clone()
+        .expect("the ball hit the robot");
+    println!(
+        "figure retarget_hit_peak_deg {:.3} deg; hit_return_s {:?}",
+        hit.peak_deg, hit.return_s
+    );
+    assert_eq!(
+        s.baked.events.first().map(|e| e.bone.as_str()),
+        Some("LowerArmR")
+    );
+    assert!(hit.peak_deg >= 15.0, "{hit:?}");
+    assert!(hit.return_s.is_some_and(|r| r <= 0.7), "{hit:?}");
+
+    // The robot's own document comes back: its meshes and skins, and one animation on its 43 joints.
+    let bytes = std::fs::read(&out).unwrap();
+    let (doc, _, _) = gltf_parts(&bytes);
+    assert_eq!(doc["meshes"].as_array().map(Vec::len), Some(5));
+    assert_eq!(doc["skins"].as_array().map(Vec::len), Some(4));
+    assert_eq!(doc["animations"].as_array().map(Vec::len), Some(1));
+    let back = flinch::io::load_file(&out, &ImportOptions::default()).unwrap();
+    assert_eq!(back.skeleton.len(), onto.target.skeleton.len());
+    assert_eq!(back.clip.frames.len(), r.clip.frames.len());
+    if let Some(v) = common::gltf_validate(&out) {
+        println!("figure retarget_validator_errors {} count", v["numErrors"]);
+        assert_eq!(v["numErrors"].as_u64(), Some(0), "{v}");
+    }
+    let _ = std::fs::remove_file(&out);
+}
+
+/// The JSON chunk of a GLB.
+fn gltf_parts(bytes: &[u8]) -> (serde_json::Value, usize, usize) {
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).unwrap();
+    (doc, len, bytes.len())
+}
+
+#[test]
+fn the_fox_is_refused_naming_its_missing_roles_unless_a_map_names_them() {
+    let Some((walk, fox)) = paths("cmu_02_01_walk.bvh", "Fox.glb") else {
+        return;
+    };
+    let err = match load_onto(&fox, Some(&walk), None, &ImportOptions::default()) {
+        Ok(_) => panic!("the Fox was taken for a humanoid"),
+        Err(e) => e.to_string(),
+    };
+    println!("{err}");
+    assert!(
+        err.contains("Fox.glb") && err.contains("target (character)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("left_upper_arm") || err.contains("left_forearm"),
+        "{err}"
+    );
+
+    // Front legs as arms, hind legs as legs: a map file makes the Fox a (strange) humanoid target.
+    let map = r#"
+        [target]
+        head = "b_Head_05"
+        left_upper_arm = "b_LeftUpperArm_09"
+        left_forearm = "b_LeftForeArm_010"
+        right_upper_arm = "b_RightUpperArm_06"
+        right_forearm = "b_RightForeArm_07"
+        left_thigh = "b_LeftLeg01_015"
+        left_shin = "b_LeftLeg02_016"
+        left_foot = "b_LeftFoot01_017"
+        right_thigh = "b_RightLeg01_019"
+        right_shin = "b_RightLeg02_020"
+        right_foot = "b_RightFoot01_021"
+    "#;
+    let file = std::env::temp_dir().join(format!("flinch_fox_map_{}.toml", std::process::id()));
+    std::fs::write(&file, map).unwrap();
+    let onto = load_onto(&fox, Some(&walk), Some(&file), &ImportOptions::default()).unwrap();
+    let r = retarget(
+        &onto.source.skeleton,
+        &onto.source.clip,
+        &onto.target.skeleton,
+        &onto.map,
+        &RetargetOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(r.clip.frames.len(), onto.source.clip.frames.len());
+    assert!(r.clip.frames.iter().all(|p| {
+        p.rotations
+            .iter()
+            .all(|q| q.coords.iter().all(|x| x.is_finite()))
+    }));
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn map_file_errors_name_the_role_or_bone() {
+    let e = MapFile::from_toml("[target]\nleft_elbow = \"x\"\n").map(|_| ());
+    assert!(
+        e.is_ok(),
+        "the file parses; roles are checked against a skeleton"
+    );
+    let Some((walk, robot)) = paths("cmu_02_01_walk.bvh", ROBOT) else {
+        return;
+    };
+    for (text, needle) in [
+        ("[target]\nleft_elbow = \"LowerArmL\"\n", "left_elbow"),
+        ("[target]\nleft_forearm = \"NoSuchBone\"\n", "NoSuchBone"),
+        ("plant = [\"left_ear\"]\n", "left_ear"),
+        ("[targets]\n", "targets"),
+    ] {
+        let file = std::env::temp_dir().join(format!("flinch_bad_map_{}.toml", std::process::id()));
+        std::fs::write(&file, text).unwrap();
+        let err = match load_onto(&robot, Some(&walk), Some(&file), &ImportOptions::default()) {
+            Ok(_) => panic!("accepted {text}"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(needle), "{text}: {err}");
+        let _ = std::fs::remove_file(&file);
+    }
+}
