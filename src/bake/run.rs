@@ -231,10 +231,7 @@ pub fn bake(
                         None => c.world().body(body).position,
                         Some((p, PointSpace::World)) => *p,
                         Some((p, PointSpace::Bone)) => {
-                            let j = c
-                                .skeleton()
-                                .find(bone)
-                                .ok_or_else(|| CharacterError::UnknownBone(bone.clone()))?;
+                            let j = c.joint_of_bone(bone)?;
                             (c.world_transforms()[j] * nalgebra::Point3::from(*p)).coords
                         }
                     };

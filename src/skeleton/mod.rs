@@ -6,6 +6,7 @@
 mod clip;
 mod joint_tree;
 mod measure;
+pub mod roles;
 
 pub use clip::{Clip, Pose, slerp_short};
 pub use joint_tree::{Channel, Joint, Skeleton, SkeletonError};

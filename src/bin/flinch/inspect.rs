@@ -4,6 +4,7 @@ use std::path::Path;
 
 use flinch::io::Imported;
 use flinch::model::{BuildConfig, Model};
+use flinch::skeleton::roles::BoneMap;
 use flinch::skeleton::{Channel, Skeleton, rest_height};
 use serde_json::json;
 
@@ -32,8 +33,10 @@ pub fn run(
         None
     };
     let unknown = Model::unknown_bones(&imported.skeleton, &build_config);
+    let bone_map = BoneMap::new(&imported.skeleton);
     if as_json {
         let mut value = summary_json(&name, &imported);
+        value["bone_map"] = bone_map.to_json(&imported.skeleton);
         if let Some(m) = &model {
             value["model"] = model_json(&imported.skeleton, m, &unknown);
         }
@@ -42,6 +45,7 @@ pub fn run(
         println!("{text}");
     } else {
         print!("{}", summary_text(&name, &imported));
+        print!("bone map\n{}", bone_map.to_text(&imported.skeleton));
         if let Some(m) = &model {
             print!("{}", model_text(&imported.skeleton, m, &unknown));
         }

@@ -23,13 +23,15 @@ pub(super) struct ActiveForce {
 }
 
 impl Character {
-    /// The body simulating skeleton joint `bone` (by name).
+    /// The body simulating the joint `bone` refers to: an exact name, `role:NAME`, or a name read as a humanoid
+    /// role (the rule of [`crate::skeleton::roles::resolve_bone`]).
     pub fn body_of_bone(&self, bone: &str) -> Result<usize, CharacterError> {
-        let j = self
-            .skeleton
-            .find(bone)
-            .ok_or_else(|| CharacterError::UnknownBone(bone.to_string()))?;
-        Ok(self.model.body_of_joint[j])
+        Ok(self.model.body_of_joint[self.joint_of_bone(bone)?])
+    }
+
+    /// The skeleton joint `bone` refers to (see [`Character::body_of_bone`]).
+    pub fn joint_of_bone(&self, bone: &str) -> Result<usize, CharacterError> {
+        Ok(crate::skeleton::roles::resolve_bone(&self.skeleton, bone)?)
     }
 
     /// Applies `impulse` (N·s, world) at `world_point` (m) of the body of `bone`, spread over the next step (the

@@ -70,9 +70,9 @@ pub enum CharacterError {
         /// The offending gains.
         gains: Gains,
     },
-    /// No skeleton joint has this name.
-    #[error("no bone named `{0}` in the skeleton")]
-    UnknownBone(String),
+    /// A bone reference names no joint (see [`crate::skeleton::roles::resolve_bone`] for the rule).
+    #[error(transparent)]
+    UnknownBone(#[from] crate::skeleton::roles::BoneLookupError),
     /// An argument is out of range (non-finite vector, non-positive time step or duration).
     #[error("{0}")]
     Argument(String),
