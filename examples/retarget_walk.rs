@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use flinch::bake::{BakeMode, HitScript, ScriptedHit, bake};
 use flinch::control::{Character, CharacterConfig};
 use flinch::io::ImportOptions;
-use flinch::retarget::{RetargetOptions, bake_onto, load_onto, retarget};
+use flinch::retarget::{RetargetOptions, bake_onto, load_onto, performer_config, retarget};
 use nalgebra::Vector3;
 
 fn data() -> PathBuf {
@@ -76,12 +76,13 @@ fn run_pair(clip: &str, character: &str) -> Result<(), Box<dyn std::error::Error
         r.clip.frames.len()
     );
     let f = &r.figures;
+    println!("figure leg_ratio {:.3} x", r.leg_ratio);
     println!("figure foot_skate_mm {:.3} mm", f.foot_skate_mm);
     println!("figure foot_penetration_mm {:.3} mm", f.foot_penetration_mm);
     println!("figure root_path_err_pct {:.3} %", f.root_path_err_pct);
     println!("figure limb_dir_err_deg {:.3} deg", f.limb_dir_err_deg);
 
-    let config = CharacterConfig::default();
+    let config = performer_config(&onto.source.skeleton, &CharacterConfig::default());
     let character = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config)?;
     let still = bake(character, &HitScript::default(), BakeMode::Layered, |_| {})?;
     println!(
@@ -104,7 +105,7 @@ fn run_pair(clip: &str, character: &str) -> Result<(), Box<dyn std::error::Error
         None,
         &out,
         &ball(&forearm),
-        &config,
+        &CharacterConfig::default(),
         &ImportOptions::default(),
         BakeMode::Layered,
         |_| {},

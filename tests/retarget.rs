@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use flinch::bake::{BakeMode, HitScript, ScriptedHit, bake};
 use flinch::control::{Character, CharacterConfig};
 use flinch::io::ImportOptions;
-use flinch::retarget::{MapFile, RetargetOptions, Retargeted, bake_onto, load_onto, retarget};
+use flinch::retarget::{
+    MapFile, RetargetOptions, Retargeted, bake_onto, load_onto, performer_config, retarget,
+};
 use nalgebra::Vector3;
 
 const ROBOT: &str = "RobotExpressive_threejs_reexport.glb";
@@ -98,7 +100,7 @@ fn the_retargeted_robot_tracks_and_reacts_to_a_ball() {
     let Some((onto, r)) = retargeted("cmu_02_01_walk.bvh") else {
         return;
     };
-    let config = CharacterConfig::default();
+    let config = performer_config(&onto.source.skeleton, &CharacterConfig::default());
     let character = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config).unwrap();
     let still = bake(character, &HitScript::default(), BakeMode::Layered, |_| {}).unwrap();
     println!(
@@ -131,7 +133,7 @@ fn the_retargeted_robot_tracks_and_reacts_to_a_ball() {
         None,
         &out,
         &script,
-        &config,
+        &CharacterConfig::default(),
         &ImportOptions::default(),
         BakeMode::Layered,
         |_| {},
@@ -157,7 +159,7 @@ fn the_retargeted_robot_tracks_and_reacts_to_a_ball() {
     // The robot's own document comes back: its meshes and skins, and one animation on its 43 joints.
     let bytes = std::fs::read(&out).unwrap();
     let (doc, _, _) = gltf_parts(&bytes);
-    assert_eq!(doc["meshes"].as_array().map(Vec::len), Some(5));
+    assert_eq!(doc["meshes"].as_array().map(Vec::len), Some(19));
     assert_eq!(doc["skins"].as_array().map(Vec::len), Some(4));
     assert_eq!(doc["animations"].as_array().map(Vec::len), Some(1));
     let back = flinch::io::load_file(&out, &ImportOptions::default()).unwrap();

@@ -72,6 +72,7 @@ impl Tree {
             role(r).ok_or_else(|| RetargetError::MissingRoles {
                 side: "source and target".into(),
                 roles: vec![r.to_string()],
+                notes: Vec::new(),
             })
         };
         let (sl_arm, tl_arm) = need("left_upper_arm")?;

@@ -44,6 +44,13 @@ impl Limb {
         (world[self.middle] * self.tip).coords
     }
 
+    /// Upper plus lower bone length in `world` (the limb's reach).
+    pub fn reach(&self, world: &[Isometry3<f64>]) -> f64 {
+        let a = world[self.upper].translation.vector;
+        let b = world[self.middle].translation.vector;
+        (b - a).norm() + (self.end_position(world) - b).norm()
+    }
+
     /// Moves the limb so that its end reaches `goal` (or points at it, fully stretched, when out of reach).
     pub fn solve(&self, sk: &Skeleton, pose: &mut Pose, goal: &Vector3<f64>) {
         let world = pose.world_transforms(sk);

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::RetargetError;
-use super::roles::{OPTIONAL_ROLES, REQUIRED_ROLES, RoleMap, find_roles, is_known_role};
+use super::roles::{OPTIONAL_ROLES, REQUIRED_ROLES, roles_with_overrides};
 use crate::model::{parse_json, parse_toml, read_config_file};
 use crate::skeleton::Skeleton;
 
@@ -77,23 +77,34 @@ impl Correspondence {
         self.pair(role).map(|p| (p.source, p.target))
     }
 
-    /// Builds the correspondence: recognised roles on each side, overridden by `file`. Every required role must
-    /// be played on both sides; the error names the side and the roles it lacks.
+    /// Builds the correspondence: the bone map's roles on each side, overridden by `file`. Without a file both
+    /// skeletons must be humanoids for the bone map (every [`crate::skeleton::roles::Role::REQUIRED`] role);
+    /// with one, the roles the retargeter needs ([`REQUIRED_ROLES`]) are enough. The error names the side and
+    /// the roles it lacks.
     pub fn build(
         source: &Skeleton,
         target: &Skeleton,
         file: Option<&MapFile>,
     ) -> Result<Correspondence, RetargetError> {
         let empty = MapFile::default();
+        let given = file.is_some();
         let file = file.unwrap_or(&empty);
-        let src = with_overrides(source, find_roles(source), &file.source, "source")?;
-        let tgt = with_overrides(target, find_roles(target), &file.target, "target")?;
+        let src = roles_with_overrides(source, &file.source, "source")?;
+        let tgt = roles_with_overrides(target, &file.target, "target")?;
         for (side, map) in [("source (clip)", &src), ("target (character)", &tgt)] {
-            let missing = map.missing();
+            let mut missing: Vec<String> = map.missing().iter().map(|r| r.to_string()).collect();
+            if !given {
+                for r in &map.missing_humanoid {
+                    if !missing.contains(r) {
+                        missing.push(r.clone());
+                    }
+                }
+            }
             if !missing.is_empty() {
                 return Err(RetargetError::MissingRoles {
                     side: side.to_string(),
-                    roles: missing.iter().map(|r| r.to_string()).collect(),
+                    roles: missing,
+                    notes: map.notes.clone(),
                 });
             }
         }
@@ -125,27 +136,4 @@ impl Correspondence {
             plant_hands: file.plant.clone(),
         })
     }
-}
-
-/// `map` with the file's `role = "bone"` entries applied; unknown roles and bones are errors naming them.
-fn with_overrides(
-    skeleton: &Skeleton,
-    mut map: RoleMap,
-    overrides: &BTreeMap<String, String>,
-    side: &str,
-) -> Result<RoleMap, RetargetError> {
-    for (role, bone) in overrides {
-        if !is_known_role(role) {
-            return Err(RetargetError::MapFile(format!(
-                "[{side}] {role}: unknown role (known: {}, {})",
-                REQUIRED_ROLES.join(", "),
-                OPTIONAL_ROLES.join(", ")
-            )));
-        }
-        let j = skeleton.find(bone).ok_or_else(|| {
-            RetargetError::MapFile(format!("[{side}] {role} = '{bone}': no joint of that name"))
-        })?;
-        map.joints.insert(role.clone(), j);
-    }
-    Ok(map)
 }

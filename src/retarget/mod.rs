@@ -21,7 +21,7 @@ pub use figures::RetargetFigures;
 pub use ik::Limb;
 pub use map::{BonePair, Correspondence, MapFile};
 pub use onto::{Onto, OntoSummary, bake_onto, load_onto, map_text};
-pub use roles::{OPTIONAL_ROLES, REQUIRED_ROLES, RoleMap, find_roles};
+pub use roles::{OPTIONAL_ROLES, REQUIRED_ROLES, RoleMap, find_roles, roles_with_overrides};
 pub use solve::Placement;
 pub use stance::StanceThresholds;
 
@@ -34,15 +34,18 @@ use crate::skeleton::{Clip, Skeleton, rest_points};
 pub enum RetargetError {
     /// A skeleton lacks humanoid roles the retargeter needs.
     #[error(
-        "the {side} skeleton lacks the humanoid roles {}; name the bones playing them in a map file \
+        "the {side} skeleton lacks the humanoid roles {}{}; name the bones playing them in a map file \
          ([source]/[target] role = \"bone\")",
-        roles.join(", ")
+        roles.join(", "),
+        if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) }
     )]
     MissingRoles {
         /// `source (clip)` or `target (character)`.
         side: String,
         /// The missing roles.
         roles: Vec<String>,
+        /// Why the bone map rejected candidates.
+        notes: Vec<String>,
     },
     /// The map file is unreadable or names unknown roles or bones.
     #[error("map file: {0}")]
@@ -197,16 +200,20 @@ pub fn retarget(
     );
     if opts.cleanup {
         let blend = (opts.blend_s / clip.frame_time).round() as usize;
-        for e in &effectors {
-            let track: Vec<Vector3<f64>> = frames
-                .iter()
-                .map(|p| e.limb.end_position(&p.world_transforms(target)))
-                .collect();
-            let goals = stance::plant_goals(&track, &e.stance, e.min_y, blend);
-            for (pose, goal) in frames.iter_mut().zip(&goals) {
-                if (goal - track[0]).norm().is_finite() {
-                    e.limb.solve(target, pose, goal);
-                }
+        let goals: Vec<Vec<Vector3<f64>>> = effectors
+            .iter()
+            .map(|e| {
+                let track: Vec<Vector3<f64>> = frames
+                    .iter()
+                    .map(|p| e.limb.end_position(&p.world_transforms(target)))
+                    .collect();
+                stance::plant_goals(&track, &e.stance, e.min_y, blend)
+            })
+            .collect();
+        lower_pelvis(target, &effectors, &goals, &mut frames, blend);
+        for (e, goals) in effectors.iter().zip(&goals) {
+            for (pose, goal) in frames.iter_mut().zip(goals) {
+                e.limb.solve(target, pose, goal);
             }
         }
     }
@@ -345,4 +352,68 @@ fn source_ankle_rest(tree: &Tree, align: &Alignment) -> f64 {
         .map(|k| align.source_rest[k.source].translation.vector.y)
         .collect();
     feet.iter().sum::<f64>() / feet.len().max(1) as f64
+}
+
+/// Lowers the whole character (its root) where a leg cannot reach its foot's goal: a planted foot held where
+/// the stance began needs a longer leg at the ends of the stance than the source had, the source's leg being
+/// nearly straight there already. The drop is the largest any foot needs, widened and smoothed over `blend`
+/// frames so that it does not pop, and at most a fifth of the leg.
+fn lower_pelvis(
+    target: &Skeleton,
+    effectors: &[Effector],
+    goals: &[Vec<Vector3<f64>>],
+    frames: &mut [crate::skeleton::Pose],
+    blend: usize,
+) {
+    let n = frames.len();
+    let mut drop = vec![0.0f64; n];
+    for (f, pose) in frames.iter().enumerate() {
+        let world = pose.world_transforms(target);
+        for (e, g) in effectors.iter().zip(goals) {
+            if !e.role.ends_with("_foot") {
+                continue;
+            }
+            let reach = e.limb.reach(&world) * 0.995;
+            let hip = world[e.limb.upper].translation.vector;
+            let d = hip - g[f];
+            let horizontal2 = d.x * d.x + d.z * d.z;
+            let need = if horizontal2 < reach * reach {
+                d.y - (reach * reach - horizontal2).sqrt()
+            } else {
+                d.y
+            };
+            drop[f] = drop[f].max(need.clamp(0.0, 0.2 * reach));
+        }
+    }
+    let k = (blend / 2).max(1);
+    let widened: Vec<f64> = (0..n)
+        .map(|f| {
+            drop[f.saturating_sub(k)..(f + k + 1).min(n)]
+                .iter()
+                .fold(0.0f64, |a, &b| a.max(b))
+        })
+        .collect();
+    for (f, pose) in frames.iter_mut().enumerate() {
+        let window = &widened[f.saturating_sub(k)..(f + k + 1).min(n)];
+        let smooth = window.iter().sum::<f64>() / window.len() as f64;
+        pose.translations[0].y -= smooth;
+    }
+}
+
+/// The character configuration of a retargeted character: `config`, with the performer's total mass (the
+/// source skeleton's model at the default build configuration) unless `config.model.total_mass` sets one. The
+/// motion's dynamics are the performer's; a 3 m robot built at water density would weigh ten times as much
+/// and shrug a ball off.
+pub fn performer_config(
+    source: &Skeleton,
+    config: &crate::control::CharacterConfig,
+) -> crate::control::CharacterConfig {
+    let mut out = config.clone();
+    if out.model.total_mass.is_none()
+        && let Ok(m) =
+            crate::model::Model::from_skeleton(source, &crate::model::BuildConfig::default())
+    {
+        out.model.total_mass = Some(m.total_mass());
+    }
+    out
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::chains::Tree;
 use super::map::{Correspondence, MapFile};
-use super::{RetargetOptions, Retargeted, retarget};
+use super::{RetargetOptions, Retargeted, performer_config, retarget};
 use crate::bake::{
     BakeError, BakeMode, BakeStage, Baked, HitScript, ScriptedHit, WriteSource, bake, write_baked,
 };
@@ -171,10 +171,11 @@ pub fn bake_onto(
         file: name.clone(),
         source: Box::new(e),
     };
+    let config = performer_config(&onto.source.skeleton, config);
     let character = Character::new(
         onto.target.skeleton.clone(),
         retargeted.clip.clone(),
-        config,
+        &config,
     )
     .map_err(|e| in_file(e.into()))?;
     let duration = character.reference().duration();

@@ -1,14 +1,15 @@
-//! The humanoid roles the retargeter keys on, and which joint of a skeleton plays each.
-//!
-//! The role vocabulary is the semantic humanoid map's (`left_upper_arm`, `right_shin`, ...). TEMPORARY: until the
-//! bone-map module lands, [`find_roles`] recognises roles by a minimal exact-name table covering the shared-data
-//! pair only (CMU/SFU BVH names, RobotExpressive); it is replaced by the bone map's name + structure recogniser.
+//! The humanoid roles the retargeter keys on, read from the semantic bone map ([`crate::skeleton::roles`]):
+//! names first, the structure for what names leave open, map-file overrides on top.
 
 use std::collections::BTreeMap;
 
+use super::RetargetError;
 use crate::skeleton::Skeleton;
+use crate::skeleton::roles::{BoneMap, RoleOverrides};
 
-/// Roles the retargeter needs on both skeletons (legs, arms, head): without them there is nothing to carry.
+/// Roles the retargeter itself needs on both skeletons (legs, arms, head): without them there is nothing to
+/// carry. Without a map file a skeleton must also be a full humanoid for the bone map
+/// ([`crate::skeleton::roles::Role::REQUIRED`]).
 pub const REQUIRED_ROLES: [&str; 11] = [
     "left_thigh",
     "right_thigh",
@@ -23,7 +24,7 @@ pub const REQUIRED_ROLES: [&str; 11] = [
     "head",
 ];
 
-/// Roles used when both skeletons have them (finer alignment of hands and toes).
+/// Roles used when both skeletons have them (finer alignment of hands and toes; hands can be planted).
 pub const OPTIONAL_ROLES: [&str; 4] = ["left_hand", "right_hand", "left_toe", "right_toe"];
 
 /// Which joint plays each role on one skeleton (role name → joint index).
@@ -31,6 +32,10 @@ pub const OPTIONAL_ROLES: [&str; 4] = ["left_hand", "right_hand", "left_toe", "r
 pub struct RoleMap {
     /// Role name → joint index.
     pub joints: BTreeMap<String, usize>,
+    /// The bone map's required humanoid roles without a joint ([`crate::skeleton::roles::Role::REQUIRED`]).
+    pub missing_humanoid: Vec<String>,
+    /// Why the bone map rejected candidates (a hand on the floor is a front paw).
+    pub notes: Vec<String>,
 }
 
 impl RoleMap {
@@ -39,7 +44,7 @@ impl RoleMap {
         self.joints.get(role).copied()
     }
 
-    /// The required roles this map lacks, in [`REQUIRED_ROLES`] order.
+    /// The retargeter's required roles this map lacks, in [`REQUIRED_ROLES`] order.
     pub fn missing(&self) -> Vec<&'static str> {
         REQUIRED_ROLES
             .iter()
@@ -49,37 +54,30 @@ impl RoleMap {
     }
 }
 
-/// Whether `role` is a name the retargeter knows.
-pub fn is_known_role(role: &str) -> bool {
-    REQUIRED_ROLES.contains(&role) || OPTIONAL_ROLES.contains(&role)
+fn from_bone_map(map: &BoneMap) -> RoleMap {
+    RoleMap {
+        joints: map.iter().map(|(r, b)| (r.name(), b.joint)).collect(),
+        missing_humanoid: map.missing_required().iter().map(|r| r.name()).collect(),
+        notes: map.notes().to_vec(),
+    }
 }
 
-/// TEMPORARY minimal name table (see the module docs): role → accepted exact joint names.
-const NAMES: [(&str, &[&str]); 15] = [
-    ("left_thigh", &["LeftUpLeg", "UpperLegL"]),
-    ("right_thigh", &["RightUpLeg", "UpperLegR"]),
-    ("left_shin", &["LeftLeg", "LowerLegL"]),
-    ("right_shin", &["RightLeg", "LowerLegR"]),
-    ("left_foot", &["LeftFoot", "FootL"]),
-    ("right_foot", &["RightFoot", "FootR"]),
-    ("left_toe", &["LeftToeBase"]),
-    ("right_toe", &["RightToeBase"]),
-    ("left_upper_arm", &["LeftArm", "UpperArmL"]),
-    ("right_upper_arm", &["RightArm", "UpperArmR"]),
-    ("left_forearm", &["LeftForeArm", "LowerArmL"]),
-    ("right_forearm", &["RightForeArm", "LowerArmR"]),
-    ("left_hand", &["LeftHand"]),
-    ("right_hand", &["RightHand"]),
-    ("head", &["Head"]),
-];
-
-/// The roles recognised on `skeleton` (TEMPORARY name table, see the module docs).
+/// The roles the bone map recognises on `skeleton`.
 pub fn find_roles(skeleton: &Skeleton) -> RoleMap {
-    let mut map = RoleMap::default();
-    for (role, names) in NAMES {
-        if let Some(j) = names.iter().find_map(|n| skeleton.find(n)) {
-            map.joints.insert(role.to_string(), j);
-        }
-    }
-    map
+    from_bone_map(&BoneMap::new(skeleton))
+}
+
+/// The roles of `skeleton` with a map file's `role = "bone"` entries applied (`side` names the table in errors).
+pub fn roles_with_overrides(
+    skeleton: &Skeleton,
+    overrides: &BTreeMap<String, String>,
+    side: &str,
+) -> Result<RoleMap, RetargetError> {
+    let at = |e: String| RetargetError::MapFile(format!("[{side}] {e}"));
+    let o = RoleOverrides::from_pairs(overrides.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(|e| at(e.to_string()))?;
+    let map = BoneMap::new(skeleton)
+        .with_overrides(skeleton, &o)
+        .map_err(|e| at(e.to_string()))?;
+    Ok(from_bone_map(&map))
 }
