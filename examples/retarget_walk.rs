@@ -17,14 +17,16 @@ fn data() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
 }
 
-/// The ball of the walk example, aimed at the character's right forearm.
-fn ball(bone: &str) -> HitScript {
+/// The ball of the walk example (0.45 kg, 0.11 m, 15 m/s) aimed at the character's right forearm, with its
+/// radius and speed scaled by `scale` (the leg ratio): the same hit relative to the body, since the angular
+/// kick of an impulse J on a limb of length L and mass m is J·L / (m L²).
+fn ball(bone: &str, scale: f64) -> HitScript {
     HitScript {
         hits: vec![ScriptedHit::AimedBall {
             bone: bone.into(),
             arrival: 1.0,
-            velocity: Vector3::new(15.0, 0.0, 0.0).into(),
-            radius: 0.11,
+            velocity: Vector3::new(15.0 * scale, 0.0, 0.0).into(),
+            radius: 0.11 * scale,
             mass: 0.45,
             flight: 0.2,
         }],
@@ -82,7 +84,12 @@ fn run_pair(clip: &str, character: &str) -> Result<(), Box<dyn std::error::Error
     println!("figure root_path_err_pct {:.3} %", f.root_path_err_pct);
     println!("figure limb_dir_err_deg {:.3} deg", f.limb_dir_err_deg);
 
-    let config = performer_config(&onto.source.skeleton, &CharacterConfig::default());
+    let config = performer_config(
+        &onto.source.skeleton,
+        &onto.target.skeleton,
+        &onto.tree,
+        &CharacterConfig::default(),
+    );
     let character = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config)?;
     let still = bake(character, &HitScript::default(), BakeMode::Layered, |_| {})?;
     println!(
@@ -99,17 +106,30 @@ fn run_pair(clip: &str, character: &str) -> Result<(), Box<dyn std::error::Error
         clip.trim_end_matches(".bvh"),
         std::process::id()
     ));
+    let character = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config)?;
+    let plain = bake(character, &ball(&forearm, 1.0), BakeMode::Layered, |_| {})?;
+    if let Some(h) = &plain.evaluation.hit {
+        println!("figure hit_peak_unscaled_ball_deg {:.3} deg", h.peak_deg);
+    }
     let summary = bake_onto(
         &char_path,
         Some(&clip_path),
         None,
         &out,
-        &ball(&forearm),
+        &ball(&forearm, r.leg_ratio),
         &CharacterConfig::default(),
         &ImportOptions::default(),
         BakeMode::Layered,
         |_| {},
     )?;
+    if let Some(e) = summary.baked.events.first() {
+        println!(
+            "  first contact: {} at {:.3} s, {:.3} N*s",
+            e.bone,
+            e.time,
+            e.impulse.norm()
+        );
+    }
     match &summary.baked.evaluation.hit {
         Some(h) => {
             println!(

@@ -100,7 +100,12 @@ fn the_retargeted_robot_tracks_and_reacts_to_a_ball() {
     let Some((onto, r)) = retargeted("cmu_02_01_walk.bvh") else {
         return;
     };
-    let config = performer_config(&onto.source.skeleton, &CharacterConfig::default());
+    let config = performer_config(
+        &onto.source.skeleton,
+        &onto.target.skeleton,
+        &onto.tree,
+        &CharacterConfig::default(),
+    );
     let character = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config).unwrap();
     let still = bake(character, &HitScript::default(), BakeMode::Layered, |_| {}).unwrap();
     println!(
@@ -115,13 +120,15 @@ fn the_retargeted_robot_tracks_and_reacts_to_a_ball() {
 
     let (clip_path, robot) = paths("cmu_02_01_walk.bvh", ROBOT).unwrap();
     let out = std::env::temp_dir().join(format!("flinch_retarget_{}.glb", std::process::id()));
-    // The hits file names the clip's bone; it is moved to the robot's forearm.
+    // The hits file names the clip's bone; it is moved to the robot's forearm. The walk example's ball, its
+    // radius and speed scaled by the leg ratio (the same hit relative to the body).
+    let s = r.leg_ratio;
     let script = HitScript {
         hits: vec![ScriptedHit::AimedBall {
             bone: "RightForeArm".into(),
             arrival: 1.0,
-            velocity: Vector3::new(15.0, 0.0, 0.0).into(),
-            radius: 0.11,
+            velocity: Vector3::new(15.0 * s, 0.0, 0.0).into(),
+            radius: 0.11 * s,
             mass: 0.45,
             flight: 0.2,
         }],
@@ -258,4 +265,67 @@ fn map_file_errors_name_the_role_or_bone() {
         assert!(err.contains(needle), "{text}: {err}");
         let _ = std::fs::remove_file(&file);
     }
+}
+
+#[test]
+fn cli_bakes_onto_the_robot_and_prints_the_map() {
+    let Some((walk, robot)) = paths("cmu_02_01_walk.bvh", ROBOT) else {
+        return;
+    };
+    let (walk, robot) = (walk.to_str().unwrap(), robot.to_str().unwrap());
+    let (code, out, err) = common::flinch(&["inspect", walk, "--onto", robot]);
+    assert_eq!(code, 0, "{err}");
+    println!("{out}");
+    for needle in [
+        "pelvis",
+        "LowerBack, Spine, Spine1",
+        "Hips, Abdomen, Torso_1",
+        "left_foot",
+        "FootL (attached",
+        "kept at rest",
+    ] {
+        assert!(out.contains(needle), "missing {needle}:\n{out}");
+    }
+
+    // samples/hits.json names the clip's bones (RightForeArm, Head): they land on the robot's.
+    let hits = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/hits.json");
+    let out_file = std::env::temp_dir().join(format!("flinch_cli_onto_{}.glb", std::process::id()));
+    let (code, out, err) = common::flinch(&[
+        "bake",
+        "--onto",
+        robot,
+        walk,
+        "--hits",
+        hits,
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    println!("{out}");
+    assert!(out.contains("retargeted: leg ratio 1.8"), "{out}");
+    assert!(
+        out.contains("hit LowerArmR") && out.contains("hit Head"),
+        "{out}"
+    );
+    if let Some(v) = common::gltf_validate(&out_file) {
+        assert_eq!(v["numErrors"].as_u64(), Some(0), "{v}");
+    }
+    let _ = std::fs::remove_file(&out_file);
+
+    // The Fox: refused with the roles it lacks, exit status 2, nothing written.
+    let fox = common::corpus_dir().unwrap().join("gltf/Fox.glb");
+    let (code, _, err) = common::flinch(&[
+        "bake",
+        "--onto",
+        fox.to_str().unwrap(),
+        walk,
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("lacks the humanoid roles") && err.contains("left_thigh"),
+        "{err}"
+    );
+    assert!(!out_file.exists());
 }

@@ -19,6 +19,7 @@ mod clip;
 mod error;
 mod handles;
 mod query;
+mod retarget;
 mod world;
 
 #[cfg(test)]

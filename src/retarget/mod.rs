@@ -400,12 +400,20 @@ fn lower_pelvis(
     }
 }
 
-/// The character configuration of a retargeted character: `config`, with the performer's total mass (the
-/// source skeleton's model at the default build configuration) unless `config.model.total_mass` sets one. The
-/// motion's dynamics are the performer's; a 3 m robot built at water density would weigh ten times as much
-/// and shrug a ball off.
+/// The character configuration of a retargeted character: `config`, with
+/// - the performer's total mass (the source skeleton's model at the default build configuration) unless
+///   `config.model.total_mass` sets one: the motion's dynamics are the performer's, and a 3 m robot built at
+///   water density would weigh ten times as much and shrug a ball off;
+/// - every target bone the retarget keeps at rest (fingers, IK pole targets) merged into its parent's body
+///   unless the config says otherwise: they carry no motion of their own, and as separate light bodies they
+///   would flap for seconds after a hit;
+/// - the joints between the root and the pelvis (an IK rig's floor-level root, whose segments run to the pole
+///   targets and the feet) thin (1 cm radius) unless the config sets a radius: a placement handle, not flesh a
+///   ball could hit.
 pub fn performer_config(
     source: &Skeleton,
+    target: &Skeleton,
+    tree: &Tree,
     config: &crate::control::CharacterConfig,
 ) -> crate::control::CharacterConfig {
     let mut out = config.clone();
@@ -414,6 +422,35 @@ pub fn performer_config(
             crate::model::Model::from_skeleton(source, &crate::model::BuildConfig::default())
     {
         out.model.total_mass = Some(m.total_mass());
+    }
+    let mut moving = vec![false; target.len()];
+    for key in &tree.keys {
+        for &j in &key.target_chain {
+            moving[j] = true;
+        }
+    }
+    // The joints between the root and the pelvis carry the pelvis motion.
+    let mut k = tree.keys[0].target;
+    while let Some(p) = target.joints[k].parent {
+        moving[p] = true;
+        out.model
+            .bones
+            .entry(target.joints[p].name.clone())
+            .or_default()
+            .radius
+            .get_or_insert(0.01);
+        k = p;
+    }
+    for (j, joint) in target.joints.iter().enumerate().skip(1) {
+        let parent_still = joint.parent.is_some_and(|p| !moving[p]);
+        if !moving[j] && parent_still {
+            out.model
+                .bones
+                .entry(joint.name.clone())
+                .or_default()
+                .merge
+                .get_or_insert(true);
+        }
     }
     out
 }

@@ -171,7 +171,12 @@ pub fn bake_onto(
         file: name.clone(),
         source: Box::new(e),
     };
-    let config = performer_config(&onto.source.skeleton, config);
+    let config = performer_config(
+        &onto.source.skeleton,
+        &onto.target.skeleton,
+        &onto.tree,
+        config,
+    );
     let character = Character::new(
         onto.target.skeleton.clone(),
         retargeted.clip.clone(),
