@@ -66,18 +66,26 @@ fn bone_map_coverage() {
         let clip = rel.rsplit('/').next().unwrap_or(rel);
         println!("figure bone_map_coverage {clip} {}", map.len());
         assert!(map.missing_required().is_empty(), "{rel}");
-        // Left is left: the left hand and foot are on the character's left of the hips (+X when facing +Z; every
-        // clip here faces +Z in its rest pose after import).
+        // Left is left: with "forward" from the feet to the toes and Y up, the left hand and thigh are on the
+        // character's left of the hips (clips without toes are skipped).
         let world = flinch::skeleton::Pose::rest(&sk).world_transforms(&sk);
-        let x = |r: Role| {
-            world[map.get(r).unwrap()].translation.x
-                - world[map.get(Role::Hips).unwrap()].translation.x
-        };
-        for limb in [Limb::Hand, Limb::Thigh] {
-            assert!(
-                x(Role::Limb(Side::Left, limb)) > 0.0 && x(Role::Limb(Side::Right, limb)) < 0.0,
-                "{rel}: {limb:?} sides"
-            );
+        let at = |r: Role| world[map.get(r).unwrap()].translation.vector;
+        let toes = [Side::Left, Side::Right].map(|s| {
+            map.get(Role::Limb(s, Limb::Toe))
+                .map(|_| at(Role::Limb(s, Limb::Toe)) - at(Role::Limb(s, Limb::Foot)))
+        });
+        if let [Some(a), Some(b)] = toes {
+            let mut forward = a + b;
+            forward.y = 0.0;
+            let left = nalgebra::Vector3::y().cross(&forward);
+            let lateral = |r: Role| (at(r) - at(Role::Hips)).dot(&left);
+            for limb in [Limb::Hand, Limb::Thigh] {
+                assert!(
+                    lateral(Role::Limb(Side::Left, limb)) > 0.0
+                        && lateral(Role::Limb(Side::Right, limb)) < 0.0,
+                    "{rel}: {limb:?} sides"
+                );
+            }
         }
     }
 }

@@ -38,6 +38,49 @@ fn bakes_the_sample_hits_into_a_bvh_that_reads_back() {
 }
 
 #[test]
+fn the_sample_hits_bake_on_every_humanoid_clip_of_the_corpus() {
+    // `samples/hits.json` names `RightForeArm` and `Head`; clips that call them otherwise (Boxing's RightElbow,
+    // MakeHuman's LoArm_R / lowerarm01.R, RobotExpressive's LowerArmR) resolve them through the bone map.
+    let Some(data) = common::corpus_dir() else {
+        return;
+    };
+    let dir = tmp("cli_bake_humanoids");
+    let mut files: Vec<String> = common::corpus_files("bvh", "bvh")
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    files.push(
+        data.join("gltf/RobotExpressive_threejs_reexport.glb")
+            .display()
+            .to_string(),
+    );
+    let mut args = vec!["bake"];
+    args.extend(files.iter().map(String::as_str));
+    args.extend(["-o", dir.to_str().unwrap(), "--jobs", "2"]);
+    let hits = sample("hits.json");
+    args.extend(["--hits", hits.as_str()]);
+    let (code, stdout, stderr) = flinch(&args);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(&format!("{n} of {n} clips baked", n = files.len())),
+        "{stdout}"
+    );
+    assert!(files.len() >= 11, "{files:?}");
+    // The CMU clips are hit on their own RightForeArm; the others through the role (their clips may end before
+    // the hit times, the references are resolved anyway when the script is scheduled).
+    assert!(stdout.contains("ball hit RightForeArm"), "{stdout}");
+    // The Fox is refused with the roles it lacks.
+    let fox = data.join("gltf/Fox.glb").display().to_string();
+    let out = dir.join("fox.glb");
+    let (code, _, stderr) = flinch(&["bake", &fox, "-o", out.to_str().unwrap(), "--hits", &hits]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("right_forearm") && stderr.contains("not a humanoid"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn bakes_a_batch_into_a_folder() {
     let dir = tmp("cli_bake_batch");
     let files: Vec<String> = common::corpus_files("bvh", "bvh")

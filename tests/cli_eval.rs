@@ -29,6 +29,35 @@ fn eval_with_the_forearm_hit_prints_the_issue_figures() {
 }
 
 #[test]
+fn eval_hits_a_role_reference_like_the_bone_it_maps_to() {
+    let by_role = flinch(&[
+        "eval",
+        "--duration",
+        "1.3",
+        "--hit",
+        "role:right_forearm:1.0:6.75,0,0",
+    ]);
+    let by_name = flinch(&[
+        "eval",
+        "--duration",
+        "1.3",
+        "--hit",
+        "RightForeArm:1.0:6.75,0,0",
+    ]);
+    assert_eq!(by_role.0, 0, "{}", by_role.2);
+    assert_eq!(
+        by_role.1, by_name.1,
+        "the same body is hit, the same figures come out"
+    );
+    let (code, _, err) = flinch(&["eval", "--hit", "role:tail:1.0:1,0,0"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("role:tail") && err.contains("unknown role"),
+        "{err}"
+    );
+}
+
+#[test]
 fn eval_at_other_rates_and_without_feedback() {
     let (code, out, err) = flinch(&["eval", "--rate", "60", "--no-feedback", "--duration", "0.5"]);
     assert_eq!(code, 0, "{err}");

@@ -97,3 +97,37 @@ fn inspect_model_of_the_embedded_walk() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn inspect_prints_the_bone_map() {
+    let (code, out, err) = flinch(&["inspect"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("bone map\n"), "{out}");
+    assert!(
+        out.contains("  right_forearm    RightForeArm (name)"),
+        "{out}"
+    );
+    assert!(out.contains("humanoid: all required roles found"), "{out}");
+    let (code, out, err) = flinch(&["inspect", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let map = &v["bone_map"];
+    assert_eq!(map["roles"]["left_thigh"]["bone"], "LeftUpLeg");
+    assert_eq!(map["roles"]["left_thigh"]["found"], "name");
+    assert_eq!(map["roles"].as_object().map(|o| o.len()), Some(22));
+    assert_eq!(map["missing"].as_array().map(Vec::len), Some(0));
+    let Some(data) = common::corpus_dir() else {
+        return;
+    };
+    // MakeHuman's walk: the hips are found where legs and spine meet (its `Hips` only carries the legs).
+    let mh = data.join("bvh/makehuman_walk1.bvh");
+    let (code, out, err) = flinch(&["inspect", mh.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("  hips             Root (structure)"), "{out}");
+    let fox = data.join("gltf/Fox.glb");
+    let (code, out, err) = flinch(&["inspect", "--json", fox.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let missing = v["bone_map"]["missing"].as_array().expect("missing roles");
+    assert!(missing.iter().any(|r| r == "left_hand"), "{missing:?}");
+}

@@ -244,6 +244,15 @@ fn bad_utf8_bad_numbers_and_unknown_bone() {
         let bone = CString::new("LeftWing").unwrap();
         let s = flinch_world_apply_impulse(w, k, bone.as_ptr(), null(), impulse.as_ptr());
         expect(s, S::UnknownBone, &["LeftWing"]);
+        // Bone references follow the library's one rule: `role:NAME` and names read as roles work too.
+        for reference in ["role:right_forearm", "mixamorig:RightForeArm", "lowerarm_r"] {
+            let bone = CString::new(reference).unwrap();
+            let s = flinch_world_apply_impulse(w, k, bone.as_ptr(), null(), impulse.as_ptr());
+            expect(s, S::Ok, &[]);
+        }
+        let bone = CString::new("role:left_wing").unwrap();
+        let s = flinch_world_apply_impulse(w, k, bone.as_ptr(), null(), impulse.as_ptr());
+        expect(s, S::UnknownBone, &["role:left_wing", "unknown role"]);
         let bone = CString::new("RightForeArm").unwrap();
         let nan = [f64::NAN, 0.0, 0.0];
         let s = flinch_world_apply_impulse(w, k, bone.as_ptr(), null(), nan.as_ptr());

@@ -80,14 +80,15 @@ fn resolve_with(
     let map = map();
     map.get(role).ok_or_else(|| {
         let notes = map.notes();
+        let why = match map.require_humanoid() {
+            Err(e) => format!(": {e}"),
+            Ok(()) if notes.is_empty() => String::new(),
+            Ok(()) => format!(" ({})", notes.join("; ")),
+        };
         BoneLookupError::RoleNotMapped {
             reference: reference.to_string(),
             role,
-            why: if notes.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", notes.join("; "))
-            },
+            why,
         }
     })
 }

@@ -4,8 +4,8 @@
 //! joint where feet and head meet; the hands are the two leaves farthest sideways outside the legs, meeting on the
 //! trunk at the chest branch. Along each limb the joints are told apart by the rest pose: the ankle is the first
 //! joint near the floor, the knee the joint halfway up the leg, the elbow about a third of the way from the wrist
-//! to the chest; twist bones inside a segment are passed over because a segment's proximal joint must be at least
-//! about as far from the next joint as the next segment is long. Left and right come from the lateral offset, with
+//! to the chest; twist bones inside a segment (in line with it and nearer to its end than the next segment is
+//! long) are passed over. Left and right come from the lateral offset, with
 //! "forward" read from the feet (toes point forward).
 
 use nalgebra::Vector3;
@@ -23,13 +23,21 @@ const BRANCH_LEVEL: f64 = 0.3;
 const KNEE_RATIO: f64 = 0.5;
 /// The elbow's distance from the wrist, as a fraction of the distance from the arm's first joint to the wrist.
 const ELBOW_RATIO: f64 = 0.34;
-/// A segment's proximal joint is at least this fraction of the next segment's length from the next joint
-/// (thigh ≈ shin, upper arm ≈ 1.27 forearm; a twist bone halfway is at 0.5 or 0.64).
-const SEGMENT_MIN: f64 = 0.75;
-/// A clavicle starts within this fraction of the shoulder joint's distance from the body's axis.
+/// A joint nearer to the knee than this fraction of the shin's length may be a twist bone inside the thigh (a
+/// thigh is about as long as the shin; CMU subject 12's is 0.74 of it).
+const THIGH_MIN: f64 = 0.9;
+/// A joint nearer to the elbow than this fraction of the forearm's length may be a twist bone inside the upper
+/// arm (a humerus is 1.0 to 1.3 forearms; MakeHuman's upper-arm twist joint is at 0.76).
+const UPPER_ARM_MIN: f64 = 1.0;
+/// Twist bones lie on their segment's line: within this angle (degrees) of the bone coming into them.
+const TWIST_COLLINEAR_DEG: f64 = 10.0;
+/// A clavicle starts within this fraction of the shoulder joint's sideways distance from the hips.
 const CLAVICLE_INNER: f64 = 0.4;
-/// The head joint is at least this far below the top of the head (fraction of the rest height; a head is 13%).
-const HEAD_MIN_BELOW_TOP: f64 = 0.06;
+/// A head joint branches into at least this many children (jaw, eyes, face) when it has a face.
+const FACE_CHILDREN: usize = 3;
+/// A leaf joint this long (fraction of the rest height) is a head-top marker (Mixamo's `HeadTop_End`) when its
+/// own bone is empty: the head is the joint before it (a neck bone is about 5%).
+const HEAD_TOP_MARKER: f64 = 0.08;
 
 /// Roles from the structure (all [`Found::Structure`]); notes say where the structure did not read as a humanoid.
 pub(super) fn by_structure(tree: &RestTree) -> BoneMap {
@@ -107,25 +115,14 @@ fn fill(tree: &RestTree, bones: &mut [Option<RoleBone>; ROLE_COUNT]) -> Result<(
         set(role, j);
     }
     // Neck and head, above the chest branch.
-    let top = high(head_leaf);
     let neck_path = tree.path(chest, head_leaf);
-    let head = neck_path
-        .iter()
-        .rev()
-        .copied()
-        .find(|&j| top - tree.pos[j].y >= HEAD_MIN_BELOW_TOP * h)
-        .or(neck_path.first().copied())
-        .ok_or("no head above the chest")?;
+    let head = head_of(tree, &neck_path).ok_or("no head above the chest")?;
     set(Role::Head, head);
     if neck_path.first().is_some_and(|&n| n != head) {
         set(Role::Neck, neck_path[0]);
     }
-    // Limbs, then their sides.
+    // Legs, "forward" from their feet to their toes (else +Z), then the arms measured sideways from the body.
     let legs = [leg(tree, hips, f1)?, leg(tree, hips, f2)?];
-    let arms = [
-        arm(tree, chest, h1, &horizontal)?,
-        arm(tree, chest, h2, &horizontal)?,
-    ];
     let mut forward: Vector3<f64> = legs
         .iter()
         .map(|l| {
@@ -140,6 +137,11 @@ fn fill(tree: &RestTree, bones: &mut [Option<RoleBone>; ROLE_COUNT]) -> Result<(
     let forward = forward.try_normalize(1e-9 * h).unwrap_or(Vector3::z());
     let left = Vector3::y().cross(&forward);
     let lateral = |j: usize| (tree.pos[j] - axis).dot(&left);
+    let sideways = |p: &Vector3<f64>| (p - axis).dot(&left).abs();
+    let arms = [
+        arm(tree, chest, h1, &sideways)?,
+        arm(tree, chest, h2, &sideways)?,
+    ];
     let leg_sides = sides(lateral(legs[0].joints[0]), lateral(legs[1].joints[0]));
     let arm_sides = sides(lateral(arms[0].joints[1]), lateral(arms[1].joints[1]));
     for (l, side) in legs.iter().zip(leg_sides) {
@@ -159,6 +161,27 @@ fn fill(tree: &RestTree, bones: &mut [Option<RoleBone>; ROLE_COUNT]) -> Result<(
     Ok(())
 }
 
+/// The head on the path from the chest branch to the highest leaf: the first joint branching into a face, else
+/// the leaf, unless the leaf is an empty end marker a whole head above its parent.
+fn head_of(tree: &RestTree, path: &[usize]) -> Option<usize> {
+    if let Some(&face) = path
+        .iter()
+        .find(|&&j| tree.children[j].len() >= FACE_CHILDREN)
+    {
+        return Some(face);
+    }
+    let (&leaf, before) = path.split_last()?;
+    let own = tree.tips[leaf]
+        .iter()
+        .map(|t| (t - tree.pos[leaf]).norm())
+        .fold(0.0, f64::max);
+    let into = tree.parent[leaf].map_or(0.0, |p| (tree.pos[leaf] - tree.pos[p]).norm());
+    match before.last() {
+        Some(&p) if own < 0.01 * tree.height && into >= HEAD_TOP_MARKER * tree.height => Some(p),
+        _ => Some(leaf),
+    }
+}
+
 /// The sides of two limbs from their lateral offsets (positive = left): the more leftward one is the left.
 fn sides(a: f64, b: f64) -> [Side; 2] {
     if a >= b {
@@ -175,8 +198,8 @@ struct Chain {
     end: usize,
 }
 
-/// The leg from the hips to foot leaf `leaf`: ankle near the floor, knee halfway up, thigh the deepest joint far
-/// enough above the knee, toe the ankle's only child.
+/// The leg from the hips to foot leaf `leaf`: ankle near the floor, knee halfway up, thigh the first joint above
+/// the knee that is no twist bone, toe the ankle's only child.
 fn leg(tree: &RestTree, hips: usize, leaf: usize) -> Result<Chain, String> {
     let h = tree.height;
     let path = tree.path(hips, leaf);
@@ -196,7 +219,7 @@ fn leg(tree: &RestTree, hips: usize, leaf: usize) -> Result<Chain, String> {
         .ok_or("a leg without a knee")?;
     let shin_len = (tree.pos[knee] - tree.pos[foot]).norm();
     let ki = path.iter().position(|&j| j == knee).unwrap_or(0);
-    let thigh = proximal(tree, &path[..ki], knee, SEGMENT_MIN * shin_len)
+    let thigh = proximal(tree, &path[..ki], knee, THIGH_MIN * shin_len)
         .ok_or("a leg without a thigh above the knee")?;
     let toe = match (tree.children[foot].as_slice(), path.get(fi + 1)) {
         ([only], Some(&next)) if *only == next => next,
@@ -209,13 +232,13 @@ fn leg(tree: &RestTree, hips: usize, leaf: usize) -> Result<Chain, String> {
 }
 
 /// The arm from the chest branch to hand leaf `leaf`: the hand where the fingers branch (else the last joint),
-/// the elbow about a third of the way back to the chest, the upper arm the deepest joint far enough from the
-/// elbow, the clavicle the last joint near the body's axis before it.
+/// the elbow about a third of the way back to the chest, the upper arm the first joint before the elbow that is
+/// no twist bone, the clavicle the last joint near the body's axis before it.
 fn arm(
     tree: &RestTree,
     chest: usize,
     leaf: usize,
-    horizontal: &dyn Fn(&Vector3<f64>) -> f64,
+    sideways: &dyn Fn(&Vector3<f64>) -> f64,
 ) -> Result<Chain, String> {
     let path = tree.path(chest, leaf);
     let wi = path
@@ -238,15 +261,15 @@ fn arm(
         .ok_or("an arm without an elbow")?;
     let elbow = path[ei];
     let forearm_len = (tree.pos[elbow] - tree.pos[wrist]).norm();
-    let upper = proximal(tree, &path[..ei], elbow, SEGMENT_MIN * forearm_len)
+    let upper = proximal(tree, &path[..ei], elbow, UPPER_ARM_MIN * forearm_len)
         .ok_or("an arm without an upper arm")?;
     let ui = path.iter().position(|&j| j == upper).unwrap_or(0);
-    let inner = CLAVICLE_INNER * horizontal(&tree.pos[upper]);
+    let inner = CLAVICLE_INNER * sideways(&tree.pos[upper]);
     let clavicle = path[..ui]
         .iter()
         .rev()
         .copied()
-        .find(|&j| horizontal(&tree.pos[j]) <= inner)
+        .find(|&j| sideways(&tree.pos[j]) <= inner)
         .or(if ui > 0 { Some(path[ui - 1]) } else { None })
         .unwrap_or(usize::MAX);
     Ok(Chain {
@@ -255,11 +278,25 @@ fn arm(
     })
 }
 
-/// The deepest of `before` at least `min_len` from `next` (skips twist bones inside the segment).
+/// The proximal joint of the segment ending at `next`, walking back over `before` (the joints before it, root
+/// first): a joint is passed over as a twist bone inside the segment when it is nearer to `next` than `min_len`
+/// and lies on a straight line with the bone coming into it (within [`TWIST_COLLINEAR_DEG`]). A clavicle in line
+/// with a T-pose arm is not passed over because it is farther from the elbow than a forearm is long.
 fn proximal(tree: &RestTree, before: &[usize], next: usize, min_len: f64) -> Option<usize> {
-    before
-        .iter()
-        .rev()
-        .copied()
-        .find(|&j| (tree.pos[j] - tree.pos[next]).norm() >= min_len)
+    let mut i = before.len().checked_sub(1)?;
+    loop {
+        let j = before[i];
+        let near = (tree.pos[next] - tree.pos[j]).norm() < min_len;
+        let collinear = i > 0 && {
+            let into = tree.pos[j] - tree.pos[before[i - 1]];
+            let out = tree.pos[next] - tree.pos[j];
+            into.norm() > 1e-9
+                && out.norm() > 1e-9
+                && into.angle(&out) < TWIST_COLLINEAR_DEG.to_radians()
+        };
+        if !(near && collinear) {
+            return Some(j);
+        }
+        i -= 1;
+    }
 }
