@@ -90,13 +90,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Inspect {
             file,
-            json,
-            model,
-            config,
             rate,
             onto: Some(character),
             map,
             import,
+            ..
         } => onto::run(file.as_deref(), &character, map.as_deref(), &import, rate),
         Command::Inspect {
             file,

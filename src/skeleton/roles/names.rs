@@ -120,7 +120,7 @@ const EXCLUDED: &[&str] = &[
 fn lookup(key: &str, sided: bool) -> Option<NameClass> {
     use Limb::*;
     let limb = |limb| Some(NameClass::Limb { limb, weak: false });
-    let class = match key {
+    match key {
         "hips" | "pelvis" if !sided => Some(NameClass::Hips),
         "hip" if !sided => Some(NameClass::Hips),
         "spine" | "abdomen" | "ab" | "abs" | "lowerback" | "waist" | "belly" | "lumbar"
@@ -162,8 +162,7 @@ fn lookup(key: &str, sided: bool) -> Option<NameClass> {
         "foot" | "ankle" => limb(Foot),
         "toe" | "toes" | "toebase" | "ball" => limb(Toe),
         _ => None,
-    };
-    class
+    }
 }
 
 /// Splits a name into lowercase words: at separators, lower→upper case changes (`ForeArm`), an upper-case letter
