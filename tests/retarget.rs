@@ -331,3 +331,39 @@ fn cli_bakes_onto_the_robot_and_prints_the_map() {
     );
     assert!(!out_file.exists());
 }
+
+#[test]
+fn a_clip_retargeted_onto_its_own_skeleton_keeps_every_bone_rotation() {
+    // Same skeleton on both sides: heading, offsets and chain interpolation must all be the identity, so every
+    // driven joint's world rotation is the clip's (the cleanup is off: it would plant the feet).
+    let Some((walk, _)) = paths("cmu_02_01_walk.bvh", ROBOT) else {
+        return;
+    };
+    let onto = load_onto(&walk, Some(&walk), None, &ImportOptions::default()).unwrap();
+    let r = retarget(
+        &onto.source.skeleton,
+        &onto.source.clip,
+        &onto.target.skeleton,
+        &onto.map,
+        &RetargetOptions {
+            cleanup: false,
+            ..RetargetOptions::default()
+        },
+    )
+    .unwrap();
+    assert!((r.leg_ratio - 1.0).abs() < 1e-12 && r.heading_deg.abs() < 1e-9);
+    let mut worst: f64 = 0.0;
+    let sk = &onto.source.skeleton;
+    for (src, tgt) in onto.source.clip.frames.iter().zip(&r.clip.frames) {
+        let (ws, wt) = (src.world_transforms(sk), tgt.world_transforms(sk));
+        for key in &r.tree.keys {
+            for &j in &key.target_chain {
+                worst = worst.max(ws[j].rotation.angle_to(&wt[j].rotation));
+            }
+        }
+    }
+    println!("figure retarget_self_max_rotation_err_rad {worst:.2e} rad");
+    assert!(worst < 1e-9, "{worst}");
+    assert!(r.figures.limb_dir_err_deg < 1e-6, "{:?}", r.figures);
+    assert!(r.figures.root_path_err_pct < 1e-9, "{:?}", r.figures);
+}
