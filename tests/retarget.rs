@@ -367,3 +367,40 @@ fn a_clip_retargeted_onto_its_own_skeleton_keeps_every_bone_rotation() {
     assert!(r.figures.limb_dir_err_deg < 1e-6, "{:?}", r.figures);
     assert!(r.figures.root_path_err_pct < 1e-9, "{:?}", r.figures);
 }
+
+#[test]
+fn a_map_file_can_plant_the_hands_too() {
+    let Some((jump, robot)) = paths("cmu_01_01_jump.bvh", ROBOT) else {
+        return;
+    };
+    let file = std::env::temp_dir().join(format!("flinch_plant_{}.json", std::process::id()));
+    std::fs::write(&file, r#"{ "plant": ["left_hand", "right_hand"] }"#).unwrap();
+    let onto = load_onto(&robot, Some(&jump), Some(&file), &ImportOptions::default()).unwrap();
+    let _ = std::fs::remove_file(&file);
+    let r = retarget(
+        &onto.source.skeleton,
+        &onto.source.clip,
+        &onto.target.skeleton,
+        &onto.map,
+        &RetargetOptions::default(),
+    )
+    .unwrap();
+    let roles: Vec<&str> = r.effectors.iter().map(|e| e.role.as_str()).collect();
+    assert_eq!(
+        roles,
+        ["left_foot", "left_hand", "right_foot", "right_hand"]
+    );
+    // Hands are kept above the floor in every frame, and the feet figures still hold.
+    let sk = &onto.target.skeleton;
+    for e in r.effectors.iter().filter(|e| e.role.ends_with("_hand")) {
+        for pose in &r.clip.frames {
+            let y = e.limb.end_position(&pose.world_transforms(sk)).y;
+            assert!(y >= e.min_y - 1e-6, "{}: {y} < {}", e.role, e.min_y);
+        }
+    }
+    assert!(
+        r.figures.foot_skate_mm <= 10.0 && r.figures.limb_dir_err_deg <= 5.0,
+        "{:?}",
+        r.figures
+    );
+}
