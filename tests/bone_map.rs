@@ -14,8 +14,8 @@ use flinch::skeleton::roles::{
     BoneLookupError, BoneMap, BoneMapError, Found, Limb, Role, RoleOverrides, Side, resolve_bone,
 };
 
-/// The humanoid clips of the corpus (all 10 BVH files and the RobotExpressive glTF).
-const HUMANOIDS: [&str; 11] = [
+/// The humanoid clips of the corpus (all 10 BVH files and the RobotExpressive glTF), and DeepMimic's URDF.
+const HUMANOIDS: [&str; 12] = [
     "bvh/assimp_Boxing_Toes.bvh",
     "bvh/cmu_01_01_jump.bvh",
     "bvh/cmu_02_01_walk.bvh",
@@ -27,15 +27,18 @@ const HUMANOIDS: [&str; 11] = [
     "bvh/pybvh_bvh_test2.bvh",
     "bvh/sfu_0005_Walking001.bvh",
     "gltf/RobotExpressive_threejs_reexport.glb",
+    "urdf/deepmimic_humanoid.urdf",
 ];
 
-/// Not humanoids: a quadruped and three tiny test rigs.
-const OTHERS: [&str; 5] = [
+/// Not humanoids: a quadruped, three tiny test rigs, and MuJoCo's humanoid as URDF, whose head is a shape of the
+/// torso link (no head joint) and whose tree hangs the hips below the chest.
+const OTHERS: [&str; 6] = [
     "gltf/Fox.glb",
     "gltf/Fox_2017_sample_models_version.glb",
     "gltf/RiggedSimple.gltf",
     "gltf/simple_skin.gltf",
     "gltf/assimp_quad_skin.glb",
+    "urdf/mjcf_humanoid.urdf",
 ];
 
 fn skeleton(dir: &Path, rel: &str) -> Skeleton {
@@ -206,6 +209,18 @@ fn known_bones_per_clip() {
                 ("left_thigh", "UpperLegL"),
                 ("right_shin", "LowerLegR"),
                 ("left_foot", "FootL"),
+            ],
+        ),
+        (
+            "urdf/deepmimic_humanoid.urdf",
+            &[
+                ("hips", "root"),
+                ("spine", "chest"),
+                ("head", "neck"),
+                ("right_upper_arm", "right_shoulder"),
+                ("right_forearm", "right_elbow"),
+                ("left_thigh", "left_hip"),
+                ("left_foot", "left_ankle"),
             ],
         ),
     ];
@@ -386,4 +401,45 @@ fn bone_references_resolve_by_one_rule() {
     assert!(e.to_string().contains("floor"), "{e}");
     // The Fox's own bone names still work exactly.
     assert_eq!(name(&fox, "b_RightHand_08").unwrap(), "b_RightHand_08");
+}
+
+#[test]
+fn odd_skeletons_never_panic() {
+    use flinch::skeleton::Joint;
+    use nalgebra::Vector3;
+    let j = |name: &str, parent: Option<usize>, o: [f64; 3]| {
+        Joint::new(name, parent, Vector3::new(o[0], o[1], o[2]), vec![])
+    };
+    let cases = [
+        vec![j("Hips", None, [0.0; 3])],
+        vec![
+            j("a", None, [0.0; 3]),
+            j("b", Some(0), [0.0; 3]),
+            j("c", Some(1), [0.0; 3]),
+        ],
+        vec![
+            j("Hips", None, [0.0, 1.0, 0.0]),
+            j("LeftUpLeg", Some(0), [f64::NAN, -0.5, 0.0]),
+            j("RightUpLeg", Some(0), [f64::INFINITY, -0.5, 0.0]),
+            j("Head", Some(0), [0.0, 0.7, 0.0]),
+        ],
+        // Two legs and a head, no arms.
+        vec![
+            j("r", None, [0.0, 1.0, 0.0]),
+            j("a", Some(0), [0.1, -0.5, 0.0]),
+            j("b", Some(1), [0.0, -0.5, 0.0]),
+            j("c", Some(0), [-0.1, -0.5, 0.0]),
+            j("d", Some(3), [0.0, -0.5, 0.0]),
+            j("e", Some(0), [0.0, 0.7, 0.0]),
+        ],
+    ];
+    for joints in cases {
+        let sk = Skeleton::new(joints).unwrap();
+        let map = BoneMap::new(&sk);
+        let err = map.require_humanoid().unwrap_err();
+        assert!(err.to_string().contains("not a humanoid"), "{err}");
+        let _ = BoneMap::from_structure(&sk);
+        let _ = map.spine_chain(&sk);
+        assert!(resolve_bone(&sk, "role:left_hand").is_err());
+    }
 }

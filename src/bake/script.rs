@@ -35,7 +35,8 @@ pub enum ScriptedHit {
     Impulse {
         /// When (s).
         time: f64,
-        /// Skeleton joint name; its body is hit.
+        /// Bone reference (exact joint name, `role:NAME`, or a name read as a role; see
+        /// [`crate::skeleton::roles::resolve_bone`]); its body is hit.
         bone: String,
         /// Impulse (N·s, world).
         impulse: [f64; 3],
@@ -61,7 +62,7 @@ pub enum ScriptedHit {
     },
     /// A ball aimed so its centre would pass through a bone's centre of mass at `arrival` with `velocity`.
     AimedBall {
-        /// Target bone.
+        /// Target bone (a bone reference, like [`ScriptedHit::Impulse`]'s `bone`).
         bone: String,
         /// Arrival time (s).
         arrival: f64,

@@ -15,7 +15,8 @@ pub struct EvalArgs {
     /// Simulation rate in Hz (the reference is preprocessed at this rate; glTF clips are resampled at it).
     #[arg(long, default_value_t = 120.0)]
     rate: f64,
-    /// A hit: BONE:TIME:IX,IY,IZ (impulse in N·s, world axes, at the bone body's centre of mass); repeatable.
+    /// A hit: BONE:TIME:IX,IY,IZ (impulse in N·s, world axes, at the bone body's centre of mass); BONE is a joint
+    /// name, `role:NAME` (e.g. `role:right_forearm`) or a name read as a role; repeatable.
     #[arg(long, value_name = "BONE:TIME:IX,IY,IZ")]
     hit: Vec<String>,
     /// Character configuration (.json or .toml: model, preprocess, gains).

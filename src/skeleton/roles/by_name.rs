@@ -53,6 +53,11 @@ pub(super) fn by_name(sk: &Skeleton, tree: &RestTree) -> [Option<RoleBone>; ROLE
     let neck = pick(tree, &said, None, |j| {
         said[j] == Some(Said::Neck) && head.is_none_or(|h| tree.is_ancestor_or_self(j, h))
     });
+    // A named neck ending the chain carries the head (DeepMimic's `neck` link is its head).
+    let (head, neck) = match (head, neck) {
+        (None, Some(n)) if tree.children[n].is_empty() => (Some(n), None),
+        other => other,
+    };
     out[Role::Head.index()] = head.and_then(name);
     out[Role::Neck.index()] = neck.and_then(name);
     // The top of the trunk: below the neck, else where the arms meet, else below the head.
