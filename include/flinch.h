@@ -309,6 +309,32 @@ typedef struct FlinchFault {
   double value;
 } FlinchFault;
 
+/**
+ * How well the retargeted clip follows its source (see docs/retarget.md).
+ */
+typedef struct FlinchRetargetFigures {
+  /**
+   * Character leg length / clip leg length.
+   */
+  double leg_ratio;
+  /**
+   * Largest horizontal drift of a planted ankle during a stance (mm).
+   */
+  double foot_skate_mm;
+  /**
+   * Deepest ankle below its rest height above the floor (mm).
+   */
+  double foot_penetration_mm;
+  /**
+   * Pelvis path length error against the clip's scaled by the leg ratio (%).
+   */
+  double root_path_err_pct;
+  /**
+   * Mean angle between corresponding clip and character limb directions (degrees).
+   */
+  double limb_dir_err_deg;
+} FlinchRetargetFigures;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -576,6 +602,37 @@ enum FlinchStatus flinch_world_fault_count(struct FlinchWorld world,
 enum FlinchStatus flinch_world_fault(struct FlinchWorld world,
                                      size_t index,
                                      struct FlinchFault *out);
+
+/**
+ * Retargets a clip file onto a character file and bakes it, like `flinch bake --onto CHARACTER INPUT`: the
+ * clip (`input`: `.bvh`, `.gltf`, `.glb`; NULL: the embedded CMU walk) is carried onto `character`'s skeleton
+ * through the semantic humanoid bone map (`map_file`: NULL, or a `.json`/`.toml` override file with
+ * `[source]`/`[target]` role = "bone" tables and `plant`), with rest-pose alignment, leg-ratio scaling and
+ * planted feet; the character is then simulated with the hits of `hits_json` (NULL: none; bone names of the
+ * clip or of the character) and `output` is written (a `.glb`/`.gltf` character written as glTF keeps its
+ * meshes, skins and materials, with one new animation).
+ *
+ * `config_json` and `rate_hz` as for `flinch_bake_file` (the character weighs what the clip's performer
+ * weighed unless `config_json` sets `model.total_mass`). On success writes the bake summary to `*out` and the
+ * retarget figures to `*figures`, each unless NULL.
+ *
+ * Errors: as `flinch_bake_file`; a character that is no humanoid (the Fox) without a map file, or a map file
+ * naming unknown roles or bones, is `PARSE` with a message naming the missing roles. Nothing is written on
+ * failure.
+ *
+ * # Safety
+ * `character` and `output` are NULL (reported) or NUL-terminated strings; `input`, `map_file`, `hits_json`,
+ * `config_json` are NULL or NUL-terminated; `out` and `figures` are NULL or valid for one write.
+ */
+enum FlinchStatus flinch_bake_onto(const char *character,
+                                   const char *input,
+                                   const char *map_file,
+                                   const char *output,
+                                   const char *hits_json,
+                                   const char *config_json,
+                                   double rate_hz,
+                                   struct FlinchBakeSummary *out,
+                                   struct FlinchRetargetFigures *figures);
 
 /**
  * Creates an empty world and writes it to `*out`.

@@ -23,5 +23,6 @@ pub mod io;
 pub mod math;
 pub mod model;
 pub mod render;
+pub mod retarget;
 pub mod scene;
 pub mod skeleton;

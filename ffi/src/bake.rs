@@ -82,7 +82,7 @@ impl FlinchBakeSummary {
 }
 
 /// The status of a failed bake.
-fn status(e: &BakeError) -> FlinchStatus {
+pub fn status(e: &BakeError) -> FlinchStatus {
     match e.cause() {
         BakeError::Read(_) | BakeError::Write(_) => FlinchStatus::Io,
         BakeError::Input(_) => FlinchStatus::Parse,
@@ -110,17 +110,15 @@ fn json_error(function: &str, what: &str, e: ConfigError) -> FfiError {
     )
 }
 
-/// Bakes `input` (the embedded walk when `None`) into `output` with the hits of `hits_json` (none when `None`),
-/// the character configuration `config_json` (defaults when `None`) at `rate_hz` (≤ 0: 120 Hz): what the
-/// `flinch bake` command does with the same files and `--rate`.
-pub fn run_bake(
+/// What a bake call needs besides its files: the hits, the character configuration at `rate_hz` (≤ 0: 120 Hz)
+/// and the import options, all checked (`output`'s extension too) before any work.
+pub fn prepare(
     function: &str,
-    input: Option<&str>,
     output: &str,
     hits_json: Option<&str>,
     config_json: Option<&str>,
     rate_hz: f64,
-) -> Result<BakeSummary, FfiError> {
+) -> Result<(HitScript, CharacterConfig, ImportOptions), FfiError> {
     let rate = match rate_hz {
         r if r.is_nan() || r.is_infinite() => {
             return Err(FfiError::argument(
@@ -154,6 +152,21 @@ pub fn run_bake(
         sample_rate: Some(rate),
         ..ImportOptions::default()
     };
+    Ok((script, config, import))
+}
+
+/// Bakes `input` (the embedded walk when `None`) into `output` with the hits of `hits_json` (none when `None`),
+/// the character configuration `config_json` (defaults when `None`) at `rate_hz` (≤ 0: 120 Hz): what the
+/// `flinch bake` command does with the same files and `--rate`.
+pub fn run_bake(
+    function: &str,
+    input: Option<&str>,
+    output: &str,
+    hits_json: Option<&str>,
+    config_json: Option<&str>,
+    rate_hz: f64,
+) -> Result<BakeSummary, FfiError> {
+    let (script, config, import) = prepare(function, output, hits_json, config_json, rate_hz)?;
     bake_file(
         input.map(Path::new),
         Path::new(output),

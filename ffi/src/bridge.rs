@@ -8,6 +8,7 @@ use nalgebra::Vector3;
 use crate::bake::run_bake;
 use crate::clip::build_character;
 use crate::query::joint_deviations;
+use crate::retarget::{bake_summary, run_bake_onto};
 use flinch_core::scene::{Ball, BallKey, CharacterKey, Scene};
 
 #[cxx::bridge(namespace = "flinch::detail")]
@@ -82,6 +83,17 @@ mod ffi {
         /// `output` (format by extension), `config_json` (empty: defaults) at `rate_hz` (≤ 0: 120).
         fn bake_file(
             input: &str,
+            output: &str,
+            hits_json: &str,
+            config_json: &str,
+            rate_hz: f64,
+        ) -> Result<BakeSummary>;
+        /// Retargets `input` (empty: the embedded walk) onto `character` (`map_file`: empty or a bone map
+        /// override file) and bakes it like `bake_file`: `flinch bake --onto`.
+        fn bake_onto(
+            character: &str,
+            input: &str,
+            map_file: &str,
             output: &str,
             hits_json: &str,
             config_json: &str,
@@ -168,9 +180,37 @@ fn bake_file(
         rate_hz,
     )
     .map_err(|e| e.message)?;
+    Ok(summary(&s))
+}
+
+fn bake_onto(
+    character: &str,
+    input: &str,
+    map_file: &str,
+    output: &str,
+    hits_json: &str,
+    config_json: &str,
+    rate_hz: f64,
+) -> Result<BakeSummary, String> {
+    let s = run_bake_onto(
+        "bake_onto",
+        character,
+        given(input),
+        given(map_file),
+        output,
+        given(hits_json),
+        given(config_json),
+        rate_hz,
+    )
+    .map_err(|e| e.message)?;
+    Ok(summary(&bake_summary(&s)))
+}
+
+/// The bridge's summary of a bake.
+fn summary(s: &flinch_core::bake::BakeSummary) -> BakeSummary {
     let ev = &s.baked.evaluation;
     let hit = ev.hit.as_ref();
-    Ok(BakeSummary {
+    BakeSummary {
         frames: s.baked.clip.frames.len(),
         steps: s.baked.steps,
         duration_s: s.duration,
@@ -183,7 +223,7 @@ fn bake_file(
         energy_j: hit.map_or(0.0, |h| h.energy_j),
         track_rms_deg: ev.track_rms_deg,
         max_joint_gap_mm: ev.max_joint_gap_mm,
-    })
+    }
 }
 
 fn load_clip_file(path: &str) -> Result<Box<ClipData>, String> {

@@ -20,6 +20,7 @@ mod error;
 mod handles;
 mod query;
 mod reliability;
+mod retarget;
 mod world;
 
 #[cfg(test)]

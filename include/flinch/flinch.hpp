@@ -42,6 +42,16 @@ inline BakeSummary bake_file(const std::string &input, const std::string &output
     return detail::bake_file(input, output, hits_json, config_json, rate_hz);
 }
 
+/// Retargets a clip onto a character and bakes it, like `flinch bake --onto` (flinch_bake_onto in flinch.h):
+/// `character` (.glb/.gltf: the output keeps its meshes, skins and materials), `input` (empty: the embedded CMU
+/// walk), `map_file` (empty, or a .json/.toml bone map override file), the rest as bake_file. Throws rust::Error
+/// naming the roles a non-humanoid character lacks.
+inline BakeSummary bake_onto(const std::string &character, const std::string &input, const std::string &output,
+                             const std::string &hits_json = "", const std::string &map_file = "",
+                             const std::string &config_json = "", double rate_hz = 120.0) {
+    return detail::bake_onto(character, input, map_file, output, hits_json, config_json, rate_hz);
+}
+
 /// A loaded clip (skeleton + motion). Move-only.
 class Clip {
 public:

@@ -96,7 +96,7 @@ pub fn bake_file(
 
 /// The output must have a known extension and an existing folder ([`BakeError::Write`] otherwise), checked
 /// before the simulation rather than after it.
-fn check_output(output: &Path) -> Result<(), BakeError> {
+pub(crate) fn check_output(output: &Path) -> Result<(), BakeError> {
     if OutputFormat::from_path(output).is_none() {
         return Err(BakeError::Write(format!(
             "{}: unknown output format (use .bvh, .gltf or .glb)",

@@ -6,6 +6,7 @@ mod output;
 mod run;
 mod script;
 
+pub(crate) use file::check_output;
 pub use file::{BakeStage, BakeSummary, bake_file};
 pub use output::{OutputFormat, WriteSource, write_baked};
 pub use run::{BakeError, BakeMode, Baked, bake};

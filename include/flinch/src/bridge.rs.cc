@@ -1216,6 +1216,8 @@ bool flinch$detail$cxxbridge1$198$BakeSummary$operator$ne(BakeSummary const &, B
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$bake_file(::rust::Str input, ::rust::Str output, ::rust::Str hits_json, ::rust::Str config_json, double rate_hz, ::flinch::detail::BakeSummary *return$) noexcept;
 
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$bake_onto(::rust::Str character, ::rust::Str input, ::rust::Str map_file, ::rust::Str output, ::rust::Str hits_json, ::rust::Str config_json, double rate_hz, ::flinch::detail::BakeSummary *return$) noexcept;
+
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$load_clip_file(::rust::Str path, ::rust::Box<::flinch::detail::ClipData> *return$) noexcept;
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$load_clip_memory(::rust::Slice<::std::uint8_t const> bytes, ::rust::Str format, ::rust::Str name, ::rust::Box<::flinch::detail::ClipData> *return$) noexcept;
@@ -1299,6 +1301,17 @@ bool BakeSummary::operator!=(BakeSummary const &rhs) const noexcept {
 ::flinch::detail::BakeSummary bake_file(::rust::Str input, ::rust::Str output, ::rust::Str hits_json, ::rust::Str config_json, double rate_hz) {
   ::rust::MaybeUninit<::flinch::detail::BakeSummary> return$;
   ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$bake_file(input, output, hits_json, config_json, rate_hz, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+// Retargets `input` (empty: the embedded walk) onto `character` (`map_file`: empty or a bone map
+// override file) and bakes it like `bake_file`: `flinch bake --onto`.
+::flinch::detail::BakeSummary bake_onto(::rust::Str character, ::rust::Str input, ::rust::Str map_file, ::rust::Str output, ::rust::Str hits_json, ::rust::Str config_json, double rate_hz) {
+  ::rust::MaybeUninit<::flinch::detail::BakeSummary> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$bake_onto(character, input, map_file, output, hits_json, config_json, rate_hz, &return$.value);
   if (error$.ptr) {
     throw ::rust::impl<::rust::Error>::error(error$);
   }

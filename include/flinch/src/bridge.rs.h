@@ -1129,6 +1129,10 @@ private:
 // `output` (format by extension), `config_json` (empty: defaults) at `rate_hz` (≤ 0: 120).
 ::flinch::detail::BakeSummary bake_file(::rust::Str input, ::rust::Str output, ::rust::Str hits_json, ::rust::Str config_json, double rate_hz);
 
+// Retargets `input` (empty: the embedded walk) onto `character` (`map_file`: empty or a bone map
+// override file) and bakes it like `bake_file`: `flinch bake --onto`.
+::flinch::detail::BakeSummary bake_onto(::rust::Str character, ::rust::Str input, ::rust::Str map_file, ::rust::Str output, ::rust::Str hits_json, ::rust::Str config_json, double rate_hz);
+
 // Loads a clip file (format from the extension).
 ::rust::Box<::flinch::detail::ClipData> load_clip_file(::rust::Str path);
 

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use flinch::bake::{BakeError, BakeMode, BakeStage, Baked, HitScript, OutputFormat, bake_file};
+use flinch::retarget::{Retargeted, bake_onto};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -36,6 +37,13 @@ pub struct BakeArgs {
     /// Clips baked at once (default: one per core).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Retarget the clips onto this character (.glb/.gltf keeps its meshes, skins and materials in the output;
+    /// default output format glb) before simulating. See docs/retarget.md.
+    #[arg(long, value_name = "CHARACTER")]
+    onto: Option<PathBuf>,
+    /// With --onto: the bone map override file (.json or .toml: [source]/[target] role = "bone", plant).
+    #[arg(long, value_name = "FILE", requires = "onto")]
+    map: Option<PathBuf>,
     #[command(flatten)]
     import: ImportArgs,
 }
@@ -54,6 +62,8 @@ struct Done {
     simulated_s: f64,
     wall_s: f64,
     baked: Baked,
+    /// The retarget, with `--onto`.
+    retarget: Option<Retargeted>,
 }
 
 /// The output path of each input.
@@ -86,7 +96,7 @@ fn plan(args: &BakeArgs) -> Result<Vec<Job>, CliError> {
             ),
             None => ("cmu_02_01_walk".to_string(), true),
         };
-        let format = forced.unwrap_or(if is_bvh {
+        let format = forced.unwrap_or(if is_bvh && args.onto.is_none() {
             OutputFormat::Bvh
         } else {
             OutputFormat::Glb
@@ -133,34 +143,57 @@ fn run_job(
         BakeMode::Layered
     };
     let import = args.import.options(Some(args.rate))?;
-    let summary = bake_file(
-        job.input.as_deref(),
-        &job.output,
-        script,
-        &config,
-        &import,
-        mode,
-        |stage| match stage {
-            BakeStage::Preparing => bar.set_message("preprocessing"),
-            BakeStage::Simulating(f) => {
-                bar.set_message("simulating");
-                bar.set_position((f * 1000.0) as u64)
-            }
-            BakeStage::Writing => bar.set_message("writing"),
-        },
-    )
-    .map_err(|e| match e {
+    let progress = |stage| match stage {
+        BakeStage::Preparing => bar.set_message("preprocessing"),
+        BakeStage::Simulating(f) => {
+            bar.set_message("simulating");
+            bar.set_position((f * 1000.0) as u64)
+        }
+        BakeStage::Writing => bar.set_message("writing"),
+    };
+    let cli_error = |e| match e {
         BakeError::Write(m) => CliError::Other(m),
         e => CliError::Input(e.to_string()),
-    })?;
+    };
+    let (baked, duration, retarget) = match &args.onto {
+        Some(character) => {
+            let s = bake_onto(
+                character,
+                job.input.as_deref(),
+                args.map.as_deref(),
+                &job.output,
+                script,
+                &config,
+                &import,
+                mode,
+                progress,
+            )
+            .map_err(cli_error)?;
+            (s.baked, s.duration, Some(s.retargeted))
+        }
+        None => {
+            let s = bake_file(
+                job.input.as_deref(),
+                &job.output,
+                script,
+                &config,
+                &import,
+                mode,
+                progress,
+            )
+            .map_err(cli_error)?;
+            (s.baked, s.duration, None)
+        }
+    };
     bar.finish_with_message("done");
     Ok(Done {
         name: display_name(job.input.as_deref()),
         output: job.output.clone(),
-        frames: summary.baked.clip.frames.len(),
-        simulated_s: summary.duration,
+        frames: baked.clip.frames.len(),
+        simulated_s: duration,
         wall_s: start.elapsed().as_secs_f64(),
-        baked: summary.baked,
+        baked,
+        retarget,
     })
 }
 
@@ -176,6 +209,17 @@ fn print_summary(d: &Done) {
         d.simulated_s / d.wall_s.max(1e-9),
         d.baked.steps
     );
+    if let Some(r) = &d.retarget {
+        let f = &r.figures;
+        println!(
+            "  retargeted: leg ratio {:.3}, foot skate {:.2} mm, penetration {:.2} mm, root path {:.2} %, limb directions {:.2} deg",
+            r.leg_ratio,
+            f.foot_skate_mm,
+            f.foot_penetration_mm,
+            f.root_path_err_pct,
+            f.limb_dir_err_deg
+        );
+    }
     for e in &d.baked.events {
         let source = if e.ball.is_some() { "ball" } else { "impulse" };
         println!(

@@ -8,6 +8,7 @@ mod demo;
 mod eval;
 mod export_mjcf;
 mod inspect;
+mod onto;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -57,6 +58,12 @@ enum Command {
         /// glTF: resampling rate in frames per second.
         #[arg(long)]
         rate: Option<f64>,
+        /// Print the retarget map of the file (the clip) onto this character instead (see docs/retarget.md).
+        #[arg(long, value_name = "CHARACTER")]
+        onto: Option<PathBuf>,
+        /// With --onto: the bone map override file (.json or .toml).
+        #[arg(long, value_name = "FILE", requires = "onto")]
+        map: Option<PathBuf>,
         #[command(flatten)]
         import: ImportArgs,
     },
@@ -83,11 +90,20 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Inspect {
             file,
+            rate,
+            onto: Some(character),
+            map,
+            import,
+            ..
+        } => onto::run(file.as_deref(), &character, map.as_deref(), &import, rate),
+        Command::Inspect {
+            file,
             json,
             model,
             config,
             rate,
             import,
+            ..
         } => inspect::run(
             file.as_deref(),
             json,

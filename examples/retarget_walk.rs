@@ -1,0 +1,171 @@
+//! Issue 15's `retarget_walk`: CMU and SFU clips retargeted onto RobotExpressive, simulated unperturbed and
+//! with a ball on the right forearm, and written as the robot's own GLB (validated when node and
+//! tools/gltf-validator are installed). Prints `figure <name> <value> <unit>` per pair; the Fox is refused.
+//! `FLINCH_DATA=/work/shared/data cargo run --release --example retarget_walk`
+
+use std::path::{Path, PathBuf};
+
+use flinch::bake::{BakeMode, HitScript, ScriptedHit, bake};
+use flinch::control::{Character, CharacterConfig};
+use flinch::io::ImportOptions;
+use flinch::retarget::{RetargetOptions, bake_onto, load_onto, performer_config, retarget};
+use nalgebra::Vector3;
+
+fn data() -> PathBuf {
+    std::env::var_os("FLINCH_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+}
+
+/// The ball of the walk example (0.45 kg, 0.11 m, 15 m/s) aimed at the character's right forearm, with its
+/// radius and speed scaled by `scale` (the leg ratio): the same hit relative to the body, since the angular
+/// kick of an impulse J on a limb of length L and mass m is J·L / (m L²).
+fn ball(bone: &str, scale: f64) -> HitScript {
+    HitScript {
+        hits: vec![ScriptedHit::AimedBall {
+            bone: bone.into(),
+            arrival: 1.0,
+            velocity: Vector3::new(15.0 * scale, 0.0, 0.0).into(),
+            radius: 0.11 * scale,
+            mass: 0.45,
+            flight: 0.2,
+        }],
+        restitution: 0.0,
+    }
+}
+
+/// Validator errors of a written file, `None` when node or the validator package is missing.
+fn validator_errors(file: &Path) -> Option<u64> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !root
+        .join("tools/gltf-validator/node_modules/gltf-validator")
+        .is_dir()
+    {
+        return None;
+    }
+    let out = std::process::Command::new("node")
+        .arg(root.join("tools/gltf-validator/validate.mjs"))
+        .arg(file)
+        .output()
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    v["numErrors"].as_u64().or_else(|| v["errors"].as_u64())
+}
+
+fn run_pair(clip: &str, character: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let data = data();
+    let clip_path = data.join("bvh").join(clip);
+    let char_path = data.join("gltf").join(character);
+    let onto = load_onto(
+        &char_path,
+        Some(&clip_path),
+        None,
+        &ImportOptions::default(),
+    )?;
+    let r = retarget(
+        &onto.source.skeleton,
+        &onto.source.clip,
+        &onto.target.skeleton,
+        &onto.map,
+        &RetargetOptions::default(),
+    )?;
+    let pair = format!("{} -> {}", clip, character);
+    println!("== {pair}");
+    println!(
+        "  leg ratio {:.3}, heading turn {:.1} deg, {} frames",
+        r.leg_ratio,
+        r.heading_deg,
+        r.clip.frames.len()
+    );
+    let f = &r.figures;
+    println!("figure leg_ratio {:.3} x", r.leg_ratio);
+    println!("figure foot_skate_mm {:.3} mm", f.foot_skate_mm);
+    println!("figure foot_penetration_mm {:.3} mm", f.foot_penetration_mm);
+    println!("figure root_path_err_pct {:.3} %", f.root_path_err_pct);
+    println!("figure limb_dir_err_deg {:.3} deg", f.limb_dir_err_deg);
+
+    let config = performer_config(
+        &onto.source.skeleton,
+        &onto.target.skeleton,
+        &onto.tree,
+        &CharacterConfig::default(),
+    );
+    let character = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config)?;
+    let still = bake(character, &HitScript::default(), BakeMode::Layered, |_| {})?;
+    println!(
+        "figure track_rms_deg {:.4e} deg",
+        still.evaluation.track_rms_deg
+    );
+    let forearm = onto
+        .tree
+        .key("right_forearm")
+        .map(|k| onto.target.skeleton.joints[k.target].name.clone())
+        .ok_or("no right forearm")?;
+    let out = std::env::temp_dir().join(format!(
+        "retarget_walk_{}_{}.glb",
+        clip.trim_end_matches(".bvh"),
+        std::process::id()
+    ));
+    let character = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config)?;
+    let plain = bake(character, &ball(&forearm, 1.0), BakeMode::Layered, |_| {})?;
+    if let Some(h) = &plain.evaluation.hit {
+        println!("figure hit_peak_unscaled_ball_deg {:.3} deg", h.peak_deg);
+    }
+    let summary = bake_onto(
+        &char_path,
+        Some(&clip_path),
+        None,
+        &out,
+        &ball(&forearm, r.leg_ratio),
+        &CharacterConfig::default(),
+        &ImportOptions::default(),
+        BakeMode::Layered,
+        |_| {},
+    )?;
+    if let Some(e) = summary.baked.events.first() {
+        println!(
+            "  first contact: {} at {:.3} s, {:.3} N*s",
+            e.bone,
+            e.time,
+            e.impulse.norm()
+        );
+    }
+    match &summary.baked.evaluation.hit {
+        Some(h) => {
+            println!(
+                "  ball on {forearm}: peak at {} ({:.3} s)",
+                h.peak_joint, h.peak_time
+            );
+            println!("figure hit_peak_deg {:.3} deg", h.peak_deg);
+            println!(
+                "figure hit_return_s {:.4} s",
+                h.return_s.unwrap_or(f64::INFINITY)
+            );
+        }
+        None => println!("  the ball missed {forearm}"),
+    }
+    match validator_errors(&out) {
+        Some(n) => println!("figure validator_errors {n} count"),
+        None => println!("  (validator not installed: npm ci --prefix tools/gltf-validator)"),
+    }
+    let _ = std::fs::remove_file(&out);
+    Ok(())
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let robot = "RobotExpressive_threejs_reexport.glb";
+    for clip in [
+        "cmu_02_01_walk.bvh",
+        "cmu_01_01_jump.bvh",
+        "sfu_0005_Walking001.bvh",
+    ] {
+        run_pair(clip, robot)?;
+    }
+    let fox = data().join("gltf/Fox.glb");
+    let walk = data().join("bvh/cmu_02_01_walk.bvh");
+    match load_onto(&fox, Some(&walk), None, &ImportOptions::default()) {
+        Ok(_) => println!("Fox.glb: unexpectedly accepted as a humanoid"),
+        Err(e) => println!("== cmu_02_01_walk.bvh -> Fox.glb refused: {e}"),
+    }
+    Ok(())
+}

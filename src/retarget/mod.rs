@@ -1,0 +1,456 @@
+//! Retargeting: a clip recorded on one skeleton (CMU, SFU, a studio's) becomes a clip on another (a game's own
+//! rig, with other bone names, proportions, rest pose and units), which then goes through the normal pipeline
+//! (body from the target skeleton, inverse dynamics, tracking, hits). See `docs/retarget.md`.
+//!
+//! Both skeletons come in flinch's convention (metres, Y up): the importers convert units and up axes, and the
+//! glTF exporter writes the result back in the character's own units and axes.
+
+mod align;
+mod chains;
+mod figures;
+mod ik;
+mod map;
+mod onto;
+mod roles;
+mod solve;
+mod stance;
+
+pub use align::Alignment;
+pub use chains::{Key, Tree};
+pub use figures::RetargetFigures;
+pub use ik::Limb;
+pub use map::{BonePair, Correspondence, MapFile};
+pub use onto::{Onto, OntoSummary, bake_onto, load_onto, map_text};
+pub use roles::{OPTIONAL_ROLES, REQUIRED_ROLES, RoleMap, find_roles, roles_with_overrides};
+pub use solve::Placement;
+pub use stance::StanceThresholds;
+
+use nalgebra::{Point3, Vector3};
+
+use crate::skeleton::{Clip, Skeleton, rest_points};
+
+/// Why a retarget failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RetargetError {
+    /// A skeleton lacks humanoid roles the retargeter needs.
+    #[error(
+        "the {side} skeleton lacks the humanoid roles {}{}; name the bones playing them in a map file \
+         ([source]/[target] role = \"bone\")",
+        roles.join(", "),
+        if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) }
+    )]
+    MissingRoles {
+        /// `source (clip)` or `target (character)`.
+        side: String,
+        /// The missing roles.
+        roles: Vec<String>,
+        /// Why the bone map rejected candidates.
+        notes: Vec<String>,
+    },
+    /// The map file is unreadable or names unknown roles or bones.
+    #[error("map file: {0}")]
+    MapFile(String),
+    /// The clip has no frames, or a value is not finite.
+    #[error("{0}")]
+    Input(String),
+}
+
+/// Options of a retarget.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetargetOptions {
+    /// Stance detection thresholds.
+    pub stance: StanceThresholds,
+    /// Frames over which a plant correction fades in and out around a stance (s).
+    pub blend_s: f64,
+    /// Plant feet (and marked hands) and keep them above the floor with two-bone IK.
+    pub cleanup: bool,
+}
+
+impl Default for RetargetOptions {
+    fn default() -> Self {
+        RetargetOptions {
+            stance: StanceThresholds::default(),
+            blend_s: 0.1,
+            cleanup: true,
+        }
+    }
+}
+
+/// One planted effector of a retarget.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Effector {
+    /// Its role (`left_foot`, `right_hand`).
+    pub role: String,
+    /// The two-bone limb that moves it on the target.
+    pub limb: Limb,
+    /// Stance per frame, detected on the source.
+    pub stance: Vec<bool>,
+    /// Lowest allowed height of its joint on the target (m).
+    pub min_y: f64,
+}
+
+/// A retargeted clip and what was measured.
+#[derive(Debug, Clone)]
+pub struct Retargeted {
+    /// The clip on the target skeleton (the source's frame times).
+    pub clip: Clip,
+    /// The retarget tree (keys and chains on both skeletons).
+    pub tree: Tree,
+    /// Target / source leg length.
+    pub leg_ratio: f64,
+    /// The turn about +Y that made the target face where the source faces (degrees).
+    pub heading_deg: f64,
+    /// Planted effectors.
+    pub effectors: Vec<Effector>,
+    /// Accuracy figures.
+    pub figures: RetargetFigures,
+}
+
+/// Lowest rest-pose point (joints and end sites) of a skeleton: where it stands.
+fn floor(sk: &Skeleton) -> f64 {
+    rest_points(sk)
+        .iter()
+        .map(|p| p.y)
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Retargets `clip` (on `source`) onto `target` through `map`.
+pub fn retarget(
+    source: &Skeleton,
+    clip: &Clip,
+    target: &Skeleton,
+    map: &Correspondence,
+    opts: &RetargetOptions,
+) -> Result<Retargeted, RetargetError> {
+    if clip.frames.is_empty() {
+        return Err(RetargetError::Input("the clip has no frames".into()));
+    }
+    if !(clip.frame_time.is_finite() && clip.frame_time > 0.0) {
+        return Err(RetargetError::Input(format!(
+            "the clip's frame time must be positive, got {}",
+            clip.frame_time
+        )));
+    }
+    for (f, pose) in clip.frames.iter().enumerate() {
+        if pose.translations.len() != source.len() || pose.rotations.len() != source.len() {
+            return Err(RetargetError::Input(format!(
+                "frame {f}: {} joints, the source skeleton has {}",
+                pose.rotations.len(),
+                source.len()
+            )));
+        }
+        let finite = pose
+            .translations
+            .iter()
+            .all(|t| t.iter().all(|x| x.is_finite()))
+            && pose
+                .rotations
+                .iter()
+                .all(|q| q.coords.iter().all(|x| x.is_finite()));
+        if !finite {
+            return Err(RetargetError::Input(format!(
+                "frame {f}: a joint value is not finite"
+            )));
+        }
+    }
+    let tree = Tree::build(source, target, map)?;
+    let align = Alignment::new(source, target, &tree);
+    let source_world: Vec<_> = clip
+        .frames
+        .iter()
+        .map(|p| p.world_transforms(source))
+        .collect();
+    let key = |r: &str| tree.keys.iter().position(|k| k.role == r);
+    let feet: Vec<usize> = ["left_foot", "right_foot"]
+        .iter()
+        .filter_map(|r| key(r))
+        .collect();
+    let ankle_heights: Vec<f64> = feet
+        .iter()
+        .flat_map(|&k| {
+            let j = tree.keys[k].source;
+            source_world.iter().map(move |w| w[j].translation.vector.y)
+        })
+        .collect();
+    let target_ankle = feet
+        .iter()
+        .map(|&k| align.target_rest[tree.keys[k].target].translation.vector.y)
+        .sum::<f64>()
+        / feet.len().max(1) as f64;
+    let placement = Placement {
+        ratio: align.leg_ratio,
+        source_ankle: stance::quantile(&ankle_heights, 0.05),
+        target_ankle,
+    };
+    let mut frames: Vec<_> = source_world
+        .iter()
+        .map(|w| solve::solve_frame(target, &tree, &align, &placement, w))
+        .collect();
+
+    let effectors = effectors(
+        source,
+        target,
+        &tree,
+        &align,
+        map,
+        &placement,
+        &source_world,
+        clip,
+        opts,
+    );
+    if opts.cleanup {
+        let blend = (opts.blend_s / clip.frame_time).round() as usize;
+        let goals: Vec<Vec<Vector3<f64>>> = effectors
+            .iter()
+            .map(|e| {
+                let track: Vec<Vector3<f64>> = frames
+                    .iter()
+                    .map(|p| e.limb.end_position(&p.world_transforms(target)))
+                    .collect();
+                stance::plant_goals(&track, &e.stance, e.min_y, blend)
+            })
+            .collect();
+        lower_pelvis(target, &effectors, &goals, &mut frames, blend);
+        for (e, goals) in effectors.iter().zip(&goals) {
+            for (pose, goal) in frames.iter_mut().zip(goals) {
+                e.limb.solve(target, pose, goal);
+            }
+        }
+    }
+    let mut out = Clip {
+        frame_time: clip.frame_time,
+        frames,
+    };
+    out.make_hemisphere_continuous();
+    let target_world: Vec<_> = out
+        .frames
+        .iter()
+        .map(|p| p.world_transforms(target))
+        .collect();
+    let tracks: Vec<Vec<Vector3<f64>>> = effectors
+        .iter()
+        .map(|e| {
+            target_world
+                .iter()
+                .map(|w| e.limb.end_position(w))
+                .collect()
+        })
+        .collect();
+    let planted: Vec<figures::Planted<'_>> = effectors
+        .iter()
+        .zip(&tracks)
+        .filter(|(e, _)| e.role.ends_with("_foot"))
+        .map(|(e, t)| figures::Planted {
+            track: t,
+            stance: &e.stance,
+            min_y: e.min_y,
+        })
+        .collect();
+    let figures = figures::measure(&tree, &align, &source_world, &target_world, &planted);
+    Ok(Retargeted {
+        clip: out,
+        heading_deg: align.heading.angle().to_degrees()
+            * align.heading.axis().map_or(1.0, |a| a.y.signum()),
+        leg_ratio: align.leg_ratio,
+        tree,
+        effectors,
+        figures,
+    })
+}
+
+/// The planted effectors: both feet, and the hands the map marks; stance detected on the source.
+#[allow(clippy::too_many_arguments)]
+fn effectors(
+    source: &Skeleton,
+    target: &Skeleton,
+    tree: &Tree,
+    align: &Alignment,
+    map: &Correspondence,
+    placement: &Placement,
+    source_world: &[Vec<nalgebra::Isometry3<f64>>],
+    clip: &Clip,
+    opts: &RetargetOptions,
+) -> Vec<Effector> {
+    let key = |r: &str| tree.keys.iter().position(|k| k.role == r);
+    let source_leg = align.source_leg;
+    let thr = opts.stance;
+    let source_floor = placement.source_ankle - (source_ankle_rest(tree, align) - floor(source));
+    let target_floor = floor(target);
+    let mut out = Vec::new();
+    for side in ["left", "right"] {
+        let mut limbs = vec![("foot", "thigh", "shin")];
+        if map.plant_hands.iter().any(|h| h == &format!("{side}_hand")) {
+            limbs.push(("hand", "upper_arm", "forearm"));
+        }
+        for (end_base, upper_base, middle_base) in limbs {
+            let (end, upper, middle) = (
+                format!("{side}_{end_base}"),
+                format!("{side}_{upper_base}"),
+                format!("{side}_{middle_base}"),
+            );
+            let (Some(ke), Some(ku), Some(km)) = (key(&end), key(&upper), key(&middle)) else {
+                continue;
+            };
+            let (e, u, m) = (&tree.keys[ke], &tree.keys[ku], &tree.keys[km]);
+            let rest = &align.target_rest;
+            let tip = rest[m.target].inverse() * Point3::from(rest[e.target].translation.vector);
+            let lateral = {
+                let l = tree.key(&format!("left_{upper_base}"));
+                let r = tree.key(&format!("right_{upper_base}"));
+                match (l, r) {
+                    (Some(l), Some(r)) => {
+                        rest[l.target].translation.vector - rest[r.target].translation.vector
+                    }
+                    _ => Vector3::x(),
+                }
+            };
+            let is_foot = end.ends_with("_foot");
+            // Knees bend about the character's right, elbows about its left (when the limb is straight).
+            let hint_world = if is_foot { -lateral } else { lateral };
+            let bend_hint = rest[u.target].rotation.inverse()
+                * hint_world.try_normalize(1e-9).unwrap_or_else(Vector3::x);
+            let track: Vec<Vector3<f64>> = source_world
+                .iter()
+                .map(|w| w[e.source].translation.vector)
+                .collect();
+            let (planted_y, min_y) = if is_foot {
+                (placement.source_ankle, rest[e.target].translation.vector.y)
+            } else {
+                (source_floor + 0.05 * source_leg, target_floor)
+            };
+            let stance = stance::detect(
+                &track,
+                clip.frame_time,
+                planted_y,
+                thr.height * source_leg,
+                thr.speed * source_leg,
+                thr.min_duration_s,
+            );
+            out.push(Effector {
+                role: end,
+                limb: Limb {
+                    upper: u.target,
+                    middle: m.target,
+                    end: e.target,
+                    end_attached: e.target_attached,
+                    tip,
+                    bend_hint,
+                },
+                stance,
+                min_y,
+            });
+        }
+    }
+    out
+}
+
+/// Mean source ankle height in the source rest pose.
+fn source_ankle_rest(tree: &Tree, align: &Alignment) -> f64 {
+    let feet: Vec<f64> = ["left_foot", "right_foot"]
+        .iter()
+        .filter_map(|r| tree.key(r))
+        .map(|k| align.source_rest[k.source].translation.vector.y)
+        .collect();
+    feet.iter().sum::<f64>() / feet.len().max(1) as f64
+}
+
+/// Lowers the whole character (its root) where a leg cannot reach its foot's goal: a planted foot held where
+/// the stance began needs a longer leg at the ends of the stance than the source had, the source's leg being
+/// nearly straight there already. The drop is the largest any foot needs, widened and smoothed over `blend`
+/// frames so that it does not pop, and at most a fifth of the leg.
+fn lower_pelvis(
+    target: &Skeleton,
+    effectors: &[Effector],
+    goals: &[Vec<Vector3<f64>>],
+    frames: &mut [crate::skeleton::Pose],
+    blend: usize,
+) {
+    let n = frames.len();
+    let mut drop = vec![0.0f64; n];
+    for (f, pose) in frames.iter().enumerate() {
+        let world = pose.world_transforms(target);
+        for (e, g) in effectors.iter().zip(goals) {
+            if !e.role.ends_with("_foot") {
+                continue;
+            }
+            let reach = e.limb.reach(&world) * 0.995;
+            let hip = world[e.limb.upper].translation.vector;
+            let d = hip - g[f];
+            let horizontal2 = d.x * d.x + d.z * d.z;
+            let need = if horizontal2 < reach * reach {
+                d.y - (reach * reach - horizontal2).sqrt()
+            } else {
+                d.y
+            };
+            drop[f] = drop[f].max(need.clamp(0.0, 0.2 * reach));
+        }
+    }
+    let k = (blend / 2).max(1);
+    let widened: Vec<f64> = (0..n)
+        .map(|f| {
+            drop[f.saturating_sub(k)..(f + k + 1).min(n)]
+                .iter()
+                .fold(0.0f64, |a, &b| a.max(b))
+        })
+        .collect();
+    for (f, pose) in frames.iter_mut().enumerate() {
+        let window = &widened[f.saturating_sub(k)..(f + k + 1).min(n)];
+        let smooth = window.iter().sum::<f64>() / window.len() as f64;
+        pose.translations[0].y -= smooth;
+    }
+}
+
+/// The character configuration of a retargeted character: `config`, with
+/// - the performer's total mass (the source skeleton's model at the default build configuration) unless
+///   `config.model.total_mass` sets one: the motion's dynamics are the performer's, and a 3 m robot built at
+///   water density would weigh ten times as much and shrug a ball off;
+/// - every target bone the retarget keeps at rest (fingers, IK pole targets) merged into its parent's body
+///   unless the config says otherwise: they carry no motion of their own, and as separate light bodies they
+///   would flap for seconds after a hit;
+/// - the joints between the root and the pelvis (an IK rig's floor-level root, whose segments run to the pole
+///   targets and the feet) thin (1 cm radius) unless the config sets a radius: a placement handle, not flesh a
+///   ball could hit.
+pub fn performer_config(
+    source: &Skeleton,
+    target: &Skeleton,
+    tree: &Tree,
+    config: &crate::control::CharacterConfig,
+) -> crate::control::CharacterConfig {
+    let mut out = config.clone();
+    if out.model.total_mass.is_none()
+        && let Ok(m) =
+            crate::model::Model::from_skeleton(source, &crate::model::BuildConfig::default())
+    {
+        out.model.total_mass = Some(m.total_mass());
+    }
+    let mut moving = vec![false; target.len()];
+    for key in &tree.keys {
+        for &j in &key.target_chain {
+            moving[j] = true;
+        }
+    }
+    // The joints between the root and the pelvis carry the pelvis motion.
+    let mut k = tree.keys[0].target;
+    while let Some(p) = target.joints[k].parent {
+        moving[p] = true;
+        out.model
+            .bones
+            .entry(target.joints[p].name.clone())
+            .or_default()
+            .radius
+            .get_or_insert(0.01);
+        k = p;
+    }
+    for (j, joint) in target.joints.iter().enumerate().skip(1) {
+        let parent_still = joint.parent.is_some_and(|p| !moving[p]);
+        if !moving[j] && parent_still {
+            out.model
+                .bones
+                .entry(joint.name.clone())
+                .or_default()
+                .merge
+                .get_or_insert(true);
+        }
+    }
+    out
+}

@@ -1,0 +1,238 @@
+//! `flinch bake --onto`: a clip file retargeted onto a character file, simulated with its hits, and written as
+//! the character's own file (a glTF keeps its meshes, skins and materials; the animations become the reacted
+//! motion). Also the map listing of `flinch inspect --onto`.
+
+use std::path::Path;
+
+use super::chains::Tree;
+use super::map::{Correspondence, MapFile};
+use super::{RetargetOptions, Retargeted, performer_config, retarget};
+use crate::bake::{
+    BakeError, BakeMode, BakeStage, Baked, HitScript, ScriptedHit, WriteSource, bake, write_baked,
+};
+use crate::control::{Character, CharacterConfig};
+use crate::io::gltf_export::{GltfSource, load_source_file};
+use crate::io::gltf_import::GltfImportError;
+use crate::io::{Format, ImportError, ImportOptions, Imported, load_embedded_walk, load_file};
+use crate::skeleton::Skeleton;
+
+/// What `flinch bake --onto` did.
+#[derive(Debug, Clone)]
+pub struct OntoSummary {
+    /// The retarget (the clip on the character, its figures).
+    pub retargeted: Retargeted,
+    /// The bake of the retargeted clip.
+    pub baked: Baked,
+    /// Seconds of motion simulated.
+    pub duration: f64,
+}
+
+/// A loaded retarget job: the clip, the character (with its glTF document when it is one) and the map.
+pub struct Onto {
+    /// The clip (a leading cgspeed T-pose frame dropped).
+    pub source: Imported,
+    /// The character.
+    pub target: Imported,
+    /// The character's glTF document, kept for the output.
+    pub gltf: Option<GltfSource>,
+    /// The correspondence.
+    pub map: Correspondence,
+    /// Its retarget tree.
+    pub tree: Tree,
+}
+
+fn read_error(e: ImportError) -> BakeError {
+    match e {
+        ImportError::Read { .. } => BakeError::Read(e.to_string()),
+        e => BakeError::Input(e.to_string()),
+    }
+}
+
+/// Loads the character (`.glb`/`.gltf` keeps its document; `.bvh`/`.urdf` too as plain skeletons), the clip
+/// (the embedded CMU walk when `None`) and the map file, and builds the correspondence.
+pub fn load_onto(
+    character: &Path,
+    clip: Option<&Path>,
+    map_file: Option<&Path>,
+    import: &ImportOptions,
+) -> Result<Onto, BakeError> {
+    let is_gltf =
+        Format::from_path(character).is_some_and(|f| matches!(f, Format::Gltf | Format::Glb));
+    let character_opts = ImportOptions::default();
+    let (target, gltf) = if is_gltf {
+        let (imported, source) =
+            load_source_file(character, &character_opts).map_err(|e| match e {
+                GltfImportError::Io { .. } => BakeError::Read(e.to_string()),
+                e => BakeError::Input(e.to_string()),
+            })?;
+        (imported, Some(source))
+    } else {
+        (
+            load_file(character, &character_opts).map_err(read_error)?,
+            None,
+        )
+    };
+    let mut source = match clip {
+        Some(path) => load_file(path, import).map_err(read_error)?,
+        None => load_embedded_walk(import).map_err(|e| BakeError::Input(e.to_string()))?,
+    };
+    if source.report.leading_tpose
+        && !source.report.leading_tpose_dropped
+        && source.clip.frames.len() > 1
+    {
+        source.clip.drop_first_frame();
+        source.report.leading_tpose_dropped = true;
+    }
+    let file = match map_file {
+        Some(p) => Some(MapFile::from_file(p).map_err(|e| BakeError::Input(e.to_string()))?),
+        None => None,
+    };
+    let map =
+        Correspondence::build(&source.skeleton, &target.skeleton, file.as_ref()).map_err(|e| {
+            BakeError::Input(format!(
+                "{} onto {}: {e}",
+                clip_name(clip),
+                character.display()
+            ))
+        })?;
+    let tree = Tree::build(&source.skeleton, &target.skeleton, &map)
+        .map_err(|e| BakeError::Input(e.to_string()))?;
+    Ok(Onto {
+        source,
+        target,
+        gltf,
+        map,
+        tree,
+    })
+}
+
+fn clip_name(clip: Option<&Path>) -> String {
+    clip.map_or("the embedded walk".into(), |p| p.display().to_string())
+}
+
+/// A hit naming a bone the character lacks but the clip has is moved to the character's joint playing that
+/// bone's role, so one hits file serves the clip and the character.
+fn translate_hits(script: &HitScript, onto: &Onto) -> HitScript {
+    let rename = |bone: &String| -> String {
+        if onto.target.skeleton.find(bone).is_some() {
+            return bone.clone();
+        }
+        let Some(j) = onto.source.skeleton.find(bone) else {
+            return bone.clone();
+        };
+        onto.tree
+            .keys
+            .iter()
+            .find(|k| k.source == j)
+            .map_or(bone.clone(), |k| {
+                onto.target.skeleton.joints[k.target].name.clone()
+            })
+    };
+    let mut out = script.clone();
+    for hit in &mut out.hits {
+        match hit {
+            ScriptedHit::Impulse { bone, .. } | ScriptedHit::AimedBall { bone, .. } => {
+                *bone = rename(bone)
+            }
+            ScriptedHit::Ball { .. } => {}
+        }
+    }
+    out
+}
+
+/// Retargets `clip` onto `character`, bakes it with `script` and writes `output` (format by extension; a glTF
+/// character written as glTF keeps its document). Errors name the files; nothing is written on failure.
+#[allow(clippy::too_many_arguments)]
+pub fn bake_onto(
+    character: &Path,
+    clip: Option<&Path>,
+    map_file: Option<&Path>,
+    output: &Path,
+    script: &HitScript,
+    config: &CharacterConfig,
+    import: &ImportOptions,
+    mode: BakeMode,
+    mut progress: impl FnMut(BakeStage),
+) -> Result<OntoSummary, BakeError> {
+    crate::bake::check_output(output)?;
+    progress(BakeStage::Preparing);
+    let onto = load_onto(character, clip, map_file, import)?;
+    let retargeted = retarget(
+        &onto.source.skeleton,
+        &onto.source.clip,
+        &onto.target.skeleton,
+        &onto.map,
+        &RetargetOptions::default(),
+    )
+    .map_err(|e| BakeError::Input(format!("{}: {e}", clip_name(clip))))?;
+    let script = translate_hits(script, &onto);
+    let name = character.display().to_string();
+    let in_file = |e: BakeError| BakeError::Clip {
+        file: name.clone(),
+        source: Box::new(e),
+    };
+    let config = performer_config(
+        &onto.source.skeleton,
+        &onto.target.skeleton,
+        &onto.tree,
+        config,
+    );
+    let character = Character::new(
+        onto.target.skeleton.clone(),
+        retargeted.clip.clone(),
+        &config,
+    )
+    .map_err(|e| in_file(e.into()))?;
+    let duration = character.reference().duration();
+    let baked = bake(character, &script, mode, |f| {
+        progress(BakeStage::Simulating(f))
+    })
+    .map_err(in_file)?;
+    progress(BakeStage::Writing);
+    let source = WriteSource {
+        report: &onto.target.report,
+        gltf: onto.gltf.as_ref(),
+    };
+    write_baked(output, &onto.target.skeleton, &baked.clip, source).map_err(BakeError::Write)?;
+    Ok(OntoSummary {
+        retargeted,
+        baked,
+        duration,
+    })
+}
+
+/// The correspondence as text: one line per key (role, source joints → target joints of its chain).
+pub fn map_text(source: &Skeleton, target: &Skeleton, tree: &Tree) -> String {
+    let names = |sk: &Skeleton, chain: &[usize]| {
+        chain
+            .iter()
+            .map(|&j| sk.joints[j].name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::new();
+    for key in &tree.keys {
+        out += &format!(
+            "  {:16} {:32} -> {}{}\n",
+            key.role,
+            names(source, &key.source_chain),
+            names(target, &key.target_chain),
+            if key.target_attached {
+                " (attached: not below its parent key)"
+            } else {
+                ""
+            }
+        );
+    }
+    let mapped: std::collections::BTreeSet<usize> = tree
+        .keys
+        .iter()
+        .flat_map(|k| k.target_chain.iter().copied())
+        .collect();
+    let rest: Vec<&str> = (0..target.len())
+        .filter(|j| !mapped.contains(j))
+        .map(|j| target.joints[j].name.as_str())
+        .collect();
+    out += &format!("  kept at rest ({}): {}\n", rest.len(), rest.join(", "));
+    out
+}
