@@ -19,6 +19,7 @@ mod clip;
 mod error;
 mod handles;
 mod query;
+mod stream;
 mod world;
 
 #[cfg(test)]
@@ -32,6 +33,7 @@ pub use bake::{FLINCH_BAKE_DEFAULT_RATE_HZ, FLINCH_JOINT_NAME_CAPACITY, FlinchBa
 pub use clip::{FlinchCharacter, FlinchClip, FlinchFormat};
 pub use error::FlinchStatus;
 pub use query::{FlinchHitEvent, FlinchTransform};
+pub use stream::FlinchJointVelocity;
 pub use world::{FlinchBall, FlinchCharacterKey, FlinchWorld};
 
 /// The library version, `MAJOR.MINOR.PATCH` (NUL-terminated, static). Compare with the header's
