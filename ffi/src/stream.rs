@@ -28,7 +28,7 @@ pub struct FlinchJointVelocity {
 }
 
 /// The clip a character plays (a detected leading T-pose frame dropped, as `flinch_character_create` does).
-fn animation_clip(imported: &Imported) -> Clip {
+pub(crate) fn animation_clip(imported: &Imported) -> Clip {
     let mut clip = imported.clip.clone();
     if imported.report.leading_tpose
         && !imported.report.leading_tpose_dropped
@@ -130,18 +130,7 @@ pub unsafe extern "C" fn flinch_character_create_streamed(
         // SAFETY: forwarded contract.
         let out = unsafe { args::out(F, "out", out) }?;
         let imported = clip(F, clip_handle)?;
-        let config = match json {
-            Some(text) => CharacterConfig::from_json(text).map_err(|e| {
-                FfiError::new(FlinchStatus::Config, format!("{F}: config_json: {e}"))
-            })?,
-            None => CharacterConfig::default(),
-        };
-        let frames = animation_clip(&imported).frames;
-        let first = frames
-            .first()
-            .ok_or_else(|| FfiError::argument(F, "the clip has no frame"))?;
-        let c = Character::streamed(imported.skeleton.clone(), first, None, &config)
-            .map_err(|e| FfiError::new(FlinchStatus::Simulation, format!("{F}: {e}")))?;
+        let c = build_streamed(F, &imported, json)?;
         *out = insert_character(c);
         Ok(())
     })
@@ -201,4 +190,44 @@ pub unsafe extern "C" fn flinch_world_set_target_pose(
                 .map_err(|e| scene_error(F, key.id, e))
         })
     })
+}
+
+/// The streamed character of `imported` (at rest in its first frame) with the JSON configuration `json`.
+pub(crate) fn build_streamed(
+    function: &str,
+    imported: &Imported,
+    json: Option<&str>,
+) -> Result<Character, FfiError> {
+    let config = match json {
+        Some(text) => CharacterConfig::from_json(text).map_err(|e| {
+            FfiError::new(
+                FlinchStatus::Config,
+                format!("{function}: config_json: {e}"),
+            )
+        })?,
+        None => CharacterConfig::default(),
+    };
+    let frames = animation_clip(imported).frames;
+    let first = frames
+        .first()
+        .ok_or_else(|| FfiError::argument(function, "the clip has no frame"))?;
+    Character::streamed(imported.skeleton.clone(), first, None, &config)
+        .map_err(|e| FfiError::new(FlinchStatus::Simulation, format!("{function}: {e}")))
+}
+
+/// A pose from per-joint (translation, rotation x y z w); the rotations are checked and normalized by the
+/// character.
+pub(crate) fn pose_of(joints: impl Iterator<Item = ([f64; 3], [f64; 4])>) -> Pose {
+    let (translations, rotations) = joints
+        .map(|(p, [x, y, z, w])| {
+            (
+                Vector3::from(p),
+                UnitQuaternion::new_unchecked(Quaternion::new(w, x, y, z)),
+            )
+        })
+        .unzip();
+    Pose {
+        translations,
+        rotations,
+    }
 }

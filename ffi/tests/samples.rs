@@ -325,7 +325,7 @@ fn engine_summary(out: &str) -> BTreeMap<String, f64> {
 }
 
 #[test]
-fn c_engine_loop_streams_the_walk_and_reacts_like_the_rust_stream() {
+fn c_and_cpp_engine_loops_stream_the_walk_and_react_like_the_rust_stream() {
     // The same run through the Rust API: the clip streamed tick by tick, the hit at 1 s.
     let imported = load_file(&walk(), &ImportOptions::default()).expect("walk");
     let mut clip = imported.clip.clone();
@@ -350,18 +350,33 @@ fn c_engine_loop_streams_the_walk_and_reacts_like_the_rust_stream() {
     };
     let rust = flinch_core::control::evaluate_streamed(&mut c, &clip, &options).expect("stream");
     let rust_hit = rust.hit.expect("hit figures");
-    let dir = scratch("c_engine");
-    for shared in [false, true] {
+    let dir = scratch("engine_loop");
+    for (lang, shared) in [("c", false), ("c", true), ("cpp", false), ("cpp", true)] {
         let kind = if shared { "shared" } else { "static" };
-        let exe = dir.join(format!("engine_loop_{kind}"));
-        let src = vec![repo().join("samples/c/engine_loop.c")];
-        build(
-            "cc",
-            &src,
-            &exe,
-            shared,
-            &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
-        );
+        let exe = dir.join(format!("engine_loop_{lang}_{kind}"));
+        if lang == "c" {
+            let src = vec![repo().join("samples/c/engine_loop.c")];
+            build(
+                "cc",
+                &src,
+                &exe,
+                shared,
+                &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
+            );
+        } else {
+            let mut src = vec![repo().join("samples/cpp/engine_loop.cpp")];
+            if shared {
+                src.push(repo().join("include/flinch/src/bridge.rs.cc"));
+                src.push(repo().join("include/rust/cxx.cc"));
+            }
+            build(
+                "c++",
+                &src,
+                &exe,
+                shared,
+                &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"],
+            );
+        }
         let out = run(Command::new(&exe).arg(walk()).env_remove("LD_LIBRARY_PATH"));
         let s = engine_summary(&out);
         println!(
@@ -376,7 +391,7 @@ fn c_engine_loop_streams_the_walk_and_reacts_like_the_rust_stream() {
         // The right hand swings and walks: it travels metres in under 3 s.
         assert!(s["hand_travel_m"] > 1.0, "{out}");
         println!(
-            "figure c_engine_loop_{kind}_peak_vs_rust_diff_deg {:e}",
+            "figure {lang}_engine_loop_{kind}_peak_vs_rust_diff_deg {:e}",
             (s["peak_deg"] - rust_hit.peak_deg).abs()
         );
     }
