@@ -6,8 +6,13 @@
 //! land with. Velocities and accelerations are therefore the finite differences the step itself integrates, and
 //! an unperturbed character lands on every target it is given. See `docs/engine.md`.
 
+mod blend_run;
+mod library;
 mod root;
 mod state;
+
+pub use blend_run::{PlayerRun, run_player};
+pub use library::{ClipLibrary, ClipPlayer, LibraryError};
 
 pub(crate) use root::{RootSegment, RootTrack};
 pub(crate) use state::{GenPose, Stream};
