@@ -26,6 +26,8 @@ mod world;
 mod tests;
 #[cfg(test)]
 mod tests_bake;
+#[cfg(test)]
+mod tests_stream;
 
 use std::ffi::c_char;
 

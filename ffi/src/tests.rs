@@ -21,7 +21,7 @@ fn last_error() -> String {
 
 /// Asserts `status` and that the last error contains every one of `words`.
 #[track_caller]
-fn expect(status: FlinchStatus, want: FlinchStatus, words: &[&str]) {
+pub(crate) fn expect(status: FlinchStatus, want: FlinchStatus, words: &[&str]) {
     let msg = last_error();
     assert_eq!(status, want, "message: {msg}");
     for w in words {
@@ -29,7 +29,7 @@ fn expect(status: FlinchStatus, want: FlinchStatus, words: &[&str]) {
     }
 }
 
-fn walk_clip() -> FlinchClip {
+pub(crate) fn walk_clip() -> FlinchClip {
     let mut clip = FlinchClip { id: 0 };
     let name = CString::new("walk.bvh").unwrap();
     // SAFETY: valid buffer, string and output.
