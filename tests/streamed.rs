@@ -205,3 +205,27 @@ fn bad_targets_are_refused_with_the_place() {
     // Nothing was queued by the refused calls: the character still steps.
     c.step(c.step_size()).unwrap();
 }
+
+#[test]
+fn without_gain_smoothing_the_stream_is_the_unfiltered_clip_and_a_clip_character_stays_on_its_clip()
+{
+    let (mut c, clip) = streamed();
+    c.set_stream_gain_time_constant(0.0).unwrap();
+    assert!(c.set_stream_gain_time_constant(-1.0).is_err());
+    let e = evaluate_streamed(&mut c, &clip, &forearm_hit()).unwrap();
+    let stream_hit = e.hit.unwrap();
+    // The preprocessed clip with its filter off computes the same feedforward and gains, offline.
+    let (skeleton, clip) = walk();
+    let mut config = CharacterConfig::default();
+    config.preprocess.cutoff_hz = None;
+    let mut pre = Character::new(skeleton, clip, &config).unwrap();
+    pre.set_stream_gain_time_constant(0.0).unwrap();
+    assert!(!pre.is_streamed());
+    let p = evaluate(&mut pre, &forearm_hit()).unwrap().hit.unwrap();
+    println!(
+        "unsmoothed stream peak {:.4} deg, unfiltered clip {:.4} deg",
+        stream_hit.peak_deg, p.peak_deg
+    );
+    // Same feedforward and gains; only the start differs (the stream starts at rest, the clip in motion).
+    assert!((stream_hit.peak_deg - p.peak_deg).abs() < 0.01);
+}

@@ -126,6 +126,8 @@ pub struct Character {
     root_track: RootTrack,
     /// Streamed targets, once the first one was set (see `streamed.rs`).
     stream: Option<Box<Stream>>,
+    /// Time constant (s) of the low-pass through which a streamed character's gains follow its feedforward.
+    stream_gain_time_constant: f64,
 }
 
 impl std::fmt::Debug for Character {
@@ -264,6 +266,7 @@ impl Character {
             terms: ControlTerms::default(),
             root_track,
             stream: None,
+            stream_gain_time_constant: super::stream::GAIN_TIME_CONSTANT_S,
         })
     }
 

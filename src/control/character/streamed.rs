@@ -76,7 +76,7 @@ impl Character {
         for (b, v) in start.iter().enumerate() {
             c.world.body_mut(b).velocity = *v;
         }
-        c.stream = Some(Box::new(stream));
+        c.install_stream(stream);
         Ok(c)
     }
 
@@ -113,16 +113,15 @@ impl Character {
     }
 
     /// Sets the time constant (s, ≥ 0; default [`crate::control::stream::GAIN_TIME_CONSTANT_S`]) of the low-pass
-    /// through which a streamed character's feedback gains follow the feedforward torque (0: no smoothing).
+    /// through which the feedback gains follow the feedforward torque while targets are streamed (0: no
+    /// smoothing). A clip character keeps it for when it is streamed.
     pub fn set_stream_gain_time_constant(&mut self, seconds: f64) -> Result<(), CharacterError> {
         if !(seconds.is_finite() && seconds >= 0.0) {
             return Err(CharacterError::Argument(format!(
                 "gain time constant must be finite and ≥ 0, got {seconds}"
             )));
         }
-        if self.stream.is_none() {
-            self.begin_stream();
-        }
+        self.stream_gain_time_constant = seconds;
         if let Some(s) = &mut self.stream {
             s.gain_filter.time_constant = seconds;
         }
@@ -200,6 +199,12 @@ impl Character {
             self.world.bodies().to_vec(),
             self.root_track.clone(),
         );
+        self.install_stream(stream);
+    }
+
+    /// Makes `stream` the character's source of targets, with the character's gain smoothing.
+    fn install_stream(&mut self, mut stream: Stream) {
+        stream.gain_filter.time_constant = self.stream_gain_time_constant;
         self.stream = Some(Box::new(stream));
     }
 
