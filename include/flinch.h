@@ -335,6 +335,22 @@ typedef struct FlinchRetargetFigures {
   double limb_dir_err_deg;
 } FlinchRetargetFigures;
 
+/**
+ * The velocity of one skeleton joint in a streamed target: `angular` (rad/s) of its local rotation, in the
+ * joint's own rotated frame (`q(t + dt) ≈ q(t)·exp(dt·ω)`); `linear` (m/s, the root's translation velocity in
+ * its parent frame; ignored on other joints).
+ */
+typedef struct FlinchJointVelocity {
+  /**
+   * Translation velocity x, y, z (m/s); root only.
+   */
+  double linear[3];
+  /**
+   * Angular velocity x, y, z (rad/s).
+   */
+  double angular[3];
+} FlinchJointVelocity;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -633,6 +649,64 @@ enum FlinchStatus flinch_bake_onto(const char *character,
                                    double rate_hz,
                                    struct FlinchBakeSummary *out,
                                    struct FlinchRetargetFigures *figures);
+
+/**
+ * Number of frames of a clip (a detected leading T-pose frame excluded), for an engine sampling it itself.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_clip_frame_count(struct FlinchClip clip_handle,
+                                          size_t *out);
+
+/**
+ * Seconds between a clip's frames.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_clip_frame_time(struct FlinchClip clip_handle, double *out);
+
+/**
+ * Writes frame `index` of a clip (a detected leading T-pose frame excluded) as a local pose per skeleton joint,
+ * in the layout of `flinch_character_local_pose`: rotation relative to the rest pose (x, y, z, w) and local
+ * translation. `out` holds `capacity` transforms (at least the joint count).
+ *
+ * # Safety
+ * `out` is NULL or valid for `capacity` writes.
+ */
+enum FlinchStatus flinch_clip_frame(struct FlinchClip clip_handle,
+                                    size_t index,
+                                    struct FlinchTransform *out,
+                                    size_t capacity);
+
+/**
+ * Builds a character driven by streamed targets (`flinch_world_set_target_pose`) on a clip's skeleton, placed
+ * at rest in the clip's first frame; no clip is preprocessed. `config_json` as for `flinch_character_create`
+ * (`preprocess.rate_hz` sets its step). On success writes the detached character to `*out`.
+ *
+ * # Safety
+ * `config_json` is NULL or a NUL-terminated string; `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_create_streamed(struct FlinchClip clip_handle,
+                                                   const char *config_json,
+                                                   struct FlinchCharacter *out);
+
+/**
+ * Sets the target pose of character `key` for the end of the next `flinch_world_step` (one frame ahead: sample
+ * the animation at the time the step ends). `pose` holds `count` local transforms (the joint count; layout of
+ * `flinch_character_local_pose`: rotation relative to rest x, y, z, w, and local translation). `velocities`
+ * (NULL: none) holds `count` joint velocities; they carry the target through steps no new one is set for. The
+ * first call on a clip character switches it to streamed targets.
+ *
+ * # Safety
+ * `pose` is NULL or valid for `count` reads; `velocities` is NULL or valid for `count` reads.
+ */
+enum FlinchStatus flinch_world_set_target_pose(struct FlinchWorld world,
+                                               struct FlinchCharacterKey key,
+                                               const struct FlinchTransform *pose,
+                                               size_t count,
+                                               const struct FlinchJointVelocity *velocities);
 
 /**
  * Creates an empty world and writes it to `*out`.

@@ -9,6 +9,8 @@ use crate::bake::run_bake;
 use crate::clip::build_character;
 use crate::query::joint_deviations;
 use crate::retarget::{bake_summary, run_bake_onto};
+use crate::stream::{animation_clip, build_streamed, pose_of};
+use flinch_core::control::PoseVelocities;
 use flinch_core::scene::{Ball, BallKey, CharacterKey, Scene};
 
 #[cxx::bridge(namespace = "flinch::detail")]
@@ -107,11 +109,33 @@ mod ffi {
         fn joint_count(self: &ClipData) -> usize;
         /// Duration (s).
         fn duration(self: &ClipData) -> f64;
+        /// Number of frames (a detected leading T-pose frame excluded).
+        fn frame_count(self: &ClipData) -> usize;
+        /// Seconds between frames.
+        fn frame_time(self: &ClipData) -> f64;
+        /// Frame `index` per joint: local rotation relative to rest and local translation.
+        fn frame(self: &ClipData, index: usize) -> Result<Vec<Transform>>;
 
         /// An empty world.
         fn new_world() -> Box<WorldData>;
         /// Builds the character of `clip` (`config_json` empty: defaults) and adds it; returns its key.
         fn add_character(self: &mut WorldData, clip: &ClipData, config_json: &str) -> Result<u64>;
+        /// Builds a character driven by streamed targets on `clip`'s skeleton (at rest in its first frame) and
+        /// adds it; returns its key.
+        fn add_streamed_character(
+            self: &mut WorldData,
+            clip: &ClipData,
+            config_json: &str,
+        ) -> Result<u64>;
+        /// Sets a character's target pose for the end of the next step (per joint: local rotation relative to
+        /// rest and local translation); `velocities` is empty or 6 numbers per joint (linear x y z (root only),
+        /// angular x y z).
+        fn set_target_pose(
+            self: &mut WorldData,
+            key: u64,
+            pose: &[Transform],
+            velocities: &[f64],
+        ) -> Result<()>;
         /// Removes a character.
         fn remove_character(self: &mut WorldData, key: u64) -> Result<()>;
         /// Advances the world by `dt` seconds.
@@ -261,6 +285,33 @@ impl ClipData {
     fn duration(&self) -> f64 {
         self.0.clip.duration()
     }
+
+    fn frame_count(&self) -> usize {
+        animation_clip(&self.0).frames.len()
+    }
+
+    fn frame_time(&self) -> f64 {
+        self.0.clip.frame_time
+    }
+
+    fn frame(&self, index: usize) -> Result<Vec<Transform>, String> {
+        let frames = animation_clip(&self.0).frames;
+        let pose = frames.get(index).ok_or_else(|| {
+            format!(
+                "frame: index {index} out of range (the clip has {})",
+                frames.len()
+            )
+        })?;
+        Ok(pose
+            .rotations
+            .iter()
+            .zip(&pose.translations)
+            .map(|(r, t)| Transform {
+                position: (*t).into(),
+                rotation: r.coords.into(),
+            })
+            .collect())
+    }
 }
 
 impl WorldData {
@@ -274,6 +325,44 @@ impl WorldData {
         let json = given(config_json);
         let c = build_character("add_character", &clip.0, json).map_err(|e| e.message)?;
         Ok(self.0.add_character(c).to_raw())
+    }
+
+    fn add_streamed_character(
+        &mut self,
+        clip: &ClipData,
+        config_json: &str,
+    ) -> Result<u64, String> {
+        let c = build_streamed("add_streamed_character", &clip.0, given(config_json))
+            .map_err(|e| e.message)?;
+        Ok(self.0.add_character(c).to_raw())
+    }
+
+    fn set_target_pose(
+        &mut self,
+        key: u64,
+        pose: &[Transform],
+        velocities: &[f64],
+    ) -> Result<(), String> {
+        let target = pose_of(pose.iter().map(|t| (t.position, t.rotation)));
+        let velocities = match velocities.len() {
+            0 => None,
+            n if n == 6 * pose.len() => Some(PoseVelocities {
+                root_linear: Vector3::new(velocities[0], velocities[1], velocities[2]),
+                angular: velocities
+                    .chunks(6)
+                    .map(|v| Vector3::new(v[3], v[4], v[5]))
+                    .collect(),
+            }),
+            n => {
+                return Err(format!(
+                    "set_target_pose: {n} velocity numbers for {} joints (expected 0 or 6 per joint)",
+                    pose.len()
+                ));
+            }
+        };
+        self.0
+            .set_target_pose(CharacterKey::from_raw(key), &target, velocities.as_ref())
+            .map_err(|e| format!("set_target_pose: {e}"))
     }
 
     fn remove_character(&mut self, key: u64) -> Result<(), String> {

@@ -21,6 +21,7 @@ mod handles;
 mod query;
 mod reliability;
 mod retarget;
+mod stream;
 mod world;
 
 #[cfg(test)]
@@ -29,6 +30,8 @@ mod tests;
 mod tests_bake;
 #[cfg(test)]
 mod tests_reliability;
+#[cfg(test)]
+mod tests_stream;
 
 use std::ffi::c_char;
 
@@ -37,6 +40,7 @@ pub use clip::{FlinchCharacter, FlinchClip, FlinchFormat};
 pub use error::FlinchStatus;
 pub use query::{FlinchHitEvent, FlinchTransform};
 pub use reliability::{FlinchFault, FlinchFaultKind};
+pub use stream::FlinchJointVelocity;
 pub use world::{FlinchBall, FlinchCharacterKey, FlinchWorld};
 
 /// The library version, `MAJOR.MINOR.PATCH` (NUL-terminated, static). Compare with the header's

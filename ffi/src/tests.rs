@@ -29,7 +29,7 @@ pub(crate) fn expect(status: FlinchStatus, want: FlinchStatus, words: &[&str]) {
     }
 }
 
-fn walk_clip() -> FlinchClip {
+pub(crate) fn walk_clip() -> FlinchClip {
     let mut clip = FlinchClip { id: 0 };
     let name = CString::new("walk.bvh").unwrap();
     // SAFETY: valid buffer, string and output.

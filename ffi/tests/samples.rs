@@ -305,3 +305,94 @@ fn cpp_sample_static_and_shared_bake_what_the_rust_api_bakes() {
         hit.peak_deg, hit.peak_joint, hit.return_s
     );
 }
+
+/// The C engine loop's summary fields.
+fn engine_summary(out: &str) -> BTreeMap<String, f64> {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("summary "))
+        .unwrap_or_else(|| panic!("no summary line in:\n{out}"));
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    words
+        .chunks(2)
+        .map(|kv| {
+            let value = kv[1]
+                .parse()
+                .unwrap_or_else(|_| panic!("bad number in {line}"));
+            (kv[0].to_string(), value)
+        })
+        .collect()
+}
+
+#[test]
+fn c_and_cpp_engine_loops_stream_the_walk_and_react_like_the_rust_stream() {
+    // The same run through the Rust API: the clip streamed tick by tick, the hit at 1 s.
+    let imported = load_file(&walk(), &ImportOptions::default()).expect("walk");
+    let mut clip = imported.clip.clone();
+    if imported.report.leading_tpose && !imported.report.leading_tpose_dropped {
+        clip.drop_first_frame();
+    }
+    let mut c = Character::streamed(
+        imported.skeleton.clone(),
+        &clip.frames[0],
+        None,
+        &CharacterConfig::default(),
+    )
+    .expect("streamed character");
+    let options = flinch_core::control::EvalOptions {
+        hits: vec![flinch_core::control::Hit {
+            bone: "RightForeArm".into(),
+            time: 1.0,
+            impulse: Vector3::new(6.75, 0.0, 0.0),
+            point: None,
+        }],
+        ..Default::default()
+    };
+    let rust = flinch_core::control::evaluate_streamed(&mut c, &clip, &options).expect("stream");
+    let rust_hit = rust.hit.expect("hit figures");
+    let dir = scratch("engine_loop");
+    for (lang, shared) in [("c", false), ("c", true), ("cpp", false), ("cpp", true)] {
+        let kind = if shared { "shared" } else { "static" };
+        let exe = dir.join(format!("engine_loop_{lang}_{kind}"));
+        if lang == "c" {
+            let src = vec![repo().join("samples/c/engine_loop.c")];
+            build(
+                "cc",
+                &src,
+                &exe,
+                shared,
+                &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
+            );
+        } else {
+            let mut src = vec![repo().join("samples/cpp/engine_loop.cpp")];
+            if shared {
+                src.push(repo().join("include/flinch/src/bridge.rs.cc"));
+                src.push(repo().join("include/rust/cxx.cc"));
+            }
+            build(
+                "c++",
+                &src,
+                &exe,
+                shared,
+                &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"],
+            );
+        }
+        let out = run(Command::new(&exe).arg(walk()).env_remove("LD_LIBRARY_PATH"));
+        let s = engine_summary(&out);
+        println!(
+            "engine_loop {kind}: {s:?}; Rust stream peak {} return {:?}",
+            rust_hit.peak_deg, rust_hit.return_s
+        );
+        assert_eq!(s["ticks"] as usize, rust.steps, "{out}");
+        assert!(s["before_hit_max_deg"] < 1e-6, "{out}");
+        assert!(s["peak_deg"] >= 15.0, "{out}");
+        assert!(s["return_s"] <= 0.7, "{out}");
+        assert!((s["peak_deg"] - rust_hit.peak_deg).abs() < 0.01, "{out}");
+        // The right hand swings and walks: it travels metres in under 3 s.
+        assert!(s["hand_travel_m"] > 1.0, "{out}");
+        println!(
+            "figure {lang}_engine_loop_{kind}_peak_vs_rust_diff_deg {:e}",
+            (s["peak_deg"] - rust_hit.peak_deg).abs()
+        );
+    }
+}

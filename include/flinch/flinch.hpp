@@ -73,6 +73,15 @@ public:
     std::size_t joint_count() const { return inner_->joint_count(); }
     /// Duration (s).
     double duration() const { return inner_->duration(); }
+    /// Number of frames (a detected leading T-pose frame excluded), for an engine sampling the clip itself.
+    std::size_t frame_count() const { return inner_->frame_count(); }
+    /// Seconds between frames.
+    double frame_time() const { return inner_->frame_time(); }
+    /// Frame `index` per joint: local rotation relative to the rest pose and local translation. Throws rust::Error.
+    std::vector<Transform> frame(std::size_t index) const {
+        auto v = inner_->frame(index);
+        return std::vector<Transform>(v.begin(), v.end());
+    }
 
 private:
     friend class World;
@@ -97,6 +106,17 @@ public:
     /// Builds the character of `clip` (`config_json`: a character configuration, empty for defaults) and adds it.
     CharacterId add_character(const Clip &clip, const std::string &config_json = "") {
         return CharacterId{inner_->add_character(*clip.inner_, config_json)};
+    }
+    /// Builds a character driven by streamed targets on `clip`'s skeleton (at rest in its first frame; no clip is
+    /// preprocessed) and adds it.
+    CharacterId add_streamed_character(const Clip &clip, const std::string &config_json = "") {
+        return CharacterId{inner_->add_streamed_character(*clip.inner_, config_json)};
+    }
+    /// Sets the target pose for the end of the next step (per joint: local rotation relative to rest and local
+    /// translation, the layout of local_pose). Sample the animation one step ahead (docs/engine.md).
+    void set_target_pose(CharacterId c, const std::vector<Transform> &pose) {
+        inner_->set_target_pose(c.key, rust::Slice<const Transform>(pose.data(), pose.size()),
+                                rust::Slice<const double>());
     }
     /// Removes a character.
     void remove_character(CharacterId c) { inner_->remove_character(c.key); }

@@ -18,8 +18,10 @@ use nalgebra::{Matrix3, Vector3};
 
 use super::inverse::{JointWrenches, propagate_to_joints};
 use super::kinematics::{BodyKinematics, Topology};
+use super::reference::Dofs;
 use crate::math::log_rotation;
 use crate::math::spatial::cross_matrix;
+use nalgebra::UnitQuaternion;
 
 /// Body twists `(ω, v_com)` (world) per body.
 pub type Twists = Vec<(Vector3<f64>, Vector3<f64>)>;
@@ -73,4 +75,40 @@ pub fn anchor_bias(topo: &Topology, kin: &[BodyKinematics], v1: &Twists, b: usiz
 /// `(I + [a]×)⁻¹·x`.
 pub fn solve_skew(a: &Vector3<f64>, x: &Vector3<f64>) -> Vector3<f64> {
     (x - a.cross(x) + a * a.dot(x)) / (1.0 + a.norm_squared())
+}
+
+/// What the drive of body `b` needs for one step, from the discrete inverse dynamics.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JointStepTargets {
+    /// Feedforward torque (N·m, joint frame, free axes), held in the parent's axes as the step turns them.
+    pub feedforward: Vector3<f64>,
+    /// Drive target velocity (rad/s, parent frame): the zero of the drive's implicit damping linearization.
+    pub target_velocity: Vector3<f64>,
+    /// Anchor-row velocity bias (m/s, world).
+    pub anchor_bias: Vector3<f64>,
+}
+
+/// The step targets of body `b`'s joint for the step from poses `kin` (twists `v`) to twists `v1`, given the
+/// joint wrenches `step` of [`step_wrenches`]; `joint_frame` and `dofs` are the joint's.
+#[allow(clippy::too_many_arguments)]
+pub fn joint_step_targets(
+    topo: &Topology,
+    kin: &[BodyKinematics],
+    v: &Twists,
+    v1: &Twists,
+    step: &JointWrenches,
+    joint_frame: &UnitQuaternion<f64>,
+    dofs: Dofs,
+    h: f64,
+    b: usize,
+) -> JointStepTargets {
+    let p = topo.parent[b];
+    let axes = kin[p].rotation * joint_frame;
+    let held = solve_skew(&(v1[p].0 * h), &step.torque[b]);
+    let (dw, dw1) = (v[b].0 - v[p].0, v1[b].0 - v1[p].0);
+    JointStepTargets {
+        feedforward: dofs.free_part(&(axes.inverse() * held)),
+        target_velocity: kin[p].rotation.inverse() * (dw1 + h * dw.cross(&v1[p].0)),
+        anchor_bias: anchor_bias(topo, kin, v1, b),
+    }
 }

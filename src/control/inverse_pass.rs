@@ -4,7 +4,7 @@
 
 use nalgebra::Vector3;
 
-use super::discrete::{Twists, anchor_bias, chord_twists, solve_skew, step_wrenches};
+use super::discrete::{Twists, chord_twists, joint_step_targets, step_wrenches};
 use super::inverse::{JointWrenches, newton_euler};
 use super::reference::ReferenceMotion;
 
@@ -112,14 +112,20 @@ impl ReferenceMotion {
             chord_twists(&kin, &next, h, &mut v1);
             step_wrenches(&self.topology, &kin, &v, &v1, h, &self.gravity, &mut step);
             for b in 1..nb {
-                let p = self.topology.parent[b];
-                let axes = kin[p].rotation * self.joint_frame[b];
-                let held = solve_skew(&(v1[p].0 * h), &step.torque[b]);
-                out.feedforward[row + b] = self.dofs[b].free_part(&(axes.inverse() * held));
-                let (dw, dw1) = (v[b].0 - v[p].0, v1[b].0 - v1[p].0);
-                out.target_velocity[row + b] =
-                    kin[p].rotation.inverse() * (dw1 + h * dw.cross(&v1[p].0));
-                out.anchor_bias[row + b] = anchor_bias(&self.topology, &kin, &v1, b);
+                let t = joint_step_targets(
+                    &self.topology,
+                    &kin,
+                    &v,
+                    &v1,
+                    &step,
+                    &self.joint_frame[b],
+                    self.dofs[b],
+                    h,
+                    b,
+                );
+                out.feedforward[row + b] = t.feedforward;
+                out.target_velocity[row + b] = t.target_velocity;
+                out.anchor_bias[row + b] = t.anchor_bias;
             }
             std::mem::swap(&mut kin, &mut next);
             std::mem::swap(&mut v, &mut v1);

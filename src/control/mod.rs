@@ -10,10 +10,12 @@ pub mod inverse;
 mod inverse_pass;
 pub mod kinematics;
 pub mod metrics;
+mod pose_coords;
 pub mod recorder;
 pub mod reference;
 mod residual;
 mod sampling;
+pub mod stream;
 
 pub use character::{
     Character, CharacterConfig, CharacterError, CharacterState, ControlTerms, FaultEvent,
@@ -22,6 +24,9 @@ pub use character::{
 pub use gains::{Gains, JointGains, subtree_loads};
 pub use inverse::{JointWrenches, dense_oracle, newton_euler};
 pub use kinematics::{BodyKinematics, GeneralizedState, Topology};
-pub use metrics::{EvalOptions, Evaluation, Hit, HitFigures, JointError, evaluate};
+pub use metrics::{
+    EvalOptions, Evaluation, Hit, HitFigures, JointError, evaluate, evaluate_streamed,
+};
 pub use recorder::{ImpulseWork, RETURN_BAND_DEG, Recorder};
 pub use reference::{Dofs, GRAVITY, PreprocessConfig, ReferenceError, ReferenceMotion};
+pub use stream::PoseVelocities;

@@ -17,7 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use super::filter::Butterworth2;
 use super::kinematics::{BodyKinematics, GeneralizedState, Topology};
-use crate::math::rotation::{EulerOrder, log_rotation, same_hemisphere};
+use super::pose_coords::PoseCoords;
+use crate::math::rotation::{EulerOrder, log_rotation};
 use crate::model::{JointKind, Model};
 use crate::skeleton::{Clip, Skeleton};
 
@@ -183,50 +184,22 @@ impl ReferenceMotion {
         // 1. Generalized coordinates of every clip frame, as channels: 3 root position + 4 per body.
         let channels = 3 + 4 * nb;
         let mut series = vec![0.0; channels * frames];
-        let mut world_rot = vec![UnitQuaternion::identity(); skeleton.len()];
-        // Only the root body's origin needs a position: walk its ancestor chain.
-        let root_joint = model.bodies[0].skeleton_joint;
-        let mut chain = vec![root_joint];
-        let mut joint = root_joint;
-        while let Some(p) = skeleton.joints[joint].parent {
-            chain.push(p);
-            joint = p;
-        }
-        chain.reverse();
+        let mut coords = PoseCoords::new(model, skeleton);
         let mut prev = vec![UnitQuaternion::identity(); nb];
+        let mut q = vec![UnitQuaternion::identity(); nb];
         for (f, pose) in clip.frames.iter().enumerate() {
-            for (j, joint) in skeleton.joints.iter().enumerate() {
-                let local = joint.rest_rotation * pose.rotations[j];
-                world_rot[j] = match joint.parent {
-                    Some(p) => world_rot[p] * local,
-                    None => local,
-                };
-            }
-            let mut root = Vector3::zeros();
-            for (i, &j) in chain.iter().enumerate() {
-                root = match i {
-                    0 => pose.translations[j],
-                    _ => root + world_rot[chain[i - 1]] * pose.translations[j],
-                };
-            }
+            let previous = (f > 0).then_some(prev.as_slice());
+            let root = coords.project(model, skeleton, &topology, pose, previous, &mut q);
             for c in 0..3 {
                 series[c * frames + f] = root[c];
             }
-            let w = |b: usize| &world_rot[model.bodies[b].skeleton_joint];
-            for b in 0..nb {
-                let mut q = match topology.parent[b] {
-                    usize::MAX => *w(b),
-                    p => w(p).inverse() * w(b),
-                };
-                if f > 0 {
-                    q = same_hemisphere(q, &prev[b]);
-                }
-                prev[b] = q;
+            for (b, q) in q.iter().enumerate() {
                 let c = q.coords; // (i, j, k, w)
                 for (i, v) in c.iter().enumerate() {
                     series[(3 + 4 * b + i) * frames + f] = *v;
                 }
             }
+            prev.copy_from_slice(&q);
         }
 
         // 2. Zero-phase low-pass at the clip rate.
@@ -409,7 +382,7 @@ fn frame_with_axes(x: &Unit<Vector3<f64>>, y: Option<&Unit<Vector3<f64>>>) -> Un
 /// joint axes in the child's rest frame), a hinge is `q = F·R_x(θ)·A⁻¹` and a universal joint
 /// `q = F·R_x(θ₁)·R_y(θ₂)·A⁻¹`; `m = F⁻¹·q·A` is reduced to its twist about x (hinge) or to the first two angles of
 /// its x-y-z decomposition (universal). Ball joints are returned unchanged.
-fn project(
+pub(super) fn project(
     q: &UnitQuaternion<f64>,
     frame: &UnitQuaternion<f64>,
     axes: &UnitQuaternion<f64>,

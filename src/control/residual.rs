@@ -1,11 +1,11 @@
 //! The drives' own residual on the reference, cancelled in advance by the feedforward.
 
-use nalgebra::Vector3;
+use nalgebra::{UnitQuaternion, Vector3, Vector6};
 
 use super::gains::JointGains;
-use super::reference::ReferenceMotion;
+use super::reference::{Dofs, ReferenceMotion};
 use crate::dynamics::force::Force;
-use crate::dynamics::{Body, DriveId, World};
+use crate::dynamics::{Body, DriveId, JointDrive, World};
 
 /// The drives' residual on the reference, cancelled in advance.
 ///
@@ -36,29 +36,73 @@ pub(super) fn stiffness_corrections(
             let Some(id) = *id else { continue };
             let i = k * nb + b;
             let p = reference.topology.parent[b];
-            let mut drive = world.drive(id).clone();
-            drive.target_rotation = reference.rotation(k + 1, b);
-            drive.target_velocity = reference.target_velocity[i];
-            drive.feedforward = Vector3::zeros();
-            let tau = reference.feedforward[i];
-            for a in 0..3 {
-                let on = reference.dofs[b].is_free(a);
-                drive.stiffness[a] = if on { gains[b].stiffness(tau[a]) } else { 0.0 };
-                drive.damping[a] = if on { gains[b].damping(tau[a]) } else { 0.0 };
-            }
-            let e = drive.eval(&bodies);
-            let (v_c, v_p) = (bodies[b].velocity, bodies[p].velocity);
-            let (v1_c, v1_p) = (reference.twist(k + 1, b), reference.twist(k + 1, p));
-            let predicted = e.wrench[0]
-                + (e.dp[0][0] * v1_c + e.dp[0][1] * v1_p) * h
-                + e.dv[0][0] * (v1_c - v_c)
-                + e.dv[0][1] * (v1_p - v_p);
-            let torque = -Vector3::new(predicted[0], predicted[1], predicted[2]);
-            let w_p1 = reference.twists[(k + 1) * nb + p].0;
-            let held = super::discrete::solve_skew(&(w_p1 * h), &torque);
-            let local = (kin[p].rotation * reference.joint_frame[b]).inverse() * held;
-            out[i] = reference.dofs[b].free_part(&local);
+            out[i] = drive_correction(
+                world.drive(id),
+                &bodies,
+                &DriveStep {
+                    target_rotation: reference.rotation(k + 1, b),
+                    target_velocity: reference.target_velocity[i],
+                    gain_torque: reference.feedforward[i],
+                    next_child: reference.twist(k + 1, b),
+                    next_parent: reference.twist(k + 1, p),
+                    axes: kin[p].rotation * reference.joint_frame[b],
+                },
+                &gains[b],
+                reference.dofs[b],
+                h,
+            );
         }
     }
     out
+}
+
+/// One step of one drive on the reference: its targets, feedforward, the twists of its bodies at the end of the
+/// step and its joint axes (world) at the start.
+pub(super) struct DriveStep {
+    /// Target rotation at the end of the step (joint rotation, parent frame).
+    pub target_rotation: UnitQuaternion<f64>,
+    /// Target velocity of the step (rad/s, parent frame).
+    pub target_velocity: Vector3<f64>,
+    /// The torque the gains follow (joint frame; the step's feedforward, or its smoothed stream).
+    pub gain_torque: Vector3<f64>,
+    /// The child's twist at the end of the step (world).
+    pub next_child: Vector6<f64>,
+    /// The parent's twist at the end of the step (world).
+    pub next_parent: Vector6<f64>,
+    /// The joint frame's axes in the world at the start of the step.
+    pub axes: UnitQuaternion<f64>,
+}
+
+/// The correction torque (joint frame, free axes) cancelling `drive`'s own implicit prediction on the reference,
+/// with `bodies` placed on the reference at the start of the step.
+pub(super) fn drive_correction(
+    drive: &JointDrive,
+    bodies: &[Body],
+    step: &DriveStep,
+    gains: &JointGains,
+    dofs: Dofs,
+    h: f64,
+) -> Vector3<f64> {
+    let (b, p) = (drive.child, drive.parent.unwrap_or(usize::MAX));
+    let mut drive = drive.clone();
+    drive.target_rotation = step.target_rotation;
+    drive.target_velocity = step.target_velocity;
+    drive.feedforward = Vector3::zeros();
+    let tau = step.gain_torque;
+    for a in 0..3 {
+        let on = dofs.is_free(a);
+        drive.stiffness[a] = if on { gains.stiffness(tau[a]) } else { 0.0 };
+        drive.damping[a] = if on { gains.damping(tau[a]) } else { 0.0 };
+    }
+    let e = drive.eval(bodies);
+    let (v_c, v_p) = (bodies[b].velocity, bodies[p].velocity);
+    let (v1_c, v1_p) = (step.next_child, step.next_parent);
+    let predicted = e.wrench[0]
+        + (e.dp[0][0] * v1_c + e.dp[0][1] * v1_p) * h
+        + e.dv[0][0] * (v1_c - v_c)
+        + e.dv[0][1] * (v1_p - v_p);
+    let torque = -Vector3::new(predicted[0], predicted[1], predicted[2]);
+    let w_p1 = Vector3::new(v1_p[0], v1_p[1], v1_p[2]);
+    let held = super::discrete::solve_skew(&(w_p1 * h), &torque);
+    dofs.free_part(&(step.axes.inverse() * held))
 }

@@ -6,6 +6,9 @@
 //! tunnel) becomes a contact of the character's next step: the ball is a free body of the contact LCP, and the
 //! impulse comes out of the character's implicit effective mass (joints and stiff drives included) and the
 //! ball's own, with Coulomb friction μ (default 0.5) and Newton restitution e (default 0). See `docs/scene.md`.
+//!
+//! Within a substep the characters are stepped in parallel (rayon; each character on one thread) and their
+//! results gathered in slot order, so a scene's state is bit-identical for any thread count (`docs/engine.md`).
 
 mod aim;
 mod slab;
@@ -16,6 +19,7 @@ pub use aim::aimed_ball;
 pub use state::{SceneFault, SceneState};
 
 use nalgebra::Vector3;
+use rayon::prelude::*;
 
 use crate::control::{Character, CharacterError, GRAVITY, ImpulseWork};
 use crate::dynamics::{Body, ContactOther, ContactPoint};
@@ -292,6 +296,7 @@ impl Scene {
         self.events.clear();
         self.faults.clear();
         self.separations.iter_mut().for_each(|s| *s = 0.0);
+        self.anchor_streamed_targets(self.time + dt);
         let (n, h) = self.substeps(dt);
         if n > MAX_SUBSTEPS {
             return Err(SceneError::Argument(format!(
@@ -302,6 +307,25 @@ impl Scene {
             self.substep(h)?;
         }
         Ok(())
+    }
+
+    /// Streamed targets set for "the next step" are reached at the end of this frame (`t_end`), through its
+    /// substeps.
+    fn anchor_streamed_targets(&mut self, t_end: f64) {
+        for (_, c) in self.characters.iter_mut() {
+            c.anchor_pending_target(t_end);
+        }
+    }
+
+    /// Sets the target pose of a streamed character for the end of the next [`Scene::step`] (see
+    /// [`Character::set_target_pose`]).
+    pub fn set_target_pose(
+        &mut self,
+        key: CharacterKey,
+        pose: &crate::skeleton::Pose,
+        velocities: Option<&crate::control::PoseVelocities>,
+    ) -> Result<(), SceneError> {
+        Ok(self.character_mut(key)?.set_target_pose(pose, velocities)?)
     }
 
     fn substep(&mut self, h: f64) -> Result<(), SceneError> {
@@ -325,82 +349,71 @@ impl Scene {
             }
         }
         let friction = self.friction.unwrap_or(DEFAULT_BALL_FRICTION);
-        let mut points = Vec::new();
-        let mut free = Vec::new();
-        let mut works = Vec::new();
-        for (k, c) in self.characters.iter_mut() {
-            let key = CharacterKey(k);
-            points.clear();
-            free.clear();
-            works.clear();
-            for t in touches.iter().filter(|t| t.character == key) {
-                free.push(ball_body(&t.state, t.s, h));
-                points.push(ContactPoint {
-                    body: t.body,
-                    other: ContactOther::Free(free.len() - 1),
-                    point: t.point,
-                    other_point: t.point,
-                    normal: -t.normal,
-                    friction,
-                    restitution: self.restitution,
-                });
-                works.push(ImpulseWork::begin(c, t.body, &t.point, Vector3::zeros()));
-            }
-            if !points.is_empty() {
-                c.set_contacts(&points, &free)?;
-            }
-            let report = c.step(h)?;
-            let i = k.index as usize;
-            if self.separations.len() <= i {
-                self.separations.resize(i + 1, 0.0);
-            }
-            self.separations[i] = self.separations[i].max(report.max_separation);
-            if let Some(event) = c.last_fault() {
-                // The guard reset the character: its contacts were dropped, so its balls fly on untouched.
-                self.faults.push(SceneFault {
-                    character: key,
-                    event: event.clone(),
-                });
-                for t in touches.iter().filter(|t| t.character == key) {
-                    if let Some(b) = self.balls.get_mut(t.ball.0) {
-                        *b = ballistic(&t.state, h);
-                    }
-                }
-                continue;
-            }
-            for (j, t) in touches.iter().filter(|t| t.character == key).enumerate() {
-                let impulse = c.world().contact_impulses()[j].impulse;
-                let v_after = c.world().free_bodies()[j]
-                    .velocity
-                    .fixed_rows::<3>(3)
-                    .into_owned();
-                works[j].set_impulse(impulse);
-                self.events.push(HitEvent {
-                    time: self.time + t.s * h,
-                    character: key,
-                    bone: c.model().bodies[t.body].name.clone(),
-                    body: t.body,
-                    point: t.point,
-                    normal: t.normal,
-                    impulse,
-                    ball: Some(t.ball),
-                    energy_j: works[j].finish(c),
-                });
-                // The ball leaves the touch with its post-contact velocity for the rest of the substep.
-                let centre = t.state.position
-                    + t.state.velocity * (t.s * h)
-                    + 0.5 * GRAVITY * (t.s * h).powi(2);
-                let rest = (1.0 - t.s) * h;
-                if let Some(b) = self.balls.get_mut(t.ball.0) {
-                    b.position = centre + v_after * rest + 0.5 * GRAVITY * rest * rest;
-                    b.velocity = v_after + GRAVITY * rest;
-                }
-            }
+        let restitution = self.restitution;
+        // Characters are independent worlds within a substep (a ball touch is a contact of one character's own
+        // step): step them in parallel, each on one thread, and gather the results in slot order, so the state
+        // is bit-identical for any thread count.
+        let mut jobs: Vec<(RawKey, &mut Character)> = self.characters.iter_mut().collect();
+        let outcomes: Vec<Result<Stepped, SceneError>> = jobs
+            .par_iter_mut()
+            .map(|(k, c)| {
+                let key = CharacterKey(*k);
+                let mine: Vec<&Touch> = touches.iter().filter(|t| t.character == key).collect();
+                step_character(key, c, &mine, friction, restitution, h)
+            })
+            .collect();
+        drop(jobs);
+        for outcome in outcomes {
+            let stepped = outcome?;
+            self.record(stepped, h);
         }
         self.scratch_touches = touches;
         self.scratch_keys = ball_keys;
         self.time += h;
         Ok(())
+    }
+
+    /// Records a character's substep: its joint separation, the hit events of its touches and the balls' states
+    /// after them.
+    fn record(&mut self, stepped: Stepped, h: f64) {
+        let i = stepped.key.0.index as usize;
+        if self.separations.len() <= i {
+            self.separations.resize(i + 1, 0.0);
+        }
+        self.separations[i] = self.separations[i].max(stepped.separation);
+        if let Some((event, touches)) = stepped.fault {
+            self.faults.push(SceneFault {
+                character: stepped.key,
+                event,
+            });
+            for t in touches {
+                if let Some(b) = self.balls.get_mut(t.ball.0) {
+                    *b = ballistic(&t.state, h);
+                }
+            }
+        }
+        for hit in stepped.hits {
+            let t = hit.touch;
+            self.events.push(HitEvent {
+                time: self.time + t.s * h,
+                character: stepped.key,
+                bone: hit.bone,
+                body: t.body,
+                point: t.point,
+                normal: t.normal,
+                impulse: hit.impulse,
+                ball: Some(t.ball),
+                energy_j: hit.energy_j,
+            });
+            // The ball leaves the touch with its post-contact velocity for the rest of the substep.
+            let centre =
+                t.state.position + t.state.velocity * (t.s * h) + 0.5 * GRAVITY * (t.s * h).powi(2);
+            let rest = (1.0 - t.s) * h;
+            if let Some(b) = self.balls.get_mut(t.ball.0) {
+                b.position = centre + hit.ball_velocity * rest + 0.5 * GRAVITY * rest * rest;
+                b.velocity = hit.ball_velocity + GRAVITY * rest;
+            }
+        }
     }
 
     /// Moves one ball over a substep, or finds its first touch of a character body (which the character's step
@@ -450,6 +463,87 @@ impl Scene {
             None => Flight::Free(ballistic(&ball, h)),
         }
     }
+}
+
+/// One character's substep, for the scene to record.
+struct Stepped {
+    key: CharacterKey,
+    separation: f64,
+    hits: Vec<TouchResult>,
+    /// The guard's fault, with the touches the reset dropped.
+    fault: Option<(crate::control::FaultEvent, Vec<Touch>)>,
+}
+
+/// A ball touch resolved by a character's step.
+struct TouchResult {
+    touch: Touch,
+    bone: String,
+    impulse: Vector3<f64>,
+    /// The ball's velocity just after the contact.
+    ball_velocity: Vector3<f64>,
+    energy_j: f64,
+}
+
+/// Steps one character by `h` with its ball touches as contacts of the step (the balls free bodies of its LCP).
+fn step_character(
+    key: CharacterKey,
+    c: &mut Character,
+    touches: &[&Touch],
+    friction: f64,
+    restitution: f64,
+    h: f64,
+) -> Result<Stepped, SceneError> {
+    let mut points = Vec::with_capacity(touches.len());
+    let mut free = Vec::with_capacity(touches.len());
+    let mut works = Vec::with_capacity(touches.len());
+    for t in touches {
+        free.push(ball_body(&t.state, t.s, h));
+        points.push(ContactPoint {
+            body: t.body,
+            other: ContactOther::Free(free.len() - 1),
+            point: t.point,
+            other_point: t.point,
+            normal: -t.normal,
+            friction,
+            restitution,
+        });
+        works.push(ImpulseWork::begin(c, t.body, &t.point, Vector3::zeros()));
+    }
+    if !points.is_empty() {
+        c.set_contacts(&points, &free)?;
+    }
+    let report = c.step(h)?;
+    if let Some(event) = c.last_fault() {
+        // The guard reset the character: its contacts were dropped, so its balls fly on untouched.
+        return Ok(Stepped {
+            key,
+            separation: report.max_separation,
+            hits: Vec::new(),
+            fault: Some((event.clone(), touches.iter().map(|t| **t).collect())),
+        });
+    }
+    let mut hits = Vec::with_capacity(touches.len());
+    for (j, t) in touches.iter().enumerate() {
+        let impulse = c.world().contact_impulses()[j].impulse;
+        let ball_velocity = c.world().free_bodies()[j]
+            .velocity
+            .fixed_rows::<3>(3)
+            .into_owned();
+        works[j].set_impulse(impulse);
+        hits.push(TouchResult {
+            touch: **t,
+            bone: c.model().bodies[t.body].name.clone(),
+            impulse,
+            ball_velocity,
+            energy_j: works[j].finish(c),
+        });
+    }
+    Ok(Stepped {
+        key,
+        separation: report.max_separation,
+        hits,
+        fault: None,
+    })
 }
 
 /// Where a ball's substep ends.

@@ -1141,6 +1141,15 @@ struct ClipData final : public ::rust::Opaque {
   // Duration (s).
   double duration() const noexcept;
 
+  // Number of frames (a detected leading T-pose frame excluded).
+  ::std::size_t frame_count() const noexcept;
+
+  // Seconds between frames.
+  double frame_time() const noexcept;
+
+  // Frame `index` per joint: local rotation relative to rest and local translation.
+  ::rust::Vec<::flinch::detail::Transform> frame(::std::size_t index) const;
+
   ~ClipData() = delete;
 
 private:
@@ -1158,6 +1167,15 @@ private:
 struct WorldData final : public ::rust::Opaque {
   // Builds the character of `clip` (`config_json` empty: defaults) and adds it; returns its key.
   ::std::uint64_t add_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json);
+
+  // Builds a character driven by streamed targets on `clip`'s skeleton (at rest in its first frame) and
+  // adds it; returns its key.
+  ::std::uint64_t add_streamed_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json);
+
+  // Sets a character's target pose for the end of the next step (per joint: local rotation relative to
+  // rest and local translation); `velocities` is empty or 6 numbers per joint (linear x y z (root only),
+  // angular x y z).
+  void set_target_pose(::std::uint64_t key, ::rust::Slice<::flinch::detail::Transform const> pose, ::rust::Slice<double const> velocities);
 
   // Removes a character.
   void remove_character(::std::uint64_t key);
@@ -1226,9 +1244,19 @@ bool flinch$detail$cxxbridge1$198$BakeSummary$operator$ne(BakeSummary const &, B
 
 double flinch$detail$cxxbridge1$198$ClipData$duration(::flinch::detail::ClipData const &self) noexcept;
 
+::std::size_t flinch$detail$cxxbridge1$198$ClipData$frame_count(::flinch::detail::ClipData const &self) noexcept;
+
+double flinch$detail$cxxbridge1$198$ClipData$frame_time(::flinch::detail::ClipData const &self) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$ClipData$frame(::flinch::detail::ClipData const &self, ::std::size_t index, ::rust::Vec<::flinch::detail::Transform> *return$) noexcept;
+
 ::flinch::detail::WorldData *flinch$detail$cxxbridge1$198$new_world() noexcept;
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$add_character(::flinch::detail::WorldData &self, ::flinch::detail::ClipData const &clip, ::rust::Str config_json, ::std::uint64_t *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$add_streamed_character(::flinch::detail::WorldData &self, ::flinch::detail::ClipData const &clip, ::rust::Str config_json, ::std::uint64_t *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$set_target_pose(::flinch::detail::WorldData &self, ::std::uint64_t key, ::rust::Slice<::flinch::detail::Transform const> pose, ::rust::Slice<double const> velocities) noexcept;
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$remove_character(::flinch::detail::WorldData &self, ::std::uint64_t key) noexcept;
 
@@ -1346,6 +1374,23 @@ double ClipData::duration() const noexcept {
   return flinch$detail$cxxbridge1$198$ClipData$duration(*this);
 }
 
+::std::size_t ClipData::frame_count() const noexcept {
+  return flinch$detail$cxxbridge1$198$ClipData$frame_count(*this);
+}
+
+double ClipData::frame_time() const noexcept {
+  return flinch$detail$cxxbridge1$198$ClipData$frame_time(*this);
+}
+
+::rust::Vec<::flinch::detail::Transform> ClipData::frame(::std::size_t index) const {
+  ::rust::MaybeUninit<::rust::Vec<::flinch::detail::Transform>> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$ClipData$frame(*this, index, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
 // An empty world.
 ::rust::Box<::flinch::detail::WorldData> new_world() noexcept {
   return ::rust::Box<::flinch::detail::WorldData>::from_raw(flinch$detail$cxxbridge1$198$new_world());
@@ -1358,6 +1403,22 @@ double ClipData::duration() const noexcept {
     throw ::rust::impl<::rust::Error>::error(error$);
   }
   return ::std::move(return$.value);
+}
+
+::std::uint64_t WorldData::add_streamed_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json) {
+  ::rust::MaybeUninit<::std::uint64_t> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$add_streamed_character(*this, clip, config_json, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+void WorldData::set_target_pose(::std::uint64_t key, ::rust::Slice<::flinch::detail::Transform const> pose, ::rust::Slice<double const> velocities) {
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$set_target_pose(*this, key, pose, velocities);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
 }
 
 void WorldData::remove_character(::std::uint64_t key) {
@@ -1443,10 +1504,6 @@ extern "C" {
 void cxxbridge1$box$flinch$detail$ClipData$dealloc(::flinch::detail::ClipData *) noexcept;
 void cxxbridge1$box$flinch$detail$ClipData$drop(::rust::Box<::flinch::detail::ClipData> *ptr) noexcept;
 
-::flinch::detail::WorldData *cxxbridge1$box$flinch$detail$WorldData$alloc() noexcept;
-void cxxbridge1$box$flinch$detail$WorldData$dealloc(::flinch::detail::WorldData *) noexcept;
-void cxxbridge1$box$flinch$detail$WorldData$drop(::rust::Box<::flinch::detail::WorldData> *ptr) noexcept;
-
 void cxxbridge1$rust_vec$flinch$detail$Transform$new(::rust::Vec<::flinch::detail::Transform> const *ptr) noexcept;
 void cxxbridge1$rust_vec$flinch$detail$Transform$drop(::rust::Vec<::flinch::detail::Transform> *ptr) noexcept;
 ::std::size_t cxxbridge1$rust_vec$flinch$detail$Transform$len(::rust::Vec<::flinch::detail::Transform> const *ptr) noexcept;
@@ -1455,6 +1512,10 @@ void cxxbridge1$rust_vec$flinch$detail$Transform$drop(::rust::Vec<::flinch::deta
 void cxxbridge1$rust_vec$flinch$detail$Transform$reserve_total(::rust::Vec<::flinch::detail::Transform> *ptr, ::std::size_t new_cap) noexcept;
 void cxxbridge1$rust_vec$flinch$detail$Transform$set_len(::rust::Vec<::flinch::detail::Transform> *ptr, ::std::size_t len) noexcept;
 void cxxbridge1$rust_vec$flinch$detail$Transform$truncate(::rust::Vec<::flinch::detail::Transform> *ptr, ::std::size_t len) noexcept;
+
+::flinch::detail::WorldData *cxxbridge1$box$flinch$detail$WorldData$alloc() noexcept;
+void cxxbridge1$box$flinch$detail$WorldData$dealloc(::flinch::detail::WorldData *) noexcept;
+void cxxbridge1$box$flinch$detail$WorldData$drop(::rust::Box<::flinch::detail::WorldData> *ptr) noexcept;
 
 void cxxbridge1$rust_vec$flinch$detail$HitEvent$new(::rust::Vec<::flinch::detail::HitEvent> const *ptr) noexcept;
 void cxxbridge1$rust_vec$flinch$detail$HitEvent$drop(::rust::Vec<::flinch::detail::HitEvent> *ptr) noexcept;
@@ -1479,18 +1540,6 @@ void Box<::flinch::detail::ClipData>::allocation::dealloc(::flinch::detail::Clip
 template <>
 void Box<::flinch::detail::ClipData>::drop() noexcept {
   cxxbridge1$box$flinch$detail$ClipData$drop(this);
-}
-template <>
-::flinch::detail::WorldData *Box<::flinch::detail::WorldData>::allocation::alloc() noexcept {
-  return cxxbridge1$box$flinch$detail$WorldData$alloc();
-}
-template <>
-void Box<::flinch::detail::WorldData>::allocation::dealloc(::flinch::detail::WorldData *ptr) noexcept {
-  cxxbridge1$box$flinch$detail$WorldData$dealloc(ptr);
-}
-template <>
-void Box<::flinch::detail::WorldData>::drop() noexcept {
-  cxxbridge1$box$flinch$detail$WorldData$drop(this);
 }
 template <>
 Vec<::flinch::detail::Transform>::Vec() noexcept {
@@ -1523,6 +1572,18 @@ void Vec<::flinch::detail::Transform>::set_len(::std::size_t len) noexcept {
 template <>
 void Vec<::flinch::detail::Transform>::truncate(::std::size_t len) {
   return cxxbridge1$rust_vec$flinch$detail$Transform$truncate(this, len);
+}
+template <>
+::flinch::detail::WorldData *Box<::flinch::detail::WorldData>::allocation::alloc() noexcept {
+  return cxxbridge1$box$flinch$detail$WorldData$alloc();
+}
+template <>
+void Box<::flinch::detail::WorldData>::allocation::dealloc(::flinch::detail::WorldData *ptr) noexcept {
+  cxxbridge1$box$flinch$detail$WorldData$dealloc(ptr);
+}
+template <>
+void Box<::flinch::detail::WorldData>::drop() noexcept {
+  cxxbridge1$box$flinch$detail$WorldData$drop(this);
 }
 template <>
 Vec<::flinch::detail::HitEvent>::Vec() noexcept {

@@ -1063,6 +1063,15 @@ struct ClipData final : public ::rust::Opaque {
   // Duration (s).
   double duration() const noexcept;
 
+  // Number of frames (a detected leading T-pose frame excluded).
+  ::std::size_t frame_count() const noexcept;
+
+  // Seconds between frames.
+  double frame_time() const noexcept;
+
+  // Frame `index` per joint: local rotation relative to rest and local translation.
+  ::rust::Vec<::flinch::detail::Transform> frame(::std::size_t index) const;
+
   ~ClipData() = delete;
 
 private:
@@ -1080,6 +1089,15 @@ private:
 struct WorldData final : public ::rust::Opaque {
   // Builds the character of `clip` (`config_json` empty: defaults) and adds it; returns its key.
   ::std::uint64_t add_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json);
+
+  // Builds a character driven by streamed targets on `clip`'s skeleton (at rest in its first frame) and
+  // adds it; returns its key.
+  ::std::uint64_t add_streamed_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json);
+
+  // Sets a character's target pose for the end of the next step (per joint: local rotation relative to
+  // rest and local translation); `velocities` is empty or 6 numbers per joint (linear x y z (root only),
+  // angular x y z).
+  void set_target_pose(::std::uint64_t key, ::rust::Slice<::flinch::detail::Transform const> pose, ::rust::Slice<double const> velocities);
 
   // Removes a character.
   void remove_character(::std::uint64_t key);

@@ -7,10 +7,12 @@ use std::sync::Arc;
 use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 
+use super::discrete::JointStepTargets;
 use super::gains::{Gains, JointGains, subtree_loads};
 use super::reference::{Dofs, PreprocessConfig, ReferenceError, ReferenceMotion};
 use super::residual::stiffness_corrections;
-use super::sampling::{lerp_sample, locate, root_pose};
+use super::sampling::{lerp_sample, locate};
+use super::stream::{RootTrack, Stream};
 use forces::ActiveForce;
 
 mod forces;
@@ -18,6 +20,7 @@ mod guard;
 mod query;
 mod state;
 
+mod streamed;
 use crate::dynamics::{
     Body, DriveId, JointDrive, Stabilization, StepError, StepReport, UserForceId, World,
 };
@@ -131,6 +134,12 @@ pub struct Character {
     fault_count: u64,
     /// Reference kinematics buffer of the guard's reset (kept so a reset does not allocate twice).
     scratch_kinematics: Vec<super::kinematics::BodyKinematics>,
+    /// The root's path (the reference until targets are streamed), shared with the world's prescribed root.
+    root_track: RootTrack,
+    /// Streamed targets, once the first one was set (see `streamed.rs`).
+    stream: Option<Box<Stream>>,
+    /// Time constant (s) of the low-pass through which a streamed character's gains follow its feedforward.
+    stream_gain_time_constant: f64,
 }
 
 impl std::fmt::Debug for Character {
@@ -228,7 +237,9 @@ impl Character {
             world.add_body(body);
         }
         let path = Arc::clone(&reference);
-        world.add_prescribed(0, Box::new(move |t: f64| root_pose(&path, t)));
+        let root_track = RootTrack::default();
+        let track = root_track.clone();
+        world.add_prescribed(0, Box::new(move |t: f64| track.pose(&path, t)));
         let mut drives = vec![None; kin.len()];
         let mut joints = vec![usize::MAX; kin.len()];
         for b in 1..kin.len() {
@@ -275,6 +286,9 @@ impl Character {
             last_fault: None,
             fault_count: 0,
             scratch_kinematics: kin,
+            root_track,
+            stream: None,
+            stream_gain_time_constant: super::stream::GAIN_TIME_CONSTANT_S,
         })
     }
 
@@ -320,7 +334,7 @@ impl Character {
 
     /// Whether the simulation has reached the end of the reference (it then holds the last pose).
     pub fn finished(&self) -> bool {
-        self.world.time() >= self.reference.duration() - 1e-9
+        self.stream.is_none() && self.world.time() >= self.reference.duration() - 1e-9
     }
 
     /// Advances by `h` seconds. At the preprocessed step size the targets and torques are the stored samples
@@ -336,21 +350,29 @@ impl Character {
             )));
         }
         let t = self.world.time();
-        self.set_drive_targets(t, t + h);
+        if self.stream.is_some() {
+            self.set_streamed_targets(h);
+        } else {
+            self.set_drive_targets(t, t + h);
+        }
         self.arm_impulses(h);
         let result = self.world.step(h);
         self.expire_forces();
+        if let Some(stream) = &mut self.stream {
+            stream.advance();
+        }
         Ok(self.guard_step(result, t + h)?)
     }
 
     /// Sets every drive's targets for the end of the step, the feedforward and gains of the step and the
     /// joints' anchor velocity bias, interpolated on the reference's step schedule.
     fn set_drive_targets(&mut self, t: f64, t_next: f64) {
-        let reference = &self.reference;
+        let reference = Arc::clone(&self.reference);
+        let reference = &*reference;
         let (k, s) = locate(reference, t);
         let (k1, s1) = locate(reference, t_next);
-        for (b, id) in self.drives.iter().enumerate() {
-            let Some(id) = *id else { continue };
+        for b in 0..self.drives.len() {
+            let Some(id) = self.drives[b] else { continue };
             let nb = reference.bodies();
             let tau = lerp_sample(reference, k, s, |k| reference.feedforward[k * nb + b]);
             let correction =
@@ -358,25 +380,47 @@ impl Character {
             let velocity = lerp_sample(reference, k, s, |k| reference.target_velocity[k * nb + b]);
             let bias = lerp_sample(reference, k, s, |k| reference.anchor_bias[k * nb + b]);
             let rotation = reference.rotation_between(k1, s1, b);
-            let g = self.gains[b];
-            let dofs = reference.dofs[b];
-            let drive = self.world.drive_mut(id);
-            drive.target_rotation = rotation;
-            drive.target_velocity = velocity;
-            drive.feedforward = match self.terms {
-                ControlTerms {
-                    feedforward: false, ..
-                } => Vector3::zeros(),
-                ControlTerms { feedback: true, .. } => tau + correction,
-                _ => tau,
+            let targets = JointStepTargets {
+                feedforward: tau,
+                target_velocity: velocity,
+                anchor_bias: bias,
             };
-            for i in 0..3 {
-                let on = self.terms.feedback && dofs.is_free(i);
-                drive.stiffness[i] = if on { g.stiffness(tau[i]) } else { 0.0 };
-                drive.damping[i] = if on { g.damping(tau[i]) } else { 0.0 };
-            }
-            self.world
-                .set_constraint_bias(self.joints[b], bias.as_slice());
+            self.apply_drive(b, id, &targets, tau, correction, rotation);
         }
+    }
+
+    /// Sets body `b`'s drive (`id`) for the coming step: the target rotation at its end, the step's targets from
+    /// the discrete inverse dynamics (feedforward plus the drive residual `correction` when the feedback is on),
+    /// gains following `|gain_torque|` (the feedforward itself, or its smoothed stream) and the joint's anchor
+    /// velocity bias.
+    fn apply_drive(
+        &mut self,
+        b: usize,
+        id: DriveId,
+        targets: &JointStepTargets,
+        gain_torque: Vector3<f64>,
+        correction: Vector3<f64>,
+        rotation: nalgebra::UnitQuaternion<f64>,
+    ) {
+        let tau = targets.feedforward;
+        let g = self.gains[b];
+        let dofs = self.reference.dofs[b];
+        let drive = self.world.drive_mut(id);
+        drive.target_rotation = rotation;
+        drive.target_velocity = targets.target_velocity;
+        drive.feedforward = match self.terms {
+            ControlTerms {
+                feedforward: false, ..
+            } => Vector3::zeros(),
+            ControlTerms { feedback: true, .. } => tau + correction,
+            _ => tau,
+        };
+        for i in 0..3 {
+            let on = self.terms.feedback && dofs.is_free(i);
+            drive.stiffness[i] = if on { g.stiffness(gain_torque[i]) } else { 0.0 };
+            drive.damping[i] = if on { g.damping(gain_torque[i]) } else { 0.0 };
+        }
+        self.world
+            .set_constraint_bias(self.joints[b], targets.anchor_bias.as_slice());
     }
 }

@@ -18,8 +18,11 @@ impl Character {
         }
     }
 
-    /// The reference joint rotation of body `b` at the current time.
+    /// The reference joint rotation of body `b` at the current time (streamed: the last target reached).
     pub fn reference_rotation(&self, b: usize) -> UnitQuaternion<f64> {
+        if let Some(stream) = &self.stream {
+            return stream.reached_rotation(b);
+        }
         let (k, s) = locate(&self.reference, self.world.time());
         self.reference.rotation_between(k, s, b)
     }
@@ -34,9 +37,7 @@ impl Character {
     /// World transform of every skeleton joint: simulated bodies at their joints, merged bones carried by their
     /// body with the clip's local motion.
     pub fn world_transforms(&self) -> Vec<Isometry3<f64>> {
-        let pose = self
-            .clip
-            .sample(self.world.time().min(self.clip.duration()));
+        let pose = self.animation_pose();
         let mut out: Vec<Isometry3<f64>> = Vec::with_capacity(self.skeleton.len());
         for (j, joint) in self.skeleton.joints.iter().enumerate() {
             let b = self.model.body_of_joint[j];
@@ -62,9 +63,7 @@ impl Character {
     /// and baking.
     pub fn pose(&self) -> Pose {
         let world = self.world_transforms();
-        let mut pose = self
-            .clip
-            .sample(self.world.time().min(self.clip.duration()));
+        let mut pose = self.animation_pose();
         for (j, joint) in self.skeleton.joints.iter().enumerate() {
             let local = match joint.parent {
                 Some(p) => world[p].inverse() * world[j],
@@ -76,6 +75,17 @@ impl Character {
             pose.rotations[j] = joint.rest_rotation.inverse() * local.rotation;
         }
         pose
+    }
+
+    /// The pose the character follows now, in the skeleton's terms: the clip at the current time, or the last
+    /// streamed target reached.
+    pub fn animation_pose(&self) -> Pose {
+        match &self.stream {
+            Some(stream) => stream.reached_pose().clone(),
+            None => self
+                .clip
+                .sample(self.world.time().min(self.clip.duration())),
+        }
     }
 
     /// Angle (radians) between body `b`'s simulated joint rotation and its reference joint rotation, now.

@@ -1,0 +1,329 @@
+//! Streamed targets: the character follows poses pushed every step (an engine's animation system) instead of
+//! its preprocessed clip, with the feedforward computed online by the discrete-step inverse dynamics on the
+//! ring of the last three poses (see `control/stream` and `docs/engine.md`).
+
+use nalgebra::{UnitQuaternion, Vector3};
+
+use super::{Character, CharacterConfig, CharacterError};
+use crate::control::discrete::{joint_step_targets, step_wrenches};
+use crate::control::pose_coords::PoseCoords;
+use crate::control::residual::{DriveStep, drive_correction};
+use crate::control::sampling::locate;
+use crate::control::stream::{GenPose, PoseVelocities, RootSegment, Stream};
+use crate::math::rotation::exp_rotation;
+use crate::math::spatial::twist;
+use crate::skeleton::{Clip, Pose, Skeleton};
+
+impl Character {
+    /// Builds a character driven only by streamed targets ([`Character::set_target_pose`]): the body model of
+    /// `skeleton`, placed in `initial` (at rest, or moving with `velocities`). No clip is preprocessed; the gains'
+    /// load floors come from `initial`. `config.preprocess.rate_hz` sets [`Character::step_size`].
+    pub fn streamed(
+        skeleton: Skeleton,
+        initial: &Pose,
+        velocities: Option<&PoseVelocities>,
+        config: &CharacterConfig,
+    ) -> Result<Character, CharacterError> {
+        let initial = checked_pose(&skeleton, initial, "initial pose")?;
+        if let Some(v) = velocities {
+            check_velocities(&skeleton, v)?;
+        }
+        let mut config = config.clone();
+        // One frame: nothing to filter.
+        config.preprocess.cutoff_hz = None;
+        let frame_time = 1.0 / config.preprocess.rate_hz;
+        let clip = Clip {
+            frame_time: if frame_time.is_finite() && frame_time > 0.0 {
+                frame_time
+            } else {
+                1.0
+            },
+            frames: vec![initial.clone()],
+        };
+        let mut c = Character::new(skeleton, clip, &config)?;
+        // The pose one step before, along the velocities: the chord the character starts with.
+        let h = c.reference.h;
+        let before = match velocities {
+            Some(v) => rewind(&c.skeleton, &initial, v, h),
+            None => initial.clone(),
+        };
+        let mut coords = PoseCoords::new(&c.model, &c.skeleton);
+        let coords_pose = |coords: &mut PoseCoords, pose: &Pose, time: f64| {
+            let mut rot = vec![UnitQuaternion::identity(); c.model.bodies.len()];
+            let root = coords.project(
+                &c.model,
+                &c.skeleton,
+                &c.reference.topology,
+                pose,
+                None,
+                &mut rot,
+            );
+            GenPose { root, rot, time }
+        };
+        let prev = coords_pose(&mut coords, &before, -h);
+        let cur = coords_pose(&mut coords, &initial, 0.0);
+        let stream = Stream::new(
+            coords,
+            &c.reference.topology,
+            prev,
+            cur,
+            initial,
+            c.world.bodies().to_vec(),
+            c.root_track.clone(),
+        );
+        let (_, _, v, _) = stream.step_path();
+        let start: Vec<_> = v.iter().map(|(w, l)| twist(w, l)).collect();
+        for (b, v) in start.iter().enumerate() {
+            c.world.body_mut(b).velocity = *v;
+        }
+        c.install_stream(stream);
+        Ok(c)
+    }
+
+    /// Sets the target pose of the coming step: `pose` (skeleton order, like a clip frame: local rotations
+    /// relative to rest, the root's translation and rotation) is where the character should be at the end of
+    /// the next [`Character::step`] (in a [`crate::scene::Scene`], at the end of the next frame). The first call
+    /// on a clip character switches it from its clip to the stream. `velocities`, when the animation system knows
+    /// them, continue the target through steps no new target arrives for (else the last two targets'
+    /// velocity does); the feedforward always uses the finite differences of the targets, which is what the step
+    /// integrates.
+    pub fn set_target_pose(
+        &mut self,
+        pose: &Pose,
+        velocities: Option<&PoseVelocities>,
+    ) -> Result<(), CharacterError> {
+        self.push_target(pose, velocities, None)
+    }
+
+    /// Like [`Character::set_target_pose`], for a target at time `time` (s, ≥ the end of the next step): the
+    /// steps until then aim at points on the way to it (a slerp from the pose reached).
+    pub fn set_target_pose_at(
+        &mut self,
+        pose: &Pose,
+        velocities: Option<&PoseVelocities>,
+        time: f64,
+    ) -> Result<(), CharacterError> {
+        if !(time.is_finite() && time > self.time()) {
+            return Err(CharacterError::Argument(format!(
+                "a target's time must be finite and after the character's time {}, got {time}",
+                self.time()
+            )));
+        }
+        self.push_target(pose, velocities, Some(time))
+    }
+
+    /// Sets the time constant (s, ≥ 0; default [`crate::control::stream::GAIN_TIME_CONSTANT_S`]) of the low-pass
+    /// through which the feedback gains follow the feedforward torque while targets are streamed (0: no
+    /// smoothing). A clip character keeps it for when it is streamed.
+    pub fn set_stream_gain_time_constant(&mut self, seconds: f64) -> Result<(), CharacterError> {
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(CharacterError::Argument(format!(
+                "gain time constant must be finite and ≥ 0, got {seconds}"
+            )));
+        }
+        self.stream_gain_time_constant = seconds;
+        if let Some(s) = &mut self.stream {
+            s.gain_filter.time_constant = seconds;
+        }
+        Ok(())
+    }
+
+    /// Whether the character follows streamed targets (rather than its clip).
+    pub fn is_streamed(&self) -> bool {
+        self.stream.is_some()
+    }
+
+    /// Whether a streamed target is waiting for the next step.
+    pub fn has_pending_target(&self) -> bool {
+        self.stream.as_ref().is_some_and(|s| s.has_pending())
+    }
+
+    /// A target set for "the end of the next step" is reached at `t` instead (the end of a scene frame stepped
+    /// in substeps).
+    pub(crate) fn anchor_pending_target(&mut self, t: f64) {
+        if let Some(s) = &mut self.stream {
+            s.anchor_pending(t);
+        }
+    }
+
+    fn push_target(
+        &mut self,
+        pose: &Pose,
+        velocities: Option<&PoseVelocities>,
+        time: Option<f64>,
+    ) -> Result<(), CharacterError> {
+        let pose = checked_pose(&self.skeleton, pose, "target pose")?;
+        if let Some(v) = velocities {
+            check_velocities(&self.skeleton, v)?;
+        }
+        if self.stream.is_none() {
+            self.begin_stream();
+        }
+        let Some(stream) = self.stream.as_mut() else {
+            return Ok(());
+        };
+        let coords_pose = stream.project(
+            &self.model,
+            &self.skeleton,
+            &self.reference.topology,
+            &pose,
+            time.unwrap_or(f64::NAN),
+        );
+        stream.push(coords_pose, pose, velocities.cloned(), time);
+        Ok(())
+    }
+
+    /// Starts streaming from the reference where the character is now (its sample and the one before).
+    fn begin_stream(&mut self) {
+        let reference = &self.reference;
+        let nb = reference.bodies();
+        let t = self.world.time();
+        let (k, _) = locate(reference, t);
+        let at = |k: usize, time: f64| GenPose {
+            root: reference.root_pos[k],
+            rot: reference.rot[k * nb..(k + 1) * nb].to_vec(),
+            time,
+        };
+        let prev = if k > 0 {
+            at(k - 1, t - reference.h)
+        } else {
+            at(0, t)
+        };
+        let pose = self.clip.sample(t.min(self.clip.duration()));
+        let stream = Stream::new(
+            PoseCoords::new(&self.model, &self.skeleton),
+            &reference.topology,
+            prev,
+            at(k, t),
+            pose,
+            self.world.bodies().to_vec(),
+            self.root_track.clone(),
+        );
+        self.install_stream(stream);
+    }
+
+    /// Makes `stream` the character's source of targets, with the character's gain smoothing.
+    fn install_stream(&mut self, mut stream: Stream) {
+        stream.gain_filter.time_constant = self.stream_gain_time_constant;
+        self.stream = Some(Box::new(stream));
+    }
+
+    /// The streamed step's targets: the online discrete inverse dynamics from the pose reached to the target,
+    /// the drive residual correction, the gains following |τ|, and the root's segment.
+    pub(super) fn set_streamed_targets(&mut self, h: f64) {
+        let Some(mut stream) = self.stream.take() else {
+            return;
+        };
+        let t = self.world.time();
+        let reference = std::sync::Arc::clone(&self.reference);
+        let topo = &reference.topology;
+        stream.prepare(&self.model, &self.skeleton, topo, t, h);
+        let mut wrenches = std::mem::take(&mut stream.wrenches);
+        let mut bodies = std::mem::take(&mut stream.bodies);
+        let mut gain_filter = std::mem::take(&mut stream.gain_filter);
+        let (kin, kin1, v, v1) = stream.step_path();
+        step_wrenches(topo, kin, v, v1, h, &reference.gravity, &mut wrenches);
+        for (b, body) in bodies.iter_mut().enumerate() {
+            body.position = kin[b].com;
+            body.orientation = kin[b].rotation;
+            body.velocity = twist(&v[b].0, &v[b].1);
+        }
+        stream.root.set(RootSegment {
+            t0: t,
+            start: (kin[0].com, kin[0].rotation),
+            t1: t + h,
+            end: (kin1[0].com, kin1[0].rotation),
+        });
+        for b in 0..self.drives.len() {
+            let Some(id) = self.drives[b] else { continue };
+            let (frame, dofs) = (&reference.joint_frame[b], reference.dofs[b]);
+            let targets = joint_step_targets(topo, kin, v, v1, &wrenches, frame, dofs, h, b);
+            let rotation = stream.target_rotation(b);
+            let gain_torque = gain_filter.filter(b, targets.feedforward, h);
+            let correction = if self.terms.feedback {
+                let p = reference.topology.parent[b];
+                drive_correction(
+                    self.world.drive(id),
+                    &bodies,
+                    &DriveStep {
+                        target_rotation: rotation,
+                        target_velocity: targets.target_velocity,
+                        gain_torque,
+                        next_child: twist(&v1[b].0, &v1[b].1),
+                        next_parent: twist(&v1[p].0, &v1[p].1),
+                        axes: kin[p].rotation * frame,
+                    },
+                    &self.gains[b],
+                    dofs,
+                    h,
+                )
+            } else {
+                Vector3::zeros()
+            };
+            self.apply_drive(b, id, &targets, gain_torque, correction, rotation);
+        }
+        stream.wrenches = wrenches;
+        stream.bodies = bodies;
+        stream.gain_filter = gain_filter;
+        self.stream = Some(stream);
+    }
+}
+
+/// `pose` checked against `skeleton` (one finite entry per joint), its rotations renormalized.
+fn checked_pose(skeleton: &Skeleton, pose: &Pose, what: &str) -> Result<Pose, CharacterError> {
+    let n = skeleton.len();
+    if pose.rotations.len() != n || pose.translations.len() != n {
+        return Err(CharacterError::Argument(format!(
+            "{what}: {} rotations and {} translations for {n} skeleton joints",
+            pose.rotations.len(),
+            pose.translations.len()
+        )));
+    }
+    let mut out = pose.clone();
+    for (j, (q, x)) in out.rotations.iter_mut().zip(&pose.translations).enumerate() {
+        let c = q.quaternion().coords;
+        let norm = c.norm();
+        if !(c.iter().chain(x.iter()).all(|v| v.is_finite()) && norm > 1e-9) {
+            return Err(CharacterError::Argument(format!(
+                "{what}: joint {j} (`{}`) has a non-finite or zero rotation or translation",
+                skeleton.joints[j].name
+            )));
+        }
+        *q = UnitQuaternion::new_normalize(q.into_inner());
+    }
+    Ok(out)
+}
+
+/// `velocities` checked against `skeleton`.
+fn check_velocities(skeleton: &Skeleton, v: &PoseVelocities) -> Result<(), CharacterError> {
+    if v.angular.len() != skeleton.len() {
+        return Err(CharacterError::Argument(format!(
+            "pose velocities: {} angular velocities for {} skeleton joints",
+            v.angular.len(),
+            skeleton.len()
+        )));
+    }
+    if !v
+        .angular
+        .iter()
+        .chain(std::iter::once(&v.root_linear))
+        .all(|w| w.iter().all(|c| c.is_finite()))
+    {
+        return Err(CharacterError::Argument(
+            "pose velocities must be finite".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The pose `h` seconds before `pose` along `velocities`.
+fn rewind(skeleton: &Skeleton, pose: &Pose, v: &PoseVelocities, h: f64) -> Pose {
+    let mut out = pose.clone();
+    for (q, w) in out.rotations.iter_mut().zip(&v.angular) {
+        *q *= exp_rotation(&(-w * h));
+    }
+    if let Some(r) = skeleton.joints.iter().position(|j| j.parent.is_none()) {
+        out.translations[r] -= v.root_linear * h;
+    }
+    out
+}

@@ -1,0 +1,75 @@
+//! A skeleton pose in the model's generalized coordinates: the root body's frame origin and world rotation, and
+//! each body's joint rotation relative to its parent body (rest rotation included). Shared by the clip
+//! preprocessing (every frame) and the streamed targets (every pushed pose), so both see the same projection.
+
+use nalgebra::{UnitQuaternion, Vector3};
+
+use super::kinematics::Topology;
+use crate::math::rotation::same_hemisphere;
+use crate::model::Model;
+use crate::skeleton::{Pose, Skeleton};
+
+/// Reusable workspace of the pose → generalized coordinates map of one model.
+#[derive(Debug, Clone)]
+pub(crate) struct PoseCoords {
+    /// The root body's skeleton joint and its ancestors, outermost first (only they move the root origin).
+    chain: Vec<usize>,
+    world_rot: Vec<UnitQuaternion<f64>>,
+}
+
+impl PoseCoords {
+    /// The workspace for `model`, built from `skeleton`.
+    pub(crate) fn new(model: &Model, skeleton: &Skeleton) -> PoseCoords {
+        let root_joint = model.bodies[0].skeleton_joint;
+        let mut chain = vec![root_joint];
+        let mut joint = root_joint;
+        while let Some(p) = skeleton.joints[joint].parent {
+            chain.push(p);
+            joint = p;
+        }
+        chain.reverse();
+        PoseCoords {
+            chain,
+            world_rot: vec![UnitQuaternion::identity(); skeleton.len()],
+        }
+    }
+
+    /// The root origin and the per-body rotations (`rot`, one per body) of `pose`; with `prev`, each quaternion
+    /// is put in the hemisphere of the previous one (continuity for filtering and differencing).
+    pub(crate) fn project(
+        &mut self,
+        model: &Model,
+        skeleton: &Skeleton,
+        topology: &Topology,
+        pose: &Pose,
+        prev: Option<&[UnitQuaternion<f64>]>,
+        rot: &mut [UnitQuaternion<f64>],
+    ) -> Vector3<f64> {
+        for (j, joint) in skeleton.joints.iter().enumerate() {
+            let local = joint.rest_rotation * pose.rotations[j];
+            self.world_rot[j] = match joint.parent {
+                Some(p) => self.world_rot[p] * local,
+                None => local,
+            };
+        }
+        let mut root = Vector3::zeros();
+        for (i, &j) in self.chain.iter().enumerate() {
+            root = match i {
+                0 => pose.translations[j],
+                _ => root + self.world_rot[self.chain[i - 1]] * pose.translations[j],
+            };
+        }
+        let w = |b: usize| &self.world_rot[model.bodies[b].skeleton_joint];
+        for (b, out) in rot.iter_mut().enumerate() {
+            let mut q = match topology.parent[b] {
+                usize::MAX => *w(b),
+                p => w(p).inverse() * w(b),
+            };
+            if let Some(prev) = prev {
+                q = same_hemisphere(q, &prev[b]);
+            }
+            *out = q;
+        }
+        root
+    }
+}

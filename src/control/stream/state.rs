@@ -1,0 +1,330 @@
+//! The ring of generalized poses a streamed character steps through, and the pending target.
+
+use nalgebra::{UnitQuaternion, Vector3};
+
+use super::PoseVelocities;
+use super::root::RootTrack;
+use crate::control::discrete::{Twists, chord_twists};
+use crate::control::inverse::JointWrenches;
+use crate::control::kinematics::{BodyKinematics, GeneralizedState, Topology};
+use crate::control::pose_coords::PoseCoords;
+use crate::dynamics::Body;
+use crate::math::rotation::{exp_rotation, log_rotation};
+use crate::model::Model;
+use crate::skeleton::{Pose, Skeleton};
+
+/// A pose in generalized coordinates at a time.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct GenPose {
+    /// Root frame origin (m, world).
+    pub root: Vector3<f64>,
+    /// Root world rotation, then each body's joint rotation.
+    pub rot: Vec<UnitQuaternion<f64>>,
+    /// Time (s).
+    pub time: f64,
+}
+
+impl GenPose {
+    /// The pose a fraction `s` of the way from `a` to `b`.
+    fn between(a: &GenPose, b: &GenPose, s: f64) -> GenPose {
+        GenPose {
+            root: a.root.lerp(&b.root, s),
+            rot: a
+                .rot
+                .iter()
+                .zip(&b.rot)
+                .map(|(x, y)| crate::skeleton::slerp_short(x, y, s))
+                .collect(),
+            time: a.time + s * (b.time - a.time),
+        }
+    }
+}
+
+/// A target pushed for a time not reached yet.
+#[derive(Debug, Clone)]
+struct Pending {
+    coords_pose: GenPose,
+    pose: Pose,
+    /// When the target should be reached; `None`: at the end of the next step (or scene frame).
+    time: Option<f64>,
+}
+
+/// The streamed state of a character: poses `k − 1`, `k` (reached) and the target `k + 1` of the coming step,
+/// their kinematics and chord twists, and the skeleton poses (for bones merged into a body).
+#[derive(Debug)]
+pub(crate) struct Stream {
+    coords: PoseCoords,
+    prev: GenPose,
+    cur: GenPose,
+    next: GenPose,
+    kin_cur: Vec<BodyKinematics>,
+    kin_next: Vec<BodyKinematics>,
+    /// Chord twists of the step into `cur` (what the character has at `k` on the target path).
+    v: Twists,
+    /// Chord twists of the coming step.
+    v1: Twists,
+    pending: Option<Pending>,
+    pose_cur: Pose,
+    pose_next: Pose,
+    velocities: Option<PoseVelocities>,
+    zeros: Vec<Vector3<f64>>,
+    /// Joint wrenches of the step's inverse dynamics (workspace).
+    pub(crate) wrenches: JointWrenches,
+    /// The bodies placed on the target path at `k` (workspace of the drive residual correction).
+    pub(crate) bodies: Vec<Body>,
+    /// The root's path, read by the world's prescribed-body constraint.
+    pub(crate) root: RootTrack,
+    /// The gains' low-pass of the feedforward.
+    pub(crate) gain_filter: GainFilter,
+}
+
+/// The first-order low-pass through which the gains follow the feedforward (see
+/// [`super::GAIN_TIME_CONSTANT_S`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct GainFilter {
+    /// Time constant (s).
+    pub(crate) time_constant: f64,
+    /// The low-passed feedforward per body (joint frame); empty before the first step.
+    state: Vec<Option<Vector3<f64>>>,
+}
+
+impl GainFilter {
+    /// The torque body `b`'s gains follow this step: `tau` through the low-pass (step `h`), started at the
+    /// first value.
+    pub(crate) fn filter(&mut self, b: usize, tau: Vector3<f64>, h: f64) -> Vector3<f64> {
+        if self.state.len() <= b {
+            self.state.resize(b + 1, None);
+        }
+        let a = h / (self.time_constant + h);
+        let s = self.state[b].map_or(tau, |s| s + (tau - s) * a);
+        self.state[b] = Some(s);
+        s
+    }
+}
+
+impl Stream {
+    /// A stream that has reached `cur` (skeleton pose `pose`) coming from `prev` (equal poses: at rest).
+    pub(crate) fn new(
+        coords: PoseCoords,
+        topo: &Topology,
+        prev: GenPose,
+        cur: GenPose,
+        pose: Pose,
+        bodies: Vec<Body>,
+        root: RootTrack,
+    ) -> Stream {
+        let nb = cur.rot.len();
+        let zeros = vec![Vector3::zeros(); nb];
+        let mut s = Stream {
+            coords,
+            next: cur.clone(),
+            prev,
+            cur,
+            kin_cur: Vec::with_capacity(nb),
+            kin_next: Vec::with_capacity(nb),
+            v: Vec::with_capacity(nb),
+            v1: Vec::with_capacity(nb),
+            pending: None,
+            pose_next: pose.clone(),
+            pose_cur: pose,
+            velocities: None,
+            zeros,
+            wrenches: JointWrenches::default(),
+            bodies,
+            root,
+            gain_filter: GainFilter {
+                time_constant: super::GAIN_TIME_CONSTANT_S,
+                state: Vec::new(),
+            },
+        };
+        let mut kin_prev = Vec::with_capacity(nb);
+        s.forward(&s.prev.clone(), &mut kin_prev, topo);
+        let cur = s.cur.clone();
+        let mut kin_cur = std::mem::take(&mut s.kin_cur);
+        s.forward(&cur, &mut kin_cur, topo);
+        s.kin_cur = kin_cur;
+        let dt = s.cur.time - s.prev.time;
+        if dt > 0.0 {
+            chord_twists(&kin_prev, &s.kin_cur, dt, &mut s.v);
+        } else {
+            s.v.resize(nb, (Vector3::zeros(), Vector3::zeros()));
+        }
+        s
+    }
+
+    /// Generalized coordinates of a skeleton pose, in the hemisphere of the pose reached.
+    pub(crate) fn project(
+        &mut self,
+        model: &Model,
+        skeleton: &Skeleton,
+        topo: &Topology,
+        pose: &Pose,
+        time: f64,
+    ) -> GenPose {
+        let mut rot = vec![UnitQuaternion::identity(); self.cur.rot.len()];
+        let root = self
+            .coords
+            .project(model, skeleton, topo, pose, Some(&self.cur.rot), &mut rot);
+        GenPose { root, rot, time }
+    }
+
+    /// Queues a target (replacing any pending one); `time` `None`: the end of the next step.
+    pub(crate) fn push(
+        &mut self,
+        coords_pose: GenPose,
+        pose: Pose,
+        velocities: Option<PoseVelocities>,
+        time: Option<f64>,
+    ) {
+        self.velocities = velocities;
+        self.pending = Some(Pending {
+            coords_pose,
+            pose,
+            time,
+        });
+    }
+
+    /// Gives a target pushed for "the end of the next step" the time `t` (the end of a scene frame that is
+    /// stepped in several substeps).
+    pub(crate) fn anchor_pending(&mut self, t: f64) {
+        if let Some(p) = &mut self.pending
+            && p.time.is_none()
+        {
+            p.time = Some(t);
+        }
+    }
+
+    /// Whether a target is waiting for a step.
+    pub(crate) fn has_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Chooses the target of the step from `t` to `t + h` (the pending target, a point on the way to it, or an
+    /// extrapolation of the last ones), and computes its kinematics and the step's chord twists.
+    pub(crate) fn prepare(
+        &mut self,
+        model: &Model,
+        skeleton: &Skeleton,
+        topo: &Topology,
+        t: f64,
+        h: f64,
+    ) {
+        let t1 = t + h;
+        let (next, pose) = match self.pending.take() {
+            Some(p) if p.time.is_none_or(|tp| tp <= t1 + 1e-9) => (
+                GenPose {
+                    time: t1,
+                    ..p.coords_pose
+                },
+                p.pose,
+            ),
+            Some(p) => {
+                let tp = p.time.unwrap_or(t1);
+                let s = (t1 - self.cur.time) / (tp - self.cur.time);
+                let at = GenPose::between(&self.cur, &p.coords_pose, s);
+                let pose = Pose::interpolate(&self.pose_cur, &p.pose, s);
+                self.pending = Some(p);
+                (at, pose)
+            }
+            None => self.extrapolate(model, skeleton, topo, t1),
+        };
+        self.next = next;
+        self.pose_next = pose;
+        let next = std::mem::replace(&mut self.next, GenPose::empty());
+        let mut kin_next = std::mem::take(&mut self.kin_next);
+        self.forward(&next, &mut kin_next, topo);
+        self.kin_next = kin_next;
+        self.next = next;
+        chord_twists(&self.kin_cur, &self.kin_next, h, &mut self.v1);
+    }
+
+    /// The target after `t1` when no new one came: along the last pose's velocities when they were given, else
+    /// at the constant velocity of the last step.
+    fn extrapolate(
+        &mut self,
+        model: &Model,
+        skeleton: &Skeleton,
+        topo: &Topology,
+        t1: f64,
+    ) -> (GenPose, Pose) {
+        let dt = t1 - self.cur.time;
+        if let Some(v) = self.velocities.clone() {
+            let mut pose = self.pose_cur.clone();
+            for (q, w) in pose.rotations.iter_mut().zip(&v.angular) {
+                *q *= exp_rotation(&(w * dt));
+            }
+            if let Some(r) = skeleton.joints.iter().position(|j| j.parent.is_none()) {
+                pose.translations[r] += v.root_linear * dt;
+            }
+            let coords_pose = self.project(model, skeleton, topo, &pose, t1);
+            return (coords_pose, pose);
+        }
+        let span = self.cur.time - self.prev.time;
+        let ratio = if span > 0.0 { dt / span } else { 0.0 };
+        let coords_pose = GenPose {
+            root: self.cur.root + (self.cur.root - self.prev.root) * ratio,
+            rot: self
+                .prev
+                .rot
+                .iter()
+                .zip(&self.cur.rot)
+                .map(|(a, b)| b * exp_rotation(&(log_rotation(&(a.inverse() * b)) * ratio)))
+                .collect(),
+            time: t1,
+        };
+        (coords_pose, self.pose_cur.clone())
+    }
+
+    /// Moves the ring on after the step: the target became the pose reached.
+    pub(crate) fn advance(&mut self) {
+        std::mem::swap(&mut self.prev, &mut self.cur);
+        std::mem::swap(&mut self.cur, &mut self.next);
+        std::mem::swap(&mut self.kin_cur, &mut self.kin_next);
+        std::mem::swap(&mut self.v, &mut self.v1);
+        std::mem::swap(&mut self.pose_cur, &mut self.pose_next);
+    }
+
+    fn forward(&self, g: &GenPose, out: &mut Vec<BodyKinematics>, topo: &Topology) {
+        topo.forward(
+            &GeneralizedState {
+                root_pos: g.root,
+                root_vel: Vector3::zeros(),
+                root_acc: Vector3::zeros(),
+                rot: &g.rot,
+                vel: &self.zeros,
+                acc: &self.zeros,
+            },
+            out,
+        );
+    }
+
+    /// Poses reached (`k`) and targeted (`k + 1`) with the twists at `k` and of the step.
+    pub(crate) fn step_path(&self) -> (&[BodyKinematics], &[BodyKinematics], &Twists, &Twists) {
+        (&self.kin_cur, &self.kin_next, &self.v, &self.v1)
+    }
+
+    /// The joint rotation of body `b` targeted by the coming step.
+    pub(crate) fn target_rotation(&self, b: usize) -> UnitQuaternion<f64> {
+        self.next.rot[b]
+    }
+
+    /// The joint rotation of body `b` in the pose reached (the last target).
+    pub(crate) fn reached_rotation(&self, b: usize) -> UnitQuaternion<f64> {
+        self.cur.rot[b]
+    }
+
+    /// The skeleton pose reached (the last target; merged bones follow it).
+    pub(crate) fn reached_pose(&self) -> &Pose {
+        &self.pose_cur
+    }
+}
+
+impl GenPose {
+    fn empty() -> GenPose {
+        GenPose {
+            root: Vector3::zeros(),
+            rot: Vec::new(),
+            time: 0.0,
+        }
+    }
+}
