@@ -6,4 +6,5 @@ pub mod experiments;
 pub mod mujoco;
 pub mod plot;
 pub mod stress;
+pub mod two_walkers;
 pub mod worlds;

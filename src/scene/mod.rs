@@ -11,11 +11,13 @@
 //! results gathered in slot order, so a scene's state is bit-identical for any thread count (`docs/engine.md`).
 
 mod aim;
+mod between;
 mod slab;
 mod state;
 mod sweep;
 
 pub use aim::aimed_ball;
+pub use between::CharacterContactEvent;
 pub use state::{SceneFault, SceneState};
 
 use nalgebra::Vector3;
@@ -129,6 +131,8 @@ pub struct Scene {
     faults: Vec<SceneFault>,
     scratch_touches: Vec<Touch>,
     scratch_keys: Vec<RawKey>,
+    scratch_between: Vec<between::BodyTouch>,
+    contact_events: Vec<CharacterContactEvent>,
 }
 
 /// A ball's earliest touch of a character body in a substep.
@@ -153,6 +157,10 @@ pub const DEFAULT_BALL_FRICTION: f64 = 0.5;
 /// The most substeps one [`Scene::step`] takes (a frame of 83 s at 120 Hz): a larger `dt` is a caller's bug,
 /// refused instead of hanging the game.
 pub const MAX_SUBSTEPS: usize = 10_000;
+
+/// Bodies of different characters closer than this (m) at the start of a substep get a contact (the LCP keeps
+/// it inactive while they separate): 1 cm covers the approach of limbs at a few m/s over a 120 Hz step.
+const CONTACT_MARGIN: f64 = 0.05;
 
 /// The substep used when the scene holds no character (balls only).
 const DEFAULT_SUBSTEP: f64 = 1.0 / 120.0;
@@ -295,6 +303,7 @@ impl Scene {
         }
         self.events.clear();
         self.faults.clear();
+        self.contact_events.clear();
         self.separations.iter_mut().for_each(|s| *s = 0.0);
         self.anchor_streamed_targets(self.time + dt);
         let (n, h) = self.substeps(dt);
@@ -350,6 +359,20 @@ impl Scene {
         }
         let friction = self.friction.unwrap_or(DEFAULT_BALL_FRICTION);
         let restitution = self.restitution;
+        let mut between = std::mem::take(&mut self.scratch_between);
+        if self.characters.len() > 1 {
+            self.touches_between(CONTACT_MARGIN, &mut between);
+        }
+        if !between.is_empty() {
+            let result = self.step_coupled(&touches, &between, friction, h);
+            self.scratch_between = between;
+            result?;
+            self.scratch_touches = touches;
+            self.scratch_keys = ball_keys;
+            self.time += h;
+            return Ok(());
+        }
+        self.scratch_between = between;
         // Characters are independent worlds within a substep (a ball touch is a contact of one character's own
         // step): step them in parallel, each on one thread, and gather the results in slot order, so the state
         // is bit-identical for any thread count.
@@ -359,7 +382,7 @@ impl Scene {
             .map(|(k, c)| {
                 let key = CharacterKey(*k);
                 let mine: Vec<&Touch> = touches.iter().filter(|t| t.character == key).collect();
-                step_character(key, c, &mine, friction, restitution, h)
+                step_character(key, c, &mine, &[], &[], friction, restitution, h)
             })
             .collect();
         drop(jobs);
@@ -472,6 +495,8 @@ struct Stepped {
     hits: Vec<TouchResult>,
     /// The guard's fault, with the touches the reset dropped.
     fault: Option<(crate::control::FaultEvent, Vec<Touch>)>,
+    /// Impulses (N·s, world) on this character of its contacts with other characters, in the given order.
+    pair_impulses: Vec<Vector3<f64>>,
 }
 
 /// A ball touch resolved by a character's step.
@@ -485,16 +510,22 @@ struct TouchResult {
 }
 
 /// Steps one character by `h` with its ball touches as contacts of the step (the balls free bodies of its LCP).
+///
+/// `pairs` are contacts with other characters' bodies, as free bodies (`Free(k)` indexing `pair_free`) or as
+/// static surfaces; their impulses on this character come back in [`Stepped::pair_impulses`].
+#[allow(clippy::too_many_arguments)]
 fn step_character(
     key: CharacterKey,
     c: &mut Character,
     touches: &[&Touch],
+    pairs: &[ContactPoint],
+    pair_free: &[Body],
     friction: f64,
     restitution: f64,
     h: f64,
 ) -> Result<Stepped, SceneError> {
-    let mut points = Vec::with_capacity(touches.len());
-    let mut free = Vec::with_capacity(touches.len());
+    let mut points = Vec::with_capacity(touches.len() + pairs.len());
+    let mut free = Vec::with_capacity(touches.len() + pairs.len());
     let mut works = Vec::with_capacity(touches.len());
     for t in touches {
         free.push(ball_body(&t.state, t.s, h));
@@ -509,6 +540,16 @@ fn step_character(
         });
         works.push(ImpulseWork::begin(c, t.body, &t.point, Vector3::zeros()));
     }
+    for p in pairs {
+        let other = match p.other {
+            ContactOther::Free(k) => {
+                free.push(pair_free[k].clone());
+                ContactOther::Free(free.len() - 1)
+            }
+            other => other,
+        };
+        points.push(ContactPoint { other, ..*p });
+    }
     if !points.is_empty() {
         c.set_contacts(&points, &free)?;
     }
@@ -520,6 +561,7 @@ fn step_character(
             separation: report.max_separation,
             hits: Vec::new(),
             fault: Some((event.clone(), touches.iter().map(|t| **t).collect())),
+            pair_impulses: vec![Vector3::zeros(); pairs.len()],
         });
     }
     let mut hits = Vec::with_capacity(touches.len());
@@ -543,6 +585,9 @@ fn step_character(
         separation: report.max_separation,
         hits,
         fault: None,
+        pair_impulses: (0..pairs.len())
+            .map(|j| c.world().contact_impulses()[touches.len() + j].impulse)
+            .collect(),
     })
 }
 

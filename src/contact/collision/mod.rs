@@ -9,7 +9,7 @@
 //! persistent [`Contact::id`] while the pair stays in contact. See `docs/contact.md`.
 
 mod filter;
-mod shape;
+pub(crate) mod shape;
 mod world;
 
 pub use filter::PairFilter;

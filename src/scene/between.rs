@@ -1,0 +1,249 @@
+//! Contacts between characters: bodies of different characters that touch (or come within a margin) at the
+//! start of a substep become contacts of the lower-slot character's step, with the other character's body as a
+//! free body of its LCP; the opposite impulse is applied to the other character in the same substep, which
+//! steps after it (see `docs/scene.md`, "Characters touching each other"). Self-collision is not handled.
+
+use nalgebra::Vector3;
+use parry3d_f64::math::Pose;
+use parry3d_f64::query;
+use parry3d_f64::shape::Capsule;
+
+use super::{CharacterKey, Scene, SceneError, Touch, step_character};
+use crate::contact::collision::shape::{from_vec, to_vec};
+use crate::control::Character;
+use crate::dynamics::{ContactOther, ContactPoint};
+
+/// Two characters' bodies closer than the margin at the start of a substep.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct BodyTouch {
+    /// The lower-slot character (it solves the contact).
+    pub a: CharacterKey,
+    pub a_body: usize,
+    /// The other character (it receives the opposite impulse).
+    pub b: CharacterKey,
+    pub b_body: usize,
+    /// Witness points on each surface (world).
+    pub point_a: Vector3<f64>,
+    pub point_b: Vector3<f64>,
+    /// Unit normal from a's body toward b's.
+    pub normal: Vector3<f64>,
+    /// Signed distance (m): negative when the bodies interpenetrate.
+    pub distance: f64,
+}
+
+/// A touch resolved by its first character's step, for the second.
+struct Owed {
+    touch: BodyTouch,
+    /// Impulse on the first character's body (N·s, world): the second gets its opposite.
+    impulse: Vector3<f64>,
+    /// The touch point on the first body's surface and the normal (toward the second), after its step.
+    surface: Vector3<f64>,
+    normal: Vector3<f64>,
+}
+
+/// A contact between two characters resolved by a scene step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CharacterContactEvent {
+    /// When (s, scene time at the end of the substep).
+    pub time: f64,
+    /// The two characters, their bodies and the bodies' skeleton joint names.
+    pub characters: [CharacterKey; 2],
+    /// Model body index on each character.
+    pub bodies: [usize; 2],
+    /// Bone (skeleton joint) name of each body.
+    pub bones: [String; 2],
+    /// Contact point on the first character's body (m, world).
+    pub point: Vector3<f64>,
+    /// Unit normal from the first character's body toward the second's.
+    pub normal: Vector3<f64>,
+    /// Impulse on the first character (N·s, world); the second received its opposite.
+    pub impulse: Vector3<f64>,
+}
+
+/// Every capsule of a character in world coordinates, with its body.
+fn capsules(c: &Character) -> Vec<(usize, Capsule)> {
+    let mut out = Vec::new();
+    for (b, body) in c.model().bodies.iter().enumerate() {
+        let frame = c.body_frame(b);
+        for cap in &body.capsules {
+            out.push((
+                b,
+                Capsule::new(
+                    to_vec(&(frame * cap.a).coords),
+                    to_vec(&(frame * cap.b).coords),
+                    cap.radius,
+                ),
+            ));
+        }
+    }
+    out
+}
+
+impl Scene {
+    /// The touches between bodies of different characters within `margin` (m), deepest per body pair, in slot
+    /// order (deterministic).
+    pub(super) fn touches_between(&self, margin: f64, out: &mut Vec<BodyTouch>) {
+        out.clear();
+        let all: Vec<(CharacterKey, Vec<(usize, Capsule)>)> = self
+            .characters
+            .iter()
+            .map(|(k, c)| (CharacterKey(k), capsules(c)))
+            .collect();
+        let id = Pose::IDENTITY;
+        for (i, (a, caps_a)) in all.iter().enumerate() {
+            for (b, caps_b) in &all[i + 1..] {
+                for (body_a, ca) in caps_a {
+                    for (body_b, cb) in caps_b {
+                        let (ma, mb) = (ca.center(), cb.center());
+                        let reach =
+                            ca.half_height() + cb.half_height() + ca.radius + cb.radius + margin;
+                        if (ma - mb).length() > reach {
+                            continue;
+                        }
+                        let Ok(Some(c)) = query::contact(&id, ca, &id, cb, margin) else {
+                            continue;
+                        };
+                        let touch = BodyTouch {
+                            a: *a,
+                            a_body: *body_a,
+                            b: *b,
+                            b_body: *body_b,
+                            point_a: from_vec(c.point1),
+                            point_b: from_vec(c.point2),
+                            normal: from_vec(c.normal1),
+                            distance: c.dist,
+                        };
+                        // One contact per body pair (bodies with several capsules): the deepest.
+                        match out.iter_mut().find(|t| {
+                            t.a == touch.a
+                                && t.b == touch.b
+                                && t.a_body == touch.a_body
+                                && t.b_body == touch.b_body
+                        }) {
+                            Some(t) if t.distance > touch.distance => *t = touch,
+                            Some(_) => {}
+                            None => out.push(touch),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The deepest interpenetration (m, ≥ 0) between bodies of different characters at their current poses.
+    pub fn max_interpenetration(&self) -> f64 {
+        let mut touches = Vec::new();
+        self.touches_between(0.0, &mut touches);
+        touches.iter().map(|t| -t.distance).fold(0.0, f64::max)
+    }
+
+    /// The character–character contacts of the last [`Scene::step`].
+    pub fn character_contacts(&self) -> &[CharacterContactEvent] {
+        &self.contact_events
+    }
+
+    /// A substep in which characters touch: every character steps in slot order on this thread. A touch is a
+    /// contact of its lower-slot character's step, with the other body a free body of the LCP as it is at the
+    /// start of the substep. The other character, which steps later in the same substep, receives the opposite
+    /// impulse and a static contact against the first body's surface where it ended, so its own
+    /// post-stabilization removes any interpenetration left (the free-body stand-in is lighter than the real,
+    /// articulated limb, so the first impulse alone would leave the bodies a little inside each other).
+    pub(super) fn step_coupled(
+        &mut self,
+        touches: &[Touch],
+        between: &[BodyTouch],
+        friction: f64,
+        h: f64,
+    ) -> Result<(), SceneError> {
+        let keys: Vec<CharacterKey> = self
+            .characters
+            .iter()
+            .map(|(k, _)| CharacterKey(k))
+            .collect();
+        let restitution = self.restitution;
+        // What characters that step later owe to a touch: the opposite impulse and the surface of the
+        // earlier character's body where it is after its step.
+        let mut owed: Vec<Owed> = Vec::new();
+        for key in keys {
+            let pairs: Vec<&BodyTouch> = between.iter().filter(|t| t.a == key).collect();
+            let mut partners = Vec::with_capacity(pairs.len());
+            for t in &pairs {
+                let other = self
+                    .characters
+                    .get(t.b.0)
+                    .ok_or(SceneError::StaleCharacter)?;
+                partners.push(other.world().body(t.b_body).clone());
+            }
+            let mut points: Vec<ContactPoint> = pairs
+                .iter()
+                .enumerate()
+                .map(|(k, t)| ContactPoint {
+                    body: t.a_body,
+                    other: ContactOther::Free(k),
+                    point: t.point_a,
+                    other_point: t.point_b,
+                    // From the other body toward this one: the direction this body is pushed.
+                    normal: -t.normal,
+                    friction,
+                    restitution: 0.0,
+                })
+                .collect();
+            let c = self
+                .characters
+                .get_mut(key.0)
+                .ok_or(SceneError::StaleCharacter)?;
+            for o in owed.iter().filter(|o| o.touch.b == key) {
+                c.apply_body_impulse(o.touch.b_body, o.touch.point_b, -o.impulse)?;
+                points.push(ContactPoint {
+                    body: o.touch.b_body,
+                    other: ContactOther::Static,
+                    point: o.touch.point_b,
+                    other_point: o.surface,
+                    normal: o.normal,
+                    friction,
+                    restitution: 0.0,
+                });
+            }
+            // Where each touch point sits on this character's body, to follow it through the step.
+            let local: Vec<_> = pairs
+                .iter()
+                .map(|t| {
+                    let f = c.body_frame(t.a_body).inverse();
+                    (f * nalgebra::Point3::from(t.point_a), f.rotation * t.normal)
+                })
+                .collect();
+            let mine: Vec<&Touch> = touches.iter().filter(|t| t.character == key).collect();
+            let stepped =
+                step_character(key, c, &mine, &points, &partners, friction, restitution, h)?;
+            for ((t, j), (p, n)) in pairs.iter().zip(&stepped.pair_impulses).zip(&local) {
+                let f = c.body_frame(t.a_body);
+                owed.push(Owed {
+                    touch: **t,
+                    impulse: *j,
+                    surface: (f * p).coords,
+                    normal: f.rotation * n,
+                });
+            }
+            for (t, j) in pairs.iter().zip(&stepped.pair_impulses) {
+                if j.norm() > 0.0 {
+                    let bone = |k: CharacterKey, b: usize| {
+                        self.characters
+                            .get(k.0)
+                            .map_or_else(String::new, |c| c.model().bodies[b].name.clone())
+                    };
+                    self.contact_events.push(CharacterContactEvent {
+                        time: self.time + h,
+                        characters: [t.a, t.b],
+                        bodies: [t.a_body, t.b_body],
+                        bones: [bone(t.a, t.a_body), bone(t.b, t.b_body)],
+                        point: t.point_a,
+                        normal: t.normal,
+                        impulse: *j,
+                    });
+                }
+            }
+            self.record(stepped, h);
+        }
+        Ok(())
+    }
+}
