@@ -22,6 +22,9 @@ mod query;
 mod world;
 
 #[cfg(test)]
+#[path = "../../fuzz/smoke/mod.rs"]
+mod fuzz_smoke;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_bake;

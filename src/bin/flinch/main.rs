@@ -8,6 +8,7 @@ mod demo;
 mod eval;
 mod export_mjcf;
 mod inspect;
+mod interrupt;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

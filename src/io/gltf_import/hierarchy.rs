@@ -4,6 +4,7 @@
 use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
 use super::GltfImportError;
+use crate::io::Limits;
 
 /// A node's local transform as translation, rotation, scale (glTF applies T·R·S).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -80,10 +81,68 @@ pub(crate) fn unit_quaternion(q: [f64; 4]) -> Result<UnitQuaternion<f64>, String
     Ok(UnitQuaternion::from_quaternion(quat))
 }
 
+/// Every node's depth (roots 1), in O(n): rejects cycles (a parent walk would never end) and trees deeper than
+/// `max_depth` (the walks above every node would cost O(n × depth), and deep trees are not skeletons).
+fn check_depths(parent: &[Option<usize>], max_depth: usize) -> Result<(), GltfImportError> {
+    const UNKNOWN: usize = 0;
+    const ON_PATH: usize = usize::MAX;
+    let mut depth = vec![UNKNOWN; parent.len()];
+    let mut path: Vec<usize> = Vec::new();
+    for start in 0..parent.len() {
+        // Walk up until a node of known depth or a root, then assign depths on the way back down.
+        let mut k = start;
+        let mut base = 0;
+        loop {
+            match depth.get(k).copied() {
+                Some(ON_PATH) => {
+                    return Err(GltfImportError::Hierarchy {
+                        node: start,
+                        what: "its ancestors form a cycle".into(),
+                    });
+                }
+                Some(UNKNOWN) => {}
+                Some(d) => {
+                    base = d;
+                    break;
+                }
+                None => break,
+            }
+            if let Some(slot) = depth.get_mut(k) {
+                *slot = ON_PATH;
+            }
+            path.push(k);
+            match parent.get(k).copied().flatten() {
+                Some(p) => k = p,
+                None => break,
+            }
+        }
+        while let Some(node) = path.pop() {
+            base += 1;
+            if base > max_depth {
+                return Err(GltfImportError::Hierarchy {
+                    node,
+                    what: Limits::exceeded(format!("depth {base}"), "max_depth", max_depth),
+                });
+            }
+            if let Some(slot) = depth.get_mut(node) {
+                *slot = base;
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Hierarchy {
     /// Builds the forest, rejecting nodes with two parents and cycles.
-    pub fn new(doc: &::gltf::Document) -> Result<Hierarchy, GltfImportError> {
+    /// Rejects more than `limits.max_nodes` nodes and trees deeper than `limits.max_depth`.
+    pub fn new(doc: &::gltf::Document, limits: &Limits) -> Result<Hierarchy, GltfImportError> {
         let n = doc.nodes().len();
+        if n > limits.max_nodes {
+            return Err(GltfImportError::Hierarchy {
+                node: n - 1,
+                what: Limits::exceeded(format!("{n} nodes"), "max_nodes", limits.max_nodes),
+            });
+        }
         let mut parent = vec![None; n];
         let mut children = vec![Vec::new(); n];
         let mut rest = Vec::with_capacity(n);
@@ -147,21 +206,7 @@ impl Hierarchy {
                 }
             }
         }
-        // A cycle would make the parent walk below loop: every chain must end within n steps.
-        for start in 0..n {
-            let mut k = start;
-            let mut steps = 0;
-            while let Some(p) = parent.get(k).copied().flatten() {
-                k = p;
-                steps += 1;
-                if steps > n {
-                    return Err(GltfImportError::Hierarchy {
-                        node: start,
-                        what: "its ancestors form a cycle".into(),
-                    });
-                }
-            }
-        }
+        check_depths(&parent, limits.max_depth)?;
         Ok(Hierarchy {
             parent,
             children,
