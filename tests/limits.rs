@@ -205,3 +205,29 @@ fn urdf_xml_nested_100k_deep_is_an_error_not_a_stack_overflow() {
     let e = urdf_error(&text, &ImportOptions::default());
     assert!(e.contains("nesting depth") && e.contains("Limits::max_depth"), "{e}");
 }
+
+#[test]
+fn a_preprocessing_rate_above_the_maximum_is_a_config_error() {
+    use flinch::control::{Character, CharacterConfig};
+    let imported = flinch::io::load_embedded_walk(&ImportOptions::default()).unwrap();
+    let mut config = CharacterConfig::default();
+    // Found by the fuzz smoke (fuzz/regressions/ffi_character_config/rate_1e6.json): seconds of preprocessing,
+    // gigabytes for a longer clip.
+    config.preprocess.rate_hz = 1e6;
+    let e = Character::from_imported(imported, &config).err().expect("rejected").to_string();
+    assert!(e.contains("rate_hz") && e.contains("10000"), "{e}");
+}
+
+#[test]
+fn a_bvh_line_of_20000_tokens_parses_in_linear_time() {
+    // Found by the fuzz smoke (fuzz/regressions/bvh/long_joint_name.bvh): each token's column was counted from
+    // the line start. The name keeps its 20 001 words; an error on the line still gives the right column.
+    let name = format!("Spine {}", vec!["0"; 20_000].join(" "));
+    let text = deep_bvh(2, 2).replace("JOINT j1", &format!("JOINT {name}"));
+    let imported = bvh::parse(text.as_bytes(), &ImportOptions::default()).expect("parses");
+    assert_eq!(imported.skeleton.joints[1].name, name);
+    let bad = text.replace(&format!("JOINT {name}"), &format!("JOINT {name} {{ x"));
+    let e = bvh_error(&bad, &ImportOptions::default());
+    let column = "JOINT ".len() + name.len() + " { ".len() + 1;
+    assert!(e.contains(&format!("column {column}")), "{e} (expected column {column})");
+}

@@ -158,7 +158,7 @@ pub fn smoke(name: &str) -> SmokeRun {
         .find(|t| t.name == name)
         .unwrap_or_else(|| panic!("no fuzz target {name}"));
     let mut run = SmokeRun::default();
-    let mut fail = |input: &[u8], why: String| -> ! {
+    let fail = |input: &[u8], why: String| -> ! {
         let path = save(target, input);
         panic!(
             "fuzz target {name}: {why}; input ({} bytes) saved to {}",

@@ -259,72 +259,84 @@ impl Mutator {
         }
     }
 
-    fn mutate_json_text(&mut self, text: &[u8]) -> Option<Vec<u8>> {
-        let mut doc: serde_json::Value = serde_json::from_slice(text).ok()?;
-        // Pick a value by a random walk from the root.
-        let mut node = &mut doc;
-        for _ in 0..self.below(8) {
-            let next = match node {
-                serde_json::Value::Array(a) if !a.is_empty() => {
-                    let i = self.below(a.len());
-                    a.get_mut(i)
-                }
-                serde_json::Value::Object(o) if !o.is_empty() => {
-                    let i = self.below(o.len());
-                    o.values_mut().nth(i)
-                }
-                _ => None,
-            };
-            match next {
-                Some(n) => node = n,
-                None => break,
-            }
+    /// A random value of `v` reached by a walk of up to `depth` steps from it.
+    fn pick_node<'a>(&mut self, v: &'a mut serde_json::Value, depth: usize) -> &'a mut serde_json::Value {
+        let len = match &*v {
+            serde_json::Value::Array(a) => a.len(),
+            serde_json::Value::Object(o) => o.len(),
+            _ => 0,
+        };
+        if depth == 0 || len == 0 {
+            return v;
         }
+        let i = self.below(len);
+        match v {
+            serde_json::Value::Array(a) => self.pick_node(&mut a[i], depth - 1),
+            serde_json::Value::Object(o) => match o.values_mut().nth(i) {
+                Some(x) => self.pick_node(x, depth - 1),
+                None => unreachable!("i < len"),
+            },
+            other => other,
+        }
+    }
+
+    fn mutate_json_text(&mut self, text: &[u8]) -> Option<Vec<u8>> {
+        use serde_json::Value;
+        let mut doc: Value = serde_json::from_slice(text).ok()?;
+        let depth = self.below(8);
         let choice = self.below(8);
         let number = *self.pick(NUMBERS).unwrap_or(&"0");
         let key = *self.pick(JSON_KEYS).unwrap_or(&"a");
         let string = *self.pick(JSON_STRINGS).unwrap_or(&"");
-        match (choice, &mut *node) {
-            (0, _) => {
-                if let Ok(n) = serde_json::from_str::<serde_json::Value>(number) {
-                    *node = n;
-                } else {
-                    *node = serde_json::Value::String(number.to_string());
+        let extra = self.below(64);
+        let which = self.below(4);
+        let index = self.below(1 << 16);
+        let node = self.pick_node(&mut doc, depth);
+        let number_value = || serde_json::from_str::<Value>(number).unwrap_or(Value::String(number.to_string()));
+        match choice {
+            0 => *node = number_value(),
+            1 => *node = Value::String(string.to_string()),
+            2 => match node {
+                Value::Object(o) if !o.is_empty() => {
+                    let k = o.keys().nth(index % o.len()).cloned();
+                    if let Some(k) = k {
+                        o.remove(&k);
+                    }
+                }
+                Value::Array(a) if !a.is_empty() => {
+                    a.remove(index % a.len());
+                }
+                _ => *node = Value::Null,
+            },
+            3 => {
+                if let Value::Array(a) = node {
+                    if let Some(item) = a.get(index % a.len().max(1)).cloned() {
+                        for _ in 0..=extra {
+                            a.push(item.clone());
+                        }
+                    }
                 }
             }
-            (1, _) => *node = serde_json::Value::String(string.to_string()),
-            (2, serde_json::Value::Object(o)) => {
-                let i = self.below(o.len().max(1));
-                if let Some(k) = o.keys().nth(i).cloned() {
-                    o.remove(&k);
+            4 => {
+                if let Value::Object(o) = node {
+                    o.insert(key.to_string(), number_value());
                 }
             }
-            (3, serde_json::Value::Array(a)) if !a.is_empty() => {
-                let i = self.below(a.len());
-                let item = a[i].clone();
-                for _ in 0..=self.below(64) {
-                    a.push(item.clone());
-                }
-            }
-            (4, serde_json::Value::Object(o)) => {
-                let value = serde_json::from_str(number).unwrap_or(serde_json::Value::Null);
-                o.insert(key.to_string(), value);
-            }
-            (5, _) => {
+            5 => {
                 let inner = node.take();
-                *node = serde_json::Value::Array(vec![inner]);
+                *node = Value::Array(vec![inner]);
             }
-            (6, _) => {
-                *node = [serde_json::Value::Null, true.into(), serde_json::json!([]), serde_json::json!({})]
-                    [self.below(4)]
-                .clone();
-            }
-            (_, serde_json::Value::Array(a)) => {
-                a.clear();
+            6 => {
+                *node = [Value::Null, Value::Bool(true), Value::Array(Vec::new()), Value::Object(Default::default())]
+                    [which]
+                    .clone();
             }
             _ => {
-                let n = serde_json::from_str::<serde_json::Value>(number).unwrap_or(serde_json::Value::Null);
-                *node = n;
+                if let Value::Array(a) = node {
+                    a.clear();
+                } else {
+                    *node = number_value();
+                }
             }
         }
         serde_json::to_vec(&doc).ok()

@@ -145,6 +145,7 @@ impl ImportArgs {
             drop_leading_tpose: self.drop_tpose,
             animation: self.anim.clone(),
             sample_rate,
+            limits: flinch::io::Limits::DEFAULT,
         })
     }
 
