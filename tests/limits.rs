@@ -50,8 +50,8 @@ fn bvh_with_a_million_joints_stops_at_the_joint_limit() {
     text.push_str("}\nMOTION\nFrames: 1\nFrame Time: 0.01\n0 0 0\n");
     let e = bvh_error(&text, &ImportOptions::default());
     assert!(e.contains("joint 10001") && e.contains("Limits::max_joints"), "{e}");
-    // Line of the first joint over the limit: 5 header lines, 6 lines per joint.
-    assert!(e.starts_with(&format!("line {}", 5 + 6 * 10_000 + 1)), "{e}");
+    // The ROOT is joint 1, so joint 10001 is the 10000th JOINT: 5 header lines, then 5 lines per JOINT.
+    assert!(e.starts_with(&format!("line {},", 6 + 5 * 9_999)), "{e}");
 }
 
 #[test]
