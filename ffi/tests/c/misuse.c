@@ -107,6 +107,8 @@ int main(int argc, char **argv) {
 
   /* --- a real clip, then its handle misused --- */
   require(flinch_clip_load_file(clip_path, &clip) == FLINCH_STATUS_OK, "load the clip");
+  /* A live world whose raw slot and generation equal the clip's: a kind-less handle would alias it. */
+  require(flinch_world_create(&world) == FLINCH_STATUS_OK, "create a world");
   expect("null_handle", flinch_clip_destroy((FlinchClip){0}), FLINCH_STATUS_INVALID_HANDLE, "null handle");
   expect("forged_handle", flinch_clip_destroy((FlinchClip){0x1234567800000042ull}), FLINCH_STATUS_INVALID_HANDLE,
          "never issued");
@@ -126,7 +128,6 @@ int main(int argc, char **argv) {
          "stale handle");
 
   /* --- worlds, keys, buffers --- */
-  require(flinch_world_create(&world) == FLINCH_STATUS_OK, "create a world");
   require(flinch_world_add_character(world, character, &key) == FLINCH_STATUS_OK, "add the character");
   expect("moved_character_reused", flinch_world_add_character(world, character, &key), FLINCH_STATUS_INVALID_HANDLE,
          "flinch_world_add_character");
