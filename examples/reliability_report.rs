@@ -28,7 +28,15 @@ fn cargo() -> Command {
 fn fuzz_smoke() -> Vec<(String, u64)> {
     let secs = std::env::var("FLINCH_FUZZ_SECS").unwrap_or_else(|_| "5".into());
     let out = cargo()
-        .args(["test", "--release", "-p", "flinch-ffi", "--lib", "fuzz_smoke", "--"])
+        .args([
+            "test",
+            "--release",
+            "-p",
+            "flinch-ffi",
+            "--lib",
+            "fuzz_smoke",
+            "--",
+        ])
         .args(["--nocapture", "--test-threads", "1"])
         .env("FLINCH_FUZZ_SECS", &secs)
         .output()
@@ -58,7 +66,10 @@ fn short_walk(dir: &Path, frames: usize) -> PathBuf {
     let frame_time = lines.next().expect("Frame Time");
     let body: Vec<&str> = lines.take(frames).collect();
     let path = dir.join("walk_short.bvh");
-    let text = format!("{head}MOTION\nFrames: {frames}\n{frame_time}\n{}\n", body.join("\n"));
+    let text = format!(
+        "{head}MOTION\nFrames: {frames}\n{frame_time}\n{}\n",
+        body.join("\n")
+    );
     std::fs::write(&path, text).expect("write the clip");
     path
 }
@@ -92,7 +103,9 @@ fn ffi_misuse() -> Option<(usize, usize)> {
     let out = Command::new(&exe).arg(clip).arg(&dir).output().ok()?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     print!("{stdout}");
-    let line = stdout.lines().find_map(|l| l.strip_prefix("misuse_cases_ok "))?;
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("misuse_cases_ok "))?;
     let words: Vec<&str> = line.split_whitespace().collect();
     match words.as_slice() {
         [ok, "of", total] => Some((ok.parse().ok()?, total.parse().ok()?)),

@@ -55,7 +55,14 @@ fn names(dir: &Path) -> Vec<String> {
 /// Starts a long bake of `input` into `output` and waits until it has run for a while.
 fn start_long_bake(input: &Path, output: &Path) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_flinch"))
-        .args(["bake", input.to_str().unwrap(), "-o", output.to_str().unwrap(), "--rate", "480"])
+        .args([
+            "bake",
+            input.to_str().unwrap(),
+            "-o",
+            output.to_str().unwrap(),
+            "--rate",
+            "480",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -64,7 +71,9 @@ fn start_long_bake(input: &Path, output: &Path) -> Child {
     while start.elapsed() < Duration::from_millis(1500) {
         std::thread::sleep(Duration::from_millis(50));
         if let Some(status) = child.try_wait().unwrap() {
-            panic!("the bake ended ({status}) before it could be interrupted: make the input longer");
+            panic!(
+                "the bake ended ({status}) before it could be interrupted: make the input longer"
+            );
         }
     }
     child
@@ -77,10 +86,17 @@ fn sigint_mid_bake_leaves_no_output_and_no_temporary_file() {
     let output = dir.join("out.bvh");
     let child = start_long_bake(&input, &output);
     // SAFETY: signalling our own child process by its pid.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "exit status after Ctrl-C: {stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "exit status after Ctrl-C: {stderr}"
+    );
     assert!(stderr.contains("interrupted"), "{stderr}");
     assert_eq!(names(&dir), vec!["long.bvh"], "only the input is left");
 }
@@ -94,8 +110,14 @@ fn sigkill_mid_bake_leaves_no_output_and_the_next_bake_cleans_up() {
     let pid = child.id();
     child.kill().unwrap();
     child.wait().unwrap();
-    let left: Vec<String> = names(&dir).into_iter().filter(|n| n != "long.bvh").collect();
-    assert!(!left.contains(&"out.bvh".to_string()), "no output after SIGKILL: {left:?}");
+    let left: Vec<String> = names(&dir)
+        .into_iter()
+        .filter(|n| n != "long.bvh")
+        .collect();
+    assert!(
+        !left.contains(&"out.bvh".to_string()),
+        "no output after SIGKILL: {left:?}"
+    );
     // A SIGKILL during the write itself would leave this (the writer's temporary name holds its pid); plant it,
     // as the killed process is now gone, and check the next bake into the folder removes it.
     let stale = dir.join(format!(".out.bvh.{pid}.0.tmp"));
@@ -108,7 +130,10 @@ fn sigkill_mid_bake_leaves_no_output_and_the_next_bake_cleans_up() {
         output.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
-    assert!(!stale.exists(), "the dead writer's temporary file is removed");
+    assert!(
+        !stale.exists(),
+        "the dead writer's temporary file is removed"
+    );
     assert_eq!(names(&dir), vec!["long.bvh", "out.bvh", "short.bvh"]);
 }
 
@@ -122,14 +147,13 @@ fn bake_refuses_to_overwrite_an_input() {
     std::fs::hard_link(&input, &link).unwrap();
     let respelled = dir.join(".").join("clip.bvh");
     for out in [&input, &respelled, &link] {
-        let (code, stdout, stderr) = flinch(&[
-            "bake",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ]);
+        let (code, stdout, stderr) =
+            flinch(&["bake", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
         assert_ne!(code, 0, "{stdout}");
-        assert!(stderr.contains("refusing to overwrite the input"), "{stderr}");
+        assert!(
+            stderr.contains("refusing to overwrite the input"),
+            "{stderr}"
+        );
     }
     // A batch whose output for one clip is another clip's input.
     let other = dir.join("clip_reacted.bvh");
@@ -142,8 +166,18 @@ fn bake_refuses_to_overwrite_an_input() {
         dir.to_str().unwrap(),
     ]);
     assert_ne!(code, 0);
-    assert!(stderr.contains("refusing to overwrite the input"), "{stderr}");
-    assert_eq!(std::fs::read(&input).unwrap(), before, "the input is unchanged");
+    assert!(
+        stderr.contains("refusing to overwrite the input"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        before,
+        "the input is unchanged"
+    );
     assert_eq!(std::fs::read(&other).unwrap(), before);
-    assert_eq!(names(&dir), vec!["clip.bvh", "clip_reacted.bvh", "link.bvh"]);
+    assert_eq!(
+        names(&dir),
+        vec!["clip.bvh", "clip_reacted.bvh", "link.bvh"]
+    );
 }

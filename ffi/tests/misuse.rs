@@ -44,7 +44,9 @@ fn compiler_supports(dir: &Path, flags: &[&str]) -> bool {
         .arg(&exe)
         .output()
         .is_ok_and(|o| o.status.success())
-        && Command::new(&exe).output().is_ok_and(|o| o.status.success())
+        && Command::new(&exe)
+            .output()
+            .is_ok_and(|o| o.status.success())
 }
 
 /// Builds misuse.c with `flags` against the static library and runs it; returns (cases ok, cases).

@@ -9,10 +9,10 @@
 //! Compiled into flinch-ffi's unit tests (the C ABI targets need the crate's symbols, and its library is not an
 //! rlib); see `docs/reliability.md`.
 
-#[path = "../targets/mod.rs"]
-mod targets;
 mod alloc;
 mod mutator;
+#[path = "../targets/mod.rs"]
+mod targets;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -51,7 +51,12 @@ fn corpus() -> Option<PathBuf> {
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect())
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file())
+                .collect()
+        })
         .unwrap_or_default();
     files.sort();
     files
@@ -116,7 +121,9 @@ fn check_one(target: &Target, input: &[u8]) -> Result<(), String> {
         return Err(format!("took {took:?} (limit {MAX_INPUT_TIME:?})"));
     }
     if peak > MAX_ALLOCATION {
-        return Err(format!("allocated {peak} bytes at once (limit {MAX_ALLOCATION})"));
+        return Err(format!(
+            "allocated {peak} bytes at once (limit {MAX_ALLOCATION})"
+        ));
     }
     Ok(())
 }
@@ -125,9 +132,9 @@ fn check_one(target: &Target, input: &[u8]) -> Result<(), String> {
 fn save(target: &Target, input: &[u8]) -> PathBuf {
     let dir = repo().join("target/fuzz-smoke").join(target.name);
     let _ = std::fs::create_dir_all(&dir);
-    let hash = input
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let hash = input.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
     let path = dir.join(format!("crash-{hash:016x}"));
     let _ = std::fs::write(&path, input);
     path
@@ -190,7 +197,10 @@ pub fn smoke(name: &str) -> SmokeRun {
         }
         run.executions += 1;
     }
-    eprintln!("fuzz smoke {name}: {} executions, 0 failures", run.executions);
+    eprintln!(
+        "fuzz smoke {name}: {} executions, 0 failures",
+        run.executions
+    );
     run
 }
 
@@ -216,7 +226,9 @@ smoke_tests!(
 #[test]
 fn every_target_has_a_smoke_test_and_a_libfuzzer_binary() {
     for t in TARGETS {
-        let bin = repo().join("fuzz/fuzz_targets").join(format!("{}.rs", t.name));
+        let bin = repo()
+            .join("fuzz/fuzz_targets")
+            .join(format!("{}.rs", t.name));
         assert!(bin.is_file(), "{} missing", bin.display());
     }
     assert!(TARGETS.len() >= 6);

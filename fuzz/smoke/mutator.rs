@@ -12,51 +12,221 @@ const MAX_LEN: usize = 256 << 10;
 
 /// Numbers that break parsers: signs, zero, extremes, non-finite spellings, integer boundaries, huge counts.
 const NUMBERS: &[&str] = &[
-    "0", "-0", "1", "-1", "2", "3", "6", "7", "0.5", "1e308", "-1e308", "1e-308", "5e-324", "1e999", "nan",
-    "NaN", "inf", "-inf", "65535", "65536", "2147483647", "4294967295", "4294967296", "18446744073709551615",
-    "1000000000", "1000000", "100000", ".0083333", "1e9", "-1e9", "1e15", "1e-12", "0x10", "+1", "1.", ".",
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "6",
+    "7",
+    "0.5",
+    "1e308",
+    "-1e308",
+    "1e-308",
+    "5e-324",
+    "1e999",
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "65535",
+    "65536",
+    "2147483647",
+    "4294967295",
+    "4294967296",
+    "18446744073709551615",
+    "1000000000",
+    "1000000",
+    "100000",
+    ".0083333",
+    "1e9",
+    "-1e9",
+    "1e15",
+    "1e-12",
+    "0x10",
+    "+1",
+    "1.",
+    ".",
 ];
 
 const BVH_WORDS: &[&str] = &[
-    "HIERARCHY", "ROOT", "JOINT", "End", "Site", "OFFSET", "CHANNELS", "MOTION", "Frames:", "Frame", "Time:",
-    "{", "}", "Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation", "\n", "\r\n", "\t",
+    "HIERARCHY",
+    "ROOT",
+    "JOINT",
+    "End",
+    "Site",
+    "OFFSET",
+    "CHANNELS",
+    "MOTION",
+    "Frames:",
+    "Frame",
+    "Time:",
+    "{",
+    "}",
+    "Xposition",
+    "Yposition",
+    "Zposition",
+    "Xrotation",
+    "Yrotation",
+    "Zrotation",
+    "\n",
+    "\r\n",
+    "\t",
 ];
 
 const URDF_WORDS: &[&str] = &[
-    "<robot name=\"r\">", "</robot>", "<link name=\"a\">", "<link name=\"b\"/>", "</link>",
-    "<joint name=\"j\" type=\"revolute\">", "<joint name=\"k\" type=\"spherical\">", "</joint>",
-    "<parent link=\"a\"/>", "<child link=\"b\"/>", "<child link=\"a\"/>", "<origin xyz=\"0 0 1\" rpy=\"0 nan 0\"/>",
+    "<robot name=\"r\">",
+    "</robot>",
+    "<link name=\"a\">",
+    "<link name=\"b\"/>",
+    "</link>",
+    "<joint name=\"j\" type=\"revolute\">",
+    "<joint name=\"k\" type=\"spherical\">",
+    "</joint>",
+    "<parent link=\"a\"/>",
+    "<child link=\"b\"/>",
+    "<child link=\"a\"/>",
+    "<origin xyz=\"0 0 1\" rpy=\"0 nan 0\"/>",
     "<inertial><mass value=\"1e308\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"-1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>",
-    "<axis xyz=\"0 0 0\"/>", "<collision><geometry><capsule radius=\"-1\" length=\"1\"/></geometry></collision>",
-    "<visual><geometry><box size=\"0 0 0\"/></geometry></visual>", "<limit lower=\"1\" upper=\"-1\"/>",
-    "<!--", "-->", "<![CDATA[", "]]>", "<?xml version=\"1.0\"?>", "\"", "'", "<", ">", "/>", "&amp;", "&#0;",
+    "<axis xyz=\"0 0 0\"/>",
+    "<collision><geometry><capsule radius=\"-1\" length=\"1\"/></geometry></collision>",
+    "<visual><geometry><box size=\"0 0 0\"/></geometry></visual>",
+    "<limit lower=\"1\" upper=\"-1\"/>",
+    "<!--",
+    "-->",
+    "<![CDATA[",
+    "]]>",
+    "<?xml version=\"1.0\"?>",
+    "\"",
+    "'",
+    "<",
+    ">",
+    "/>",
+    "&amp;",
+    "&#0;",
 ];
 
 const JSON_KEYS: &[&str] = &[
     // Hits files and character configurations.
-    "hits", "type", "impulse", "ball", "aimed_ball", "bone", "time", "arrival", "velocity", "radius", "mass",
-    "flight", "point", "space", "restitution", "model", "preprocess", "gains", "rate_hz", "cutoff_hz", "threads",
-    "k_s", "k_d", "k_min", "d_min", "load_factor", "bones", "radius_rules", "names", "height_fraction",
-    "default_radius_ratio", "density", "total_mass", "merge", "min_bone_length", "max_mass_ratio",
-    "min_inertia_fraction", "joint",
+    "hits",
+    "type",
+    "impulse",
+    "ball",
+    "aimed_ball",
+    "bone",
+    "time",
+    "arrival",
+    "velocity",
+    "radius",
+    "mass",
+    "flight",
+    "point",
+    "space",
+    "restitution",
+    "model",
+    "preprocess",
+    "gains",
+    "rate_hz",
+    "cutoff_hz",
+    "threads",
+    "k_s",
+    "k_d",
+    "k_min",
+    "d_min",
+    "load_factor",
+    "bones",
+    "radius_rules",
+    "names",
+    "height_fraction",
+    "default_radius_ratio",
+    "density",
+    "total_mass",
+    "merge",
+    "min_bone_length",
+    "max_mass_ratio",
+    "min_inertia_fraction",
+    "joint",
     // glTF.
-    "nodes", "children", "skins", "joints", "skeleton", "inverseBindMatrices", "animations", "channels",
-    "samplers", "sampler", "target", "node", "path", "input", "output", "interpolation", "accessors", "count",
-    "bufferView", "byteOffset", "byteStride", "componentType", "sparse", "indices", "values", "buffers",
-    "bufferViews", "byteLength", "buffer", "uri", "matrix", "rotation", "translation", "scale", "min", "max",
-    "scenes", "scene", "meshes", "asset", "version", "extensionsUsed", "extensionsRequired",
+    "nodes",
+    "children",
+    "skins",
+    "joints",
+    "skeleton",
+    "inverseBindMatrices",
+    "animations",
+    "channels",
+    "samplers",
+    "sampler",
+    "target",
+    "node",
+    "path",
+    "input",
+    "output",
+    "interpolation",
+    "accessors",
+    "count",
+    "bufferView",
+    "byteOffset",
+    "byteStride",
+    "componentType",
+    "sparse",
+    "indices",
+    "values",
+    "buffers",
+    "bufferViews",
+    "byteLength",
+    "buffer",
+    "uri",
+    "matrix",
+    "rotation",
+    "translation",
+    "scale",
+    "min",
+    "max",
+    "scenes",
+    "scene",
+    "meshes",
+    "asset",
+    "version",
+    "extensionsUsed",
+    "extensionsRequired",
 ];
 
 const JSON_STRINGS: &[&str] = &[
-    "impulse", "ball", "aimed_ball", "bone", "world", "Hips", "RightForeArm", "Head", "", "LINEAR", "STEP",
-    "CUBICSPLINE", "rotation", "translation", "scale", "weights", "SCALAR", "VEC3", "VEC4", "MAT4",
-    "data:application/octet-stream;base64,AAAA", "data:application/gltf-buffer;base64,", "2.0", "\u{0}",
+    "impulse",
+    "ball",
+    "aimed_ball",
+    "bone",
+    "world",
+    "Hips",
+    "RightForeArm",
+    "Head",
+    "",
+    "LINEAR",
+    "STEP",
+    "CUBICSPLINE",
+    "rotation",
+    "translation",
+    "scale",
+    "weights",
+    "SCALAR",
+    "VEC3",
+    "VEC4",
+    "MAT4",
+    "data:application/octet-stream;base64,AAAA",
+    "data:application/gltf-buffer;base64,",
+    "2.0",
+    "\u{0}",
 ];
 
 /// Openers whose repetition builds deep nesting.
 fn bombs(kind: InputKind) -> &'static [&'static str] {
     match kind {
-        InputKind::Bvh => &["JOINT j\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n", "0 0 0 "],
+        InputKind::Bvh => &[
+            "JOINT j\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n",
+            "0 0 0 ",
+        ],
         InputKind::Urdf => &["<a>", "<link name=\"l\"/>"],
         InputKind::Gltf | InputKind::Config | InputKind::FormatAndClip => &["[", "{\"a\":", "[[[["],
     }
@@ -73,11 +243,16 @@ pub struct Mutator {
 impl Mutator {
     /// A mutator for `kind` inputs from `seeds`, its generator seeded from `name`.
     pub fn new(name: &str, kind: InputKind, seeds: Vec<Vec<u8>>) -> Mutator {
-        let state = name
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        let state = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
         let last = seeds.first().cloned().unwrap_or_default();
-        Mutator { state, kind, seeds, last }
+        Mutator {
+            state,
+            kind,
+            seeds,
+            last,
+        }
     }
 
     fn next_u64(&mut self) -> u64 {
@@ -91,7 +266,11 @@ impl Mutator {
 
     /// Uniform in `0..n` (0 when `n` is 0).
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next_u64() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
     }
 
     fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
@@ -155,7 +334,9 @@ impl Mutator {
             }
             6 | 7 if text_kind => self.replace_token(v),
             8 if text_kind => self.replace_number(v),
-            9 | 10 if matches!(self.kind, InputKind::Config | InputKind::Gltf) => self.mutate_json(v),
+            9 | 10 if matches!(self.kind, InputKind::Config | InputKind::Gltf) => {
+                self.mutate_json(v)
+            }
             11 => {
                 let bomb = *self.pick(bombs(self.kind)).unwrap_or(&"[");
                 let times = [10, 100, 1000, 5000][self.below(4)];
@@ -178,7 +359,8 @@ impl Mutator {
         let mut out = Vec::new();
         let mut start = None;
         for (i, &b) in v.iter().enumerate() {
-            let sep = b.is_ascii_whitespace() || matches!(b, b',' | b'"' | b'=' | b'[' | b']' | b'<' | b'>');
+            let sep = b.is_ascii_whitespace()
+                || matches!(b, b',' | b'"' | b'=' | b'[' | b']' | b'<' | b'>');
             match (start, sep) {
                 (None, false) => start = Some(i),
                 (Some(s), true) => {
@@ -221,7 +403,9 @@ impl Mutator {
             .into_iter()
             .filter(|&(s, e)| {
                 v[s..e].iter().any(u8::is_ascii_digit)
-                    && v[s..e].iter().all(|b| b.is_ascii_digit() || b"+-.eE".contains(b))
+                    && v[s..e]
+                        .iter()
+                        .all(|b| b.is_ascii_digit() || b"+-.eE".contains(b))
             })
             .collect();
         if let Some((s, e)) = self.pick(&numeric).copied() {
@@ -260,7 +444,11 @@ impl Mutator {
     }
 
     /// A random value of `v` reached by a walk of up to `depth` steps from it.
-    fn pick_node<'a>(&mut self, v: &'a mut serde_json::Value, depth: usize) -> &'a mut serde_json::Value {
+    fn pick_node<'a>(
+        &mut self,
+        v: &'a mut serde_json::Value,
+        depth: usize,
+    ) -> &'a mut serde_json::Value {
         let len = match &*v {
             serde_json::Value::Array(a) => a.len(),
             serde_json::Value::Object(o) => o.len(),
@@ -292,7 +480,8 @@ impl Mutator {
         let which = self.below(4);
         let index = self.below(1 << 16);
         let node = self.pick_node(&mut doc, depth);
-        let number_value = || serde_json::from_str::<Value>(number).unwrap_or(Value::String(number.to_string()));
+        let number_value =
+            || serde_json::from_str::<Value>(number).unwrap_or(Value::String(number.to_string()));
         match choice {
             0 => *node = number_value(),
             1 => *node = Value::String(string.to_string()),
@@ -327,8 +516,12 @@ impl Mutator {
                 *node = Value::Array(vec![inner]);
             }
             6 => {
-                *node = [Value::Null, Value::Bool(true), Value::Array(Vec::new()), Value::Object(Default::default())]
-                    [which]
+                *node = [
+                    Value::Null,
+                    Value::Bool(true),
+                    Value::Array(Vec::new()),
+                    Value::Object(Default::default()),
+                ][which]
                     .clone();
             }
             _ => {

@@ -42,13 +42,41 @@ pub enum InputKind {
 
 /// Every target, in a fixed order.
 pub const TARGETS: &[Target] = &[
-    Target { name: "bvh", run: bvh, kind: InputKind::Bvh },
-    Target { name: "gltf", run: gltf, kind: InputKind::Gltf },
-    Target { name: "urdf", run: urdf, kind: InputKind::Urdf },
-    Target { name: "hits", run: hits, kind: InputKind::Config },
-    Target { name: "character_config", run: character_config, kind: InputKind::Config },
-    Target { name: "ffi_clip_memory", run: ffi_clip_memory, kind: InputKind::FormatAndClip },
-    Target { name: "ffi_character_config", run: ffi_character_config, kind: InputKind::Config },
+    Target {
+        name: "bvh",
+        run: bvh,
+        kind: InputKind::Bvh,
+    },
+    Target {
+        name: "gltf",
+        run: gltf,
+        kind: InputKind::Gltf,
+    },
+    Target {
+        name: "urdf",
+        run: urdf,
+        kind: InputKind::Urdf,
+    },
+    Target {
+        name: "hits",
+        run: hits,
+        kind: InputKind::Config,
+    },
+    Target {
+        name: "character_config",
+        run: character_config,
+        kind: InputKind::Config,
+    },
+    Target {
+        name: "ffi_clip_memory",
+        run: ffi_clip_memory,
+        kind: InputKind::FormatAndClip,
+    },
+    Target {
+        name: "ffi_character_config",
+        run: ffi_character_config,
+        kind: InputKind::Config,
+    },
 ];
 
 /// What a successful import feeds: forward kinematics of the first and last frames, the physical model with
@@ -106,9 +134,12 @@ pub fn character_config(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    for config in [CharacterConfig::from_json(text), CharacterConfig::from_toml(text)]
-        .into_iter()
-        .flatten()
+    for config in [
+        CharacterConfig::from_json(text),
+        CharacterConfig::from_toml(text),
+    ]
+    .into_iter()
+    .flatten()
     {
         let _ = Model::from_skeleton(&small_clip().skeleton, &config.model);
     }
@@ -159,7 +190,10 @@ fn check_last_error(status: i32) {
     if status != 0 {
         // SAFETY: flinch_last_error returns a NUL-terminated thread-local string, valid until the next call.
         let msg = unsafe { std::ffi::CStr::from_ptr(flinch_last_error()) };
-        assert!(!msg.to_bytes().is_empty(), "status {status} without a message");
+        assert!(
+            !msg.to_bytes().is_empty(),
+            "status {status} without a message"
+        );
     }
 }
 
@@ -173,7 +207,13 @@ pub fn ffi_clip_memory(data: &[u8]) {
     let mut clip = Handle::default();
     // SAFETY: `bytes` is valid for its length; the name is a NUL-terminated literal; `clip` is writable.
     let status = unsafe {
-        flinch_clip_load_memory(bytes.as_ptr(), bytes.len(), format, c"fuzz".as_ptr(), &mut clip)
+        flinch_clip_load_memory(
+            bytes.as_ptr(),
+            bytes.len(),
+            format,
+            c"fuzz".as_ptr(),
+            &mut clip,
+        )
     };
     check_last_error(status);
     if status != 0 {
@@ -186,7 +226,10 @@ pub fn ffi_clip_memory(data: &[u8]) {
         assert_eq!(flinch_clip_duration(clip, &mut duration), 0);
         assert_eq!(flinch_clip_destroy(clip), 0);
     }
-    assert!(joints > 0 && duration >= 0.0, "{joints} joints, duration {duration}");
+    assert!(
+        joints > 0 && duration >= 0.0,
+        "{joints} joints, duration {duration}"
+    );
     let again = flinch_clip_destroy_status(clip);
     assert_ne!(again, 0, "a destroyed clip must be reported");
     check_last_error(again);
@@ -220,8 +263,7 @@ pub fn ffi_character_config(data: &[u8]) {
     json.push(0);
     let mut character = Handle::default();
     // SAFETY: `json` is NUL-terminated; `character` is writable.
-    let status =
-        unsafe { flinch_character_create(clip, json.as_ptr().cast(), &mut character) };
+    let status = unsafe { flinch_character_create(clip, json.as_ptr().cast(), &mut character) };
     check_last_error(status);
     if status == 0 {
         // SAFETY: a live handle.

@@ -183,7 +183,8 @@ impl ReferenceMotion {
         // Every per-step table holds steps × bodies entries (the largest 48 bytes each): bound them before the
         // resampling allocates, so an absurd rate (a fuzzed 1e9 Hz) is an error, not an out-of-memory kill.
         let steps = ((frames - 1) as f64 * clip.frame_time * config.rate_hz).floor() + 1.0;
-        if !(steps * nb.max(1) as f64 <= MAX_REFERENCE_SAMPLES as f64) {
+        let samples = steps * nb.max(1) as f64;
+        if samples.is_nan() || samples > MAX_REFERENCE_SAMPLES as f64 {
             return Err(ReferenceError::Config(format!(
                 "{} s at rate_hz {} is {steps} steps × {nb} bodies, more than {MAX_REFERENCE_SAMPLES} samples \
                  (lower the rate or split the clip)",

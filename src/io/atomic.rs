@@ -24,7 +24,9 @@ static IN_FLIGHT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 static ABANDONED: AtomicBool = AtomicBool::new(false);
 
 fn in_flight() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    IN_FLIGHT.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    IN_FLIGHT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Removes every temporary file being written and makes every atomic write still running fail (none of their

@@ -54,7 +54,9 @@ impl Limits {
 
     /// The message of an exceeded limit: `what` (e.g. "Frames: 1000000000") is over `limit` of `field`.
     pub fn exceeded(what: impl std::fmt::Display, field: &str, limit: usize) -> String {
-        format!("{what} exceeds the limit of {limit} (Limits::{field}; raise it in ImportOptions::limits)")
+        format!(
+            "{what} exceeds the limit of {limit} (Limits::{field}; raise it in ImportOptions::limits)"
+        )
     }
 }
 

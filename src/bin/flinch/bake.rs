@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use flinch::io::atomic::same_file;
 use flinch::bake::{BakeError, BakeMode, BakeStage, Baked, HitScript, OutputFormat, bake_file};
+use flinch::io::atomic::same_file;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 

@@ -6,9 +6,9 @@
 use nalgebra::Vector3;
 
 use super::BvhError;
-use crate::io::Limits;
 use super::number::parse_finite;
 use super::tokenizer::{Cursor, Token};
+use crate::io::Limits;
 use crate::math::Axis;
 use crate::skeleton::Channel;
 

@@ -4,10 +4,10 @@
 //! numbers go through `str::parse::<f64>` on those slices, and values land in one flat, pre-sized `Vec<f64>`.
 //! Nothing is allocated per token.
 
-use crate::io::Limits;
 use super::BvhError;
 use super::number::parse_finite;
 use super::tokenizer::{Cursor, Token};
+use crate::io::Limits;
 
 /// The motion data as written: raw channel values, frame-major.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,8 +6,8 @@
 use ::gltf::accessor::{Accessor, DataType, Dimensions};
 
 use super::GltfImportError;
-use crate::io::Limits;
 use super::container::BufferData;
+use crate::io::Limits;
 
 /// Number of components of an accessor element.
 fn components(d: Dimensions) -> usize {

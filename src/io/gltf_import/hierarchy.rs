@@ -296,7 +296,10 @@ impl Hierarchy {
                 below[p] += below[k];
             }
         }
-        let root = union.iter().copied().find(|&k| below[k] == seed_total && seed_total > 0);
+        let root = union
+            .iter()
+            .copied()
+            .find(|&k| below[k] == seed_total && seed_total > 0);
         let mut in_set = marked;
         let tops: Vec<usize> = match root {
             Some(r) => {
@@ -309,7 +312,11 @@ impl Hierarchy {
                 vec![r]
             }
             None => {
-                let mut t: Vec<usize> = union.iter().copied().filter(|&k| parent_of(k).is_none()).collect();
+                let mut t: Vec<usize> = union
+                    .iter()
+                    .copied()
+                    .filter(|&k| parent_of(k).is_none())
+                    .collect();
                 t.sort_unstable();
                 t
             }

@@ -198,13 +198,7 @@ pub(crate) fn import_loaded(
     let hierarchy = hierarchy::Hierarchy::new(doc, limits)?;
     let animation = pick_animation(doc, opts.animation.as_deref())?;
     let (tracks, morph_channels) = match &animation {
-        Some(a) => read_animation(
-            a,
-            hierarchy.parent.len(),
-            &loaded.buffers,
-            limits,
-            warnings,
-        )?,
+        Some(a) => read_animation(a, hierarchy.parent.len(), &loaded.buffers, limits, warnings)?,
         None => (vec![NodeTracks::default(); hierarchy.parent.len()], 0),
     };
     let label = animation.as_ref().map(animation_label).unwrap_or_default();

@@ -139,6 +139,9 @@ mod tests {
         assert!(timeline(&[&a], Some(-1.0), "x", MAX_FRAMES).is_err());
         let huge = track(&[0.0, 1e12]);
         assert!(timeline(&[&huge], Some(30.0), "x", MAX_FRAMES).is_err());
-        assert_eq!(timeline(&[], None, "x", MAX_FRAMES).unwrap().times, vec![0.0]);
+        assert_eq!(
+            timeline(&[], None, "x", MAX_FRAMES).unwrap().times,
+            vec![0.0]
+        );
     }
 }

@@ -6,9 +6,9 @@ use nalgebra::Vector4;
 
 use super::GltfImportError;
 use super::accessor::read_f64;
-use crate::io::Limits;
 use super::container::BufferData;
 use super::sampler::{Interpolation, Track};
+use crate::io::Limits;
 
 /// The animated properties of one node.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -67,13 +67,7 @@ pub(crate) fn read_animation(
             Property::Rotation => (Dimensions::Vec4, 4),
             _ => (Dimensions::Vec3, 3),
         };
-        let raw = read_f64(
-            &sampler.output(),
-            &[dims],
-            buffers,
-            &ctx("output"),
-            limits,
-        )?;
+        let raw = read_f64(&sampler.output(), &[dims], buffers, &ctx("output"), limits)?;
         let values: Vec<Vector4<f64>> = raw
             .chunks_exact(width)
             .map(|c| Vector4::new(c[0], c[1], c[2], c.get(3).copied().unwrap_or(0.0)))

@@ -52,7 +52,10 @@ pub(crate) fn check_nesting(text: &str, max_depth: usize) -> Result<(), UrdfErro
             .and_then(|rest| rest.windows(end.len()).position(|w| w == end))
             .map_or(bytes.len(), |p| from + p + end.len())
     };
-    while let Some(off) = bytes.get(i..).and_then(|rest| rest.iter().position(|&b| b == b'<')) {
+    while let Some(off) = bytes
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'<'))
+    {
         let at = i + off;
         let rest = bytes.get(at..).unwrap_or_default();
         if rest.starts_with(b"<!--") {
@@ -156,10 +159,15 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_rejected_before_parsing() {
-        let deep = format!("<robot name=\"r\">{}{}</robot>", "<a>".repeat(100_000), "</a>".repeat(100_000));
+        let deep = format!(
+            "<robot name=\"r\">{}{}</robot>",
+            "<a>".repeat(100_000),
+            "</a>".repeat(100_000)
+        );
         let e = check_nesting(&deep, 1000).unwrap_err();
         assert!(e.to_string().contains("max_depth"), "{e}");
-        let flat = "<robot name=\"r\"><!-- <a><a> --><link name=\"a>b\"/><link name='x'></link></robot>";
+        let flat =
+            "<robot name=\"r\"><!-- <a><a> --><link name=\"a>b\"/><link name='x'></link></robot>";
         assert!(check_nesting(flat, 2).is_ok());
         assert!(check_nesting(flat, 1).is_err());
     }
