@@ -3,9 +3,10 @@
 //! renamed into place are complete). The signal handler only sets a flag (all a handler may safely do); a
 //! watcher thread does the clean-up.
 
+#[cfg(unix)]
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
+#[cfg(unix)]
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 #[cfg(unix)]
@@ -13,7 +14,7 @@ extern "C" fn on_signal(_: libc::c_int) {
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
-/// Installs the handler and starts the watcher thread (once per process).
+/// Installs the handler and starts the watcher thread (once per process; elsewhere than Unix, a no-op).
 pub fn install() {
     #[cfg(unix)]
     {
@@ -27,7 +28,7 @@ pub fn install() {
             .name("interrupt".into())
             .spawn(|| {
                 loop {
-                    std::thread::sleep(Duration::from_millis(20));
+                    std::thread::sleep(std::time::Duration::from_millis(20));
                     if INTERRUPTED.load(Ordering::SeqCst) {
                         let removed = flinch::io::atomic::abandon_all();
                         eprintln!(
