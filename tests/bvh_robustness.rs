@@ -251,9 +251,16 @@ fn very_deep_nesting_does_not_overflow_the_stack() {
         text.push_str(&format!("JOINT j{i}\n{{\nOFFSET 0 0.001 0\n"));
     }
     text.push_str(&"}\n".repeat(depth));
-    let imp = bvh::parse(text.as_bytes(), &ImportOptions::default()).expect("deep file parses");
+    // Past the default depth limit (1000) it is an error naming the limit; with the limit raised, it parses.
+    let e = bvh::parse(text.as_bytes(), &ImportOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("Limits::max_depth"), "{e}");
+    let deep = ImportOptions {
+        limits: flinch::io::Limits::UNLIMITED,
+        ..ImportOptions::default()
+    };
+    let imp = bvh::parse(text.as_bytes(), &deep).expect("deep file parses");
     assert_eq!(imp.skeleton.len(), depth);
     // And unclosed, it is an error, not a crash.
     let cut = &text[..text.len() - 2 * depth + 2];
-    assert!(bvh::parse(cut.as_bytes(), &ImportOptions::default()).is_err());
+    assert!(bvh::parse(cut.as_bytes(), &deep).is_err());
 }

@@ -42,8 +42,8 @@ pub enum FlinchFormat {
     Urdf = 3,
 }
 
-static CLIPS: Mutex<Table<Arc<Imported>>> = Mutex::new(Table::new());
-static CHARACTERS: Mutex<Table<Character>> = Mutex::new(Table::new());
+static CLIPS: Mutex<Table<Arc<Imported>>> = Mutex::new(Table::with_kind(1));
+static CHARACTERS: Mutex<Table<Character>> = Mutex::new(Table::with_kind(2));
 
 /// The clip behind a handle.
 pub fn clip(function: &str, handle: FlinchClip) -> Result<Arc<Imported>, FfiError> {

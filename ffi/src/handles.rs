@@ -1,6 +1,7 @@
 //! Generational handle tables: a handle is `generation << 32 | slot`, never a pointer, so a destroyed, removed or
 //! stale handle (its slot since reused) is detected instead of being dereferenced. Generations start at 1, so the
-//! all-zero handle is never valid.
+//! all-zero handle is never valid. Each table XORs its kind into the top byte, so a handle of one kind passed as
+//! another (a clip's id cast to a world) is "never issued" there instead of naming an unrelated live object.
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -11,6 +12,8 @@ pub struct Table<T> {
     slots: Vec<(u32, Option<T>)>,
     /// Slots without an object.
     free: Vec<u32>,
+    /// XORed into every handle of this table: the table's kind in the top byte.
+    mask: u64,
 }
 
 impl<T> Default for Table<T> {
@@ -22,9 +25,15 @@ impl<T> Default for Table<T> {
 impl<T> Table<T> {
     /// An empty table.
     pub const fn new() -> Table<T> {
+        Table::with_kind(0)
+    }
+
+    /// An empty table whose handles carry `kind` (distinct per table) in their top byte.
+    pub const fn with_kind(kind: u8) -> Table<T> {
         Table {
             slots: Vec::new(),
             free: Vec::new(),
+            mask: (kind as u64) << 56,
         }
     }
 
@@ -39,12 +48,12 @@ impl<T> Table<T> {
         };
         let entry = &mut self.slots[slot as usize];
         entry.1 = Some(value);
-        (u64::from(entry.0) << 32) | u64::from(slot)
+        ((u64::from(entry.0) << 32) | u64::from(slot)) ^ self.mask
     }
 
     /// The object of a live handle.
     pub fn get(&self, handle: u64) -> Option<&T> {
-        let (slot, generation) = split(handle);
+        let (slot, generation) = split(handle ^ self.mask);
         match self.slots.get(slot) {
             Some((g, Some(v))) if *g == generation => Some(v),
             _ => None,
@@ -53,7 +62,7 @@ impl<T> Table<T> {
 
     /// Takes the object of a live handle out; the handle (and every copy of it) becomes stale.
     pub fn remove(&mut self, handle: u64) -> Option<T> {
-        let (slot, generation) = split(handle);
+        let (slot, generation) = split(handle ^ self.mask);
         let entry = self.slots.get_mut(slot)?;
         if entry.0 != generation || entry.1.is_none() {
             return None;
@@ -65,7 +74,7 @@ impl<T> Table<T> {
 
     /// Why `handle` is not live, for messages: never issued, or destroyed/stale.
     pub fn why_dead(&self, handle: u64) -> &'static str {
-        let (slot, generation) = split(handle);
+        let (slot, generation) = split(handle ^ self.mask);
         match self.slots.get(slot) {
             _ if handle == 0 => "is the null handle (0)",
             Some((g, _)) if generation != 0 && generation < *g => {

@@ -25,6 +25,9 @@ mod stream;
 mod world;
 
 #[cfg(test)]
+#[path = "../../fuzz/smoke/mod.rs"]
+mod fuzz_smoke;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_bake;

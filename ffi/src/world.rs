@@ -35,7 +35,7 @@ pub struct FlinchBall {
     pub id: u64,
 }
 
-static WORLDS: Mutex<Table<Arc<Mutex<Scene>>>> = Mutex::new(Table::new());
+static WORLDS: Mutex<Table<Arc<Mutex<Scene>>>> = Mutex::new(Table::with_kind(3));
 
 /// Runs `body` on the scene of `world` (locked for the call: one thread at a time per world).
 pub fn with_scene<T>(

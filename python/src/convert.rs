@@ -70,6 +70,7 @@ pub fn import_options(
         drop_leading_tpose: drop_tpose,
         animation,
         sample_rate,
+        ..ImportOptions::default()
     })
 }
 

@@ -7,6 +7,7 @@ use super::output::{OutputFormat, WriteSource, write_baked};
 use super::run::{BakeError, BakeMode, Baked, bake};
 use super::script::HitScript;
 use crate::control::{Character, CharacterConfig};
+use crate::io::atomic::{remove_stale_temporaries, same_file};
 use crate::io::gltf_import::GltfImportError;
 use crate::io::{
     Format, ImportError, ImportOptions, Imported, gltf_export, load_embedded_walk, load_file,
@@ -46,7 +47,7 @@ pub fn bake_file(
     mode: BakeMode,
     mut progress: impl FnMut(BakeStage),
 ) -> Result<BakeSummary, BakeError> {
-    check_output(output)?;
+    check_output(input, output)?;
     progress(BakeStage::Preparing);
     let name = input.map_or("the embedded walk".to_string(), |p| p.display().to_string());
     let in_file = |e: BakeError| BakeError::Clip {
@@ -94,9 +95,17 @@ pub fn bake_file(
     Ok(BakeSummary { baked, duration })
 }
 
-/// The output must have a known extension and an existing folder ([`BakeError::Write`] otherwise), checked
-/// before the simulation rather than after it.
-pub(crate) fn check_output(output: &Path) -> Result<(), BakeError> {
+/// The output must have a known extension and an existing folder and must not be the input ([`BakeError::Write`]
+/// otherwise), checked before the simulation rather than after it. Temporary files a killed bake left in the
+/// folder are removed.
+pub(crate) fn check_output(input: Option<&Path>, output: &Path) -> Result<(), BakeError> {
+    if let Some(input) = input.filter(|i| same_file(i, output)) {
+        return Err(BakeError::Write(format!(
+            "{}: refusing to overwrite the input file {} (choose another output)",
+            output.display(),
+            input.display()
+        )));
+    }
     if OutputFormat::from_path(output).is_none() {
         return Err(BakeError::Write(format!(
             "{}: unknown output format (use .bvh, .gltf or .glb)",
@@ -114,5 +123,6 @@ pub(crate) fn check_output(output: &Path) -> Result<(), BakeError> {
             folder.display()
         )));
     }
+    remove_stale_temporaries(folder);
     Ok(())
 }

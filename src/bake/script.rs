@@ -14,7 +14,7 @@
 use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{ConfigError, parse_json, read_config_file};
+use crate::model::{ConfigError, parse_json, parse_toml, read_config_file};
 
 /// Where a scripted impulse's point is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -105,6 +105,11 @@ impl HitScript {
     /// (`hits[2]: unknown field ...`).
     pub fn from_json(text: &str) -> Result<HitScript, ConfigError> {
         HitScript::from_value(parse_json(text)?, "<json>")
+    }
+
+    /// Parses the TOML text of a hits file (the same content as the JSON form).
+    pub fn from_toml(text: &str) -> Result<HitScript, ConfigError> {
+        HitScript::from_value(parse_toml(text)?, "<toml>")
     }
 
     /// Reads a hits file (JSON, or TOML by extension); errors name the file.

@@ -51,6 +51,14 @@ impl Default for PreprocessConfig {
     }
 }
 
+/// Most body samples (steps × bodies) a reference may hold: 37 minutes of a 19-body character at 120 Hz. Each
+/// sample costs about 400 bytes over the preprocessing tables.
+pub const MAX_REFERENCE_SAMPLES: usize = 5_000_000;
+
+/// Highest simulation rate (Hz) a reference is preprocessed for: steps of 0.1 ms, far finer than a mocap
+/// character needs (120 Hz is the default); higher rates only multiply the preprocessing time.
+pub const MAX_RATE_HZ: f64 = 10_000.0;
+
 /// Why a reference could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ReferenceError {
@@ -146,9 +154,9 @@ impl ReferenceMotion {
         clip: &Clip,
         config: &PreprocessConfig,
     ) -> Result<ReferenceMotion, ReferenceError> {
-        if !(config.rate_hz.is_finite() && config.rate_hz > 0.0) {
+        if !(config.rate_hz.is_finite() && config.rate_hz > 0.0 && config.rate_hz <= MAX_RATE_HZ) {
             return Err(ReferenceError::Config(format!(
-                "rate_hz must be positive, got {}",
+                "rate_hz must be positive and at most {MAX_RATE_HZ}, got {}",
                 config.rate_hz
             )));
         }
@@ -173,6 +181,18 @@ impl ReferenceMotion {
             )));
         }
         let nb = model.bodies.len();
+        // Every per-step table holds steps × bodies entries (the largest 48 bytes each): bound them before the
+        // resampling allocates, so an absurd rate (a fuzzed 1e9 Hz) is an error, not an out-of-memory kill.
+        let steps = ((frames - 1) as f64 * clip.frame_time * config.rate_hz).floor() + 1.0;
+        let samples = steps * nb.max(1) as f64;
+        if samples.is_nan() || samples > MAX_REFERENCE_SAMPLES as f64 {
+            return Err(ReferenceError::Config(format!(
+                "{} s at rate_hz {} is {steps} steps × {nb} bodies, more than {MAX_REFERENCE_SAMPLES} samples \
+                 (lower the rate or split the clip)",
+                (frames - 1) as f64 * clip.frame_time,
+                config.rate_hz
+            )));
+        }
         let topology = Topology::new(model);
         let frames_of: Vec<JointAxes> = (0..nb)
             .map(|b| joint_frame_of(model, &topology, b))

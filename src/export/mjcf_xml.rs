@@ -82,7 +82,7 @@ pub fn character_xml(
          <geom contype=\"0\" conaffinity=\"0\" density=\"0\" rgba=\"0.8 0.6 0.4 1\"/>\n  </default>\n",
     );
     x.push_str("  <worldbody>\n");
-    write_body(&mut x, model, reference, layout, &joint_of, 0, 2);
+    write_bodies(&mut x, model, reference, layout, &joint_of);
     x.push_str("  </worldbody>\n");
     // Sample 0 as a keyframe, so that a viewer opens on the first pose.
     let (mut qpos, mut qvel) = (Vec::new(), Vec::new());
@@ -99,8 +99,34 @@ pub fn character_xml(
     Ok(x)
 }
 
-/// Appends body `b` and its subtree at indentation `depth`.
-pub(super) fn write_body(
+/// Appends the body tree from the root, depth first with an explicit stack: a model built from a deep file must
+/// not overflow the call stack. Indentation stops growing past 64 levels (it would be quadratic in the depth).
+fn write_bodies(
+    x: &mut String,
+    model: &Model,
+    reference: &ReferenceMotion,
+    layout: &MjcfLayout,
+    joint_of: &[usize],
+) {
+    // (body, depth, true when its children are written and only `</body>` is left).
+    let mut stack: Vec<(usize, usize, bool)> = vec![(0, 2, false)];
+    while let Some((b, depth, close)) = stack.pop() {
+        let indent = depth.min(64);
+        if close {
+            x.push_str(&format!("{}</body>\n", "  ".repeat(indent)));
+            continue;
+        }
+        open_body(x, model, reference, layout, joint_of, b, indent);
+        stack.push((b, depth, true));
+        for &c in layout.children[b].iter().rev() {
+            stack.push((c, depth + 1, false));
+        }
+    }
+}
+
+/// Appends body `b`'s opening tag, joint, inertial and geoms at indentation `depth` (not its children nor
+/// `</body>`).
+fn open_body(
     x: &mut String,
     model: &Model,
     reference: &ReferenceMotion,
@@ -182,8 +208,4 @@ pub(super) fn write_body(
             ));
         }
     }
-    for &c in &layout.children[b] {
-        write_body(x, model, reference, layout, joint_of, c, depth + 1);
-    }
-    x.push_str(&format!("{pad}</body>\n"));
 }

@@ -5,6 +5,7 @@ pub mod atomic;
 pub mod bvh;
 pub mod gltf_export;
 pub mod gltf_import;
+pub mod limits;
 pub mod urdf;
 
 use std::fmt;
@@ -12,6 +13,7 @@ use std::fmt;
 mod load;
 
 pub use atomic::{write_atomic, write_atomic_with};
+pub use limits::Limits;
 pub use load::{
     EMBEDDED_WALK_BVH, EMBEDDED_WALK_NAME, Format, ImportError, load_bytes, load_embedded_walk,
     load_file,
@@ -116,6 +118,8 @@ pub struct ImportOptions {
     pub animation: Option<String>,
     /// glTF: resampling rate in frames per second (`None`: 30 fps, or the key rate when uniform).
     pub sample_rate: Option<f64>,
+    /// How big a file may make the skeleton and clip (joints, depth, frames, ...); see [`Limits`].
+    pub limits: Limits,
 }
 
 /// What an importer inferred and noticed.

@@ -154,7 +154,9 @@ pub fn bake_onto(
     mode: BakeMode,
     mut progress: impl FnMut(BakeStage),
 ) -> Result<OntoSummary, BakeError> {
-    crate::bake::check_output(output)?;
+    // Neither input may be overwritten: the character's own file is the likeliest mistake.
+    crate::bake::check_output(Some(character), output)?;
+    crate::bake::check_output(clip, output)?;
     progress(BakeStage::Preparing);
     let onto = load_onto(character, clip, map_file, import)?;
     let retargeted = retarget(

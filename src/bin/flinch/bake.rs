@@ -5,11 +5,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use flinch::bake::{BakeError, BakeMode, BakeStage, Baked, HitScript, OutputFormat, bake_file};
+use flinch::io::atomic::same_file;
 use flinch::retarget::{Retargeted, bake_onto};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::{CliError, ImportArgs};
+use crate::{CliError, ImportArgs, interrupt};
 
 /// Arguments of `flinch bake`.
 #[derive(clap::Args, Debug)]
@@ -111,6 +112,16 @@ fn plan(args: &BakeArgs) -> Result<Vec<Job>, CliError> {
             )));
         }
         jobs.push(Job { input, output });
+    }
+    // A clip's output must not be another clip's input (bake_file checks its own input).
+    for job in &jobs {
+        if let Some(input) = args.inputs.iter().find(|i| same_file(i, &job.output)) {
+            return Err(CliError::Input(format!(
+                "{}: refusing to overwrite the input file {}",
+                job.output.display(),
+                input.display()
+            )));
+        }
     }
     std::fs::create_dir_all(&args.out).map_err(|e| {
         CliError::Other(format!(
@@ -257,6 +268,7 @@ pub fn run(args: &BakeArgs) -> Result<(), CliError> {
         None => HitScript::default(),
     };
     let jobs = plan(args)?;
+    interrupt::install();
     let threads = args.jobs.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

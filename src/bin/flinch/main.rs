@@ -8,6 +8,7 @@ mod demo;
 mod eval;
 mod export_mjcf;
 mod inspect;
+mod interrupt;
 mod onto;
 
 use std::path::PathBuf;
@@ -160,6 +161,7 @@ impl ImportArgs {
             drop_leading_tpose: self.drop_tpose,
             animation: self.anim.clone(),
             sample_rate,
+            limits: flinch::io::Limits::DEFAULT,
         })
     }
 

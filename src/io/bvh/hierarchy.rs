@@ -8,6 +8,7 @@ use nalgebra::Vector3;
 use super::BvhError;
 use super::number::parse_finite;
 use super::tokenizer::{Cursor, Token};
+use crate::io::Limits;
 use crate::math::Axis;
 use crate::skeleton::Channel;
 
@@ -174,7 +175,10 @@ fn parse_end_site(cur: &mut Cursor<'_>, parent: &str) -> Result<Vector3<f64>, Bv
 }
 
 /// Parses from `HIERARCHY` to the closing brace of the root. Returns the joints in file (depth-first) order.
-pub(crate) fn parse_hierarchy(cur: &mut Cursor<'_>) -> Result<Vec<RawJoint>, BvhError> {
+pub(crate) fn parse_hierarchy(
+    cur: &mut Cursor<'_>,
+    limits: &Limits,
+) -> Result<Vec<RawJoint>, BvhError> {
     match cur.next_token() {
         Some(t) if t.is("HIERARCHY") => {}
         Some(t) => return Err(t.error(format!("expected 'HIERARCHY', {}", found(Some(t))))),
@@ -197,6 +201,20 @@ pub(crate) fn parse_hierarchy(cur: &mut Cursor<'_>) -> Result<Vec<RawJoint>, Bvh
     let mut pending: Option<Token<'_>> = Some(root_kw);
     loop {
         if let Some(kw) = pending.take() {
+            if joints.len() >= limits.max_joints {
+                return Err(kw.error(Limits::exceeded(
+                    format!("joint {}", joints.len() + 1),
+                    "max_joints",
+                    limits.max_joints,
+                )));
+            }
+            if stack.len() >= limits.max_depth {
+                return Err(kw.error(Limits::exceeded(
+                    format!("nesting depth {}", stack.len() + 1),
+                    "max_depth",
+                    limits.max_depth,
+                )));
+            }
             let name = parse_name(cur, &kw)?;
             let what = format!(
                 "'{{' after {} name",

@@ -29,7 +29,7 @@ pub use motion::RawMotion;
 pub use tpose::jump_statistics;
 pub use writer::{MIN_DECIMALS, WriteOptions, write, write_file};
 
-use crate::io::{ImportOptions, Imported};
+use crate::io::{ImportOptions, Imported, Limits};
 
 /// A parse error: where (1-based line and column, columns in characters) and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -97,13 +97,28 @@ impl BvhDocument {
     }
 }
 
-/// Parses BVH bytes into their raw content, without unit or axis conversion.
+/// Parses BVH bytes into their raw content, without unit or axis conversion, within the default [`Limits`].
 pub fn parse_document(bytes: &[u8]) -> Result<BvhDocument, BvhError> {
+    parse_document_with(bytes, &Limits::DEFAULT)
+}
+
+/// [`parse_document`] within `limits` (joints, nesting depth, frames, values; an exceeded limit is an error at
+/// the joint or line that crosses it).
+pub fn parse_document_with(bytes: &[u8], limits: &Limits) -> Result<BvhDocument, BvhError> {
     let mut cur = tokenizer::Cursor::new(bytes);
-    let joints = hierarchy::parse_hierarchy(&mut cur)?;
+    let joints = hierarchy::parse_hierarchy(&mut cur, limits)?;
     let channel_count = joints.iter().map(|j| j.channels.len()).sum();
     let mut warnings = Vec::new();
-    let motion = motion::parse_motion(&mut cur, channel_count, &mut warnings)?;
+    let motion = motion::parse_motion(&mut cur, channel_count, limits, &mut warnings)?;
+    // Each frame becomes one pose per joint, channels or not.
+    let frames = motion.as_ref().map_or(0, |m| m.frames);
+    if frames.saturating_mul(joints.len()) > limits.max_pose_values {
+        return Err(cur.error_here(Limits::exceeded(
+            format!("{frames} frames × {} joints", joints.len()),
+            "max_pose_values",
+            limits.max_pose_values,
+        )));
+    }
     Ok(BvhDocument {
         joints,
         motion,
@@ -113,7 +128,7 @@ pub fn parse_document(bytes: &[u8]) -> Result<BvhDocument, BvhError> {
 
 /// Parses BVH bytes into a skeleton and clip in metres, Y up (see the module docs for the inference rules).
 pub fn parse(bytes: &[u8], opts: &ImportOptions) -> Result<Imported, BvhError> {
-    convert::build(parse_document(bytes)?, opts)
+    convert::build(parse_document_with(bytes, &opts.limits)?, opts)
 }
 
 /// Reads and parses a BVH file.

@@ -7,6 +7,7 @@
 use super::BvhError;
 use super::number::parse_finite;
 use super::tokenizer::{Cursor, Token};
+use crate::io::Limits;
 
 /// The motion data as written: raw channel values, frame-major.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,11 +72,21 @@ fn value_error(line: usize, column: usize, message: String) -> BvhError {
     }
 }
 
+/// The error of a MOTION section longer than the limits allow.
+fn too_many_frames(limits: &Limits) -> String {
+    format!(
+        "more than {} frame lines or {} values (Limits::max_frames, Limits::max_pose_values; raise them in \
+         ImportOptions::limits)",
+        limits.max_frames, limits.max_pose_values
+    )
+}
+
 /// Parses the MOTION section, if any. `channel_count` is the number of values per frame the hierarchy
 /// declares. Returns `None` when the file ends after the hierarchy.
 pub(crate) fn parse_motion(
     cur: &mut Cursor<'_>,
     channel_count: usize,
+    limits: &Limits,
     warnings: &mut Vec<String>,
 ) -> Result<Option<RawMotion>, BvhError> {
     match cur.next_token() {
@@ -102,6 +113,17 @@ pub(crate) fn parse_motion(
                 ),
             )
         })?;
+    if declared_frames > limits.max_frames {
+        return Err(value_error(
+            line,
+            column,
+            Limits::exceeded(
+                format!("Frames: {declared_frames}"),
+                "max_frames",
+                limits.max_frames,
+            ),
+        ));
+    }
     let (text, line, column) = labelled_value(cur, "frame time:", "Frame Time:")?;
     let frame_time = parse_finite(text).filter(|t| *t > 0.0).ok_or_else(|| {
         value_error(
@@ -133,6 +155,9 @@ pub(crate) fn parse_motion(
                 ));
             }
             frames += 1;
+            if frames > limits.max_frames {
+                return Err(l.error(0, too_many_frames(limits)));
+            }
         }
         if frames != declared_frames {
             warnings.push(format!(
@@ -162,6 +187,9 @@ pub(crate) fn parse_motion(
         }
         if let Some((err, _, _)) = incomplete.take() {
             return Err(err);
+        }
+        if frames >= limits.max_frames || values.len().saturating_add(n) > limits.max_pose_values {
+            return Err(l.error(0, too_many_frames(limits)));
         }
         let start = values.len();
         let mut k = 0usize;

@@ -269,7 +269,14 @@ fn channel_less_files_count_their_empty_frame_lines() {
     assert_eq!(doc.frame_count(), 3);
     assert!(doc.warnings.is_empty());
     let huge = format!("{head}Frames: 18446744073709551615\nFrame Time: 0.1\n\n");
-    let imp = parse(huge.as_bytes(), &raw_opts()).expect("parses");
+    // Past Limits::max_frames the declared count is an error; without limits only the lines present count.
+    let e = parse(huge.as_bytes(), &raw_opts()).unwrap_err();
+    assert!(e.to_string().contains("Limits::max_frames"), "{e}");
+    let unlimited = ImportOptions {
+        limits: crate::io::Limits::UNLIMITED,
+        ..raw_opts()
+    };
+    let imp = parse(huge.as_bytes(), &unlimited).expect("parses");
     assert_eq!(imp.clip.frame_count(), 1);
     assert_eq!(imp.report.warnings.len(), 1, "{:?}", imp.report.warnings);
 }

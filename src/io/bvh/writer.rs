@@ -76,6 +76,10 @@ fn depth_first(skeleton: &Skeleton) -> (Vec<usize>, Vec<Vec<usize>>) {
     (order, children)
 }
 
+/// Deepest indentation written: past it lines stay at this depth (BVH ignores whitespace), so the text of a
+/// hierarchy thousands of levels deep grows linearly, not quadratically, with its depth.
+const MAX_INDENT: usize = 64;
+
 /// A name that reads back as one token: whitespace, control characters and braces become `_`; empty names
 /// become `joint<index>`.
 fn safe_name(name: &str, index: usize) -> String {
@@ -154,7 +158,7 @@ pub fn write(skeleton: &Skeleton, clip: &Clip, opts: &WriteOptions) -> String {
             continue;
         };
         if enter {
-            let tabs = "\t".repeat(depth);
+            let tabs = "\t".repeat(depth.min(MAX_INDENT));
             let kw = if j.parent.is_none() { "ROOT" } else { "JOINT" };
             let _ = writeln!(out, "{tabs}{kw} {}\n{tabs}{{", safe_name(&j.name, i));
             let _ = write!(out, "{tabs}\tOFFSET ");
@@ -172,7 +176,7 @@ pub fn write(skeleton: &Skeleton, clip: &Clip, opts: &WriteOptions) -> String {
             depth += 1;
         } else {
             depth = depth.saturating_sub(1);
-            let tabs = "\t".repeat(depth);
+            let tabs = "\t".repeat(depth.min(MAX_INDENT));
             for e in &j.end_sites {
                 let _ = write!(out, "{tabs}\tEnd Site\n{tabs}\t{{\n{tabs}\t\tOFFSET ");
                 push_vector(&mut out, &out_vec(e), d, zero);

@@ -66,7 +66,7 @@ pub fn load_source(
 ) -> Result<(Imported, GltfSource), GltfImportError> {
     let loaded = load(bytes, base_dir)?;
     let (imported, mapping) = import_loaded(&loaded, opts)?;
-    let hierarchy = Hierarchy::new(&loaded.doc)?;
+    let hierarchy = Hierarchy::new(&loaded.doc, &opts.limits)?;
     let json: Value = serde_json::from_slice(split(bytes)?.json)
         .map_err(|e| GltfImportError::Json(e.to_string()))?;
     let buffers = loaded

@@ -7,6 +7,7 @@ use ::gltf::accessor::{Accessor, DataType, Dimensions};
 
 use super::GltfImportError;
 use super::container::BufferData;
+use crate::io::Limits;
 
 /// Number of components of an accessor element.
 fn components(d: Dimensions) -> usize {
@@ -69,6 +70,7 @@ pub(crate) fn read_f64(
     expected: &[Dimensions],
     buffers: &[BufferData],
     context: &str,
+    limits: &Limits,
 ) -> Result<Vec<f64>, GltfImportError> {
     let index = accessor.index();
     let err = |what: String| GltfImportError::Accessor {
@@ -93,6 +95,13 @@ pub(crate) fn read_f64(
     let count = accessor.count();
     if count == 0 {
         return Err(err("count 0, expected at least 1".into()));
+    }
+    if count.saturating_mul(n_comp) > limits.max_accessor_values {
+        return Err(err(Limits::exceeded(
+            format!("count {count} × {n_comp} components"),
+            "max_accessor_values",
+            limits.max_accessor_values,
+        )));
     }
     let normalized = accessor.normalized();
     // Check the byte range before allocating, so a corrupt count cannot ask for gigabytes.

@@ -7,7 +7,7 @@ use super::GltfImportError;
 use super::hierarchy::{Hierarchy, Selection, Trs, decompose};
 use super::timeline::Timeline;
 use super::tracks::NodeTracks;
-use crate::io::{LengthUnit, UpAxis};
+use crate::io::{LengthUnit, Limits, UpAxis};
 use crate::math::{Axis, axis_rotation};
 use crate::skeleton::{Channel, Clip, Joint, Pose, Skeleton};
 
@@ -19,7 +19,7 @@ pub const SYNTHETIC_ROOT: &str = "__root";
 pub const CM_THRESHOLD: f64 = 10.0;
 
 /// Most joint poses (frames × joints) a clip may hold (about 0.6 GB): a bound against corrupt key times.
-pub const MAX_POSE_ENTRIES: usize = 10_000_000;
+pub const MAX_POSE_ENTRIES: usize = crate::io::Limits::DEFAULT.max_pose_values;
 
 /// Relative tolerance under which a scale counts as uniform / unchanged (RiggedSimple's 0.99999988 is 1).
 const SCALE_TOL: f64 = 1e-4;
@@ -82,6 +82,7 @@ pub(crate) fn build(
     timeline: &Timeline,
     up: UpAxis,
     unit: Option<LengthUnit>,
+    limits: &Limits,
     warnings: &mut Vec<String>,
 ) -> Result<Built, GltfImportError> {
     // Joint list: an optional synthetic root, then the selected nodes parents first.
@@ -194,13 +195,17 @@ pub(crate) fn build(
 
     // Frames. A corrupt key time can ask for many frames; bound the pose storage, not just the frame count.
     let entries = timeline.times.len().saturating_mul(rest.len());
-    if entries > MAX_POSE_ENTRIES {
+    if entries > limits.max_pose_values {
         return Err(GltfImportError::Option {
             option: "sample_rate",
-            what: format!(
-                "{} frames × {} joints exceeds {MAX_POSE_ENTRIES} joint poses; give a lower rate",
-                timeline.times.len(),
-                rest.len()
+            what: Limits::exceeded(
+                format!(
+                    "{} frames × {} joints (give a lower rate)",
+                    timeline.times.len(),
+                    rest.len()
+                ),
+                "max_pose_values",
+                limits.max_pose_values,
             ),
         });
     }

@@ -4,6 +4,7 @@
 use nalgebra::{Matrix3, Matrix4, Quaternion, Rotation3, UnitQuaternion, Vector3};
 
 use super::GltfImportError;
+use crate::io::Limits;
 
 /// A node's local transform as translation, rotation, scale (glTF applies T·R·S).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -80,10 +81,68 @@ pub(crate) fn unit_quaternion(q: [f64; 4]) -> Result<UnitQuaternion<f64>, String
     Ok(UnitQuaternion::from_quaternion(quat))
 }
 
+/// Every node's depth (roots 1), in O(n): rejects cycles (a parent walk would never end) and trees deeper than
+/// `max_depth` (the walks above every node would cost O(n × depth), and deep trees are not skeletons).
+fn check_depths(parent: &[Option<usize>], max_depth: usize) -> Result<(), GltfImportError> {
+    const UNKNOWN: usize = 0;
+    const ON_PATH: usize = usize::MAX;
+    let mut depth = vec![UNKNOWN; parent.len()];
+    let mut path: Vec<usize> = Vec::new();
+    for start in 0..parent.len() {
+        // Walk up until a node of known depth or a root, then assign depths on the way back down.
+        let mut k = start;
+        let mut base = 0;
+        loop {
+            match depth.get(k).copied() {
+                Some(ON_PATH) => {
+                    return Err(GltfImportError::Hierarchy {
+                        node: start,
+                        what: "its ancestors form a cycle".into(),
+                    });
+                }
+                Some(UNKNOWN) => {}
+                Some(d) => {
+                    base = d;
+                    break;
+                }
+                None => break,
+            }
+            if let Some(slot) = depth.get_mut(k) {
+                *slot = ON_PATH;
+            }
+            path.push(k);
+            match parent.get(k).copied().flatten() {
+                Some(p) => k = p,
+                None => break,
+            }
+        }
+        while let Some(node) = path.pop() {
+            base += 1;
+            if base > max_depth {
+                return Err(GltfImportError::Hierarchy {
+                    node,
+                    what: Limits::exceeded(format!("depth {base}"), "max_depth", max_depth),
+                });
+            }
+            if let Some(slot) = depth.get_mut(node) {
+                *slot = base;
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Hierarchy {
     /// Builds the forest, rejecting nodes with two parents and cycles.
-    pub fn new(doc: &::gltf::Document) -> Result<Hierarchy, GltfImportError> {
+    /// Rejects more than `limits.max_nodes` nodes and trees deeper than `limits.max_depth`.
+    pub fn new(doc: &::gltf::Document, limits: &Limits) -> Result<Hierarchy, GltfImportError> {
         let n = doc.nodes().len();
+        if n > limits.max_nodes {
+            return Err(GltfImportError::Hierarchy {
+                node: n - 1,
+                what: Limits::exceeded(format!("{n} nodes"), "max_nodes", limits.max_nodes),
+            });
+        }
         let mut parent = vec![None; n];
         let mut children = vec![Vec::new(); n];
         let mut rest = Vec::with_capacity(n);
@@ -147,21 +206,7 @@ impl Hierarchy {
                 }
             }
         }
-        // A cycle would make the parent walk below loop: every chain must end within n steps.
-        for start in 0..n {
-            let mut k = start;
-            let mut steps = 0;
-            while let Some(p) = parent.get(k).copied().flatten() {
-                k = p;
-                steps += 1;
-                if steps > n {
-                    return Err(GltfImportError::Hierarchy {
-                        node: start,
-                        what: "its ancestors form a cycle".into(),
-                    });
-                }
-            }
-        }
+        check_depths(&parent, limits.max_depth)?;
         Ok(Hierarchy {
             parent,
             children,
@@ -181,6 +226,34 @@ impl Hierarchy {
         out
     }
 
+    /// Every node's depth (roots 0), in O(n) (the forest has no cycles: [`Hierarchy::new`] checked it).
+    fn depths(&self) -> Vec<usize> {
+        let n = self.parent.len();
+        let mut depth: Vec<Option<usize>> = vec![None; n];
+        let mut path = Vec::new();
+        for start in 0..n {
+            let mut k = start;
+            let mut base = 0;
+            while depth[k].is_none() && path.len() <= n {
+                path.push(k);
+                match self.parent.get(k).copied().flatten().filter(|&p| p < n) {
+                    Some(p) => k = p,
+                    None => break,
+                }
+            }
+            if let Some(d) = depth[k] {
+                base = d + 1;
+            }
+            while let Some(node) = path.pop() {
+                if depth[node].is_none() {
+                    depth[node] = Some(base);
+                }
+                base += 1;
+            }
+        }
+        depth.into_iter().map(|d| d.unwrap_or(0)).collect()
+    }
+
     /// Chooses the skeleton joints for the `seeds` (a skin's joints, or animated nodes).
     ///
     /// The joints are the seeds plus every node on the path from the seeds' lowest common ancestor down to each
@@ -189,42 +262,62 @@ impl Hierarchy {
     /// caller then adds a synthetic root above the returned tops).
     pub fn select(&self, seeds: &[usize]) -> Selection {
         let n = self.parent.len();
-        let mut in_set = vec![false; n];
-        let mut paths: Vec<Vec<usize>> = Vec::new();
+        let parent_of = |k: usize| self.parent.get(k).copied().flatten();
+        let mut is_seed = vec![false; n];
         for &s in seeds {
-            if s >= n {
-                continue;
-            }
-            // Root-to-seed path.
-            let mut path = self.ancestors(s);
-            path.reverse();
-            path.push(s);
-            paths.push(path);
-        }
-        // Lowest common ancestor: the longest common prefix of all root-to-seed paths.
-        let mut common = paths.first().map_or(0, Vec::len);
-        if let Some(first) = paths.first() {
-            for p in &paths {
-                common = common.min(first.iter().zip(p).take_while(|(a, b)| a == b).count());
+            if let Some(f) = is_seed.get_mut(s) {
+                *f = true;
             }
         }
-        let root = (common > 0)
-            .then(|| paths.first().and_then(|p| p.get(common - 1)).copied())
-            .flatten();
-        let skip = common.saturating_sub(1);
-        for p in &paths {
-            for &node in p.iter().skip(skip) {
-                if let Some(f) = in_set.get_mut(node) {
-                    *f = true;
+        let seed_total = is_seed.iter().filter(|&&f| f).count();
+        // The union of the root-to-seed paths, each walked up only until it meets a node already marked: O(n)
+        // in all (materialising every path was O(seeds × depth), gigabytes for a 10⁵-deep skin).
+        let mut marked = vec![false; n];
+        let mut union: Vec<usize> = Vec::new();
+        for s in (0..n).filter(|&s| is_seed[s]) {
+            let mut k = s;
+            while !marked[k] {
+                marked[k] = true;
+                union.push(k);
+                match parent_of(k) {
+                    Some(p) if p < n => k = p,
+                    _ => break,
                 }
             }
         }
+        // Seeds below each marked node, deepest first; the lowest common ancestor is the deepest node above
+        // every seed.
+        let depth = self.depths();
+        union.sort_by_key(|&k| std::cmp::Reverse(depth.get(k).copied().unwrap_or(0)));
+        let mut below = vec![0usize; n];
+        for &k in &union {
+            below[k] += usize::from(is_seed[k]);
+            if let Some(p) = parent_of(k).filter(|&p| p < n) {
+                below[p] += below[k];
+            }
+        }
+        let root = union
+            .iter()
+            .copied()
+            .find(|&k| below[k] == seed_total && seed_total > 0);
+        let mut in_set = marked;
         let tops: Vec<usize> = match root {
-            Some(r) => vec![r],
+            Some(r) => {
+                // The root's own ancestors are not joints.
+                let mut k = r;
+                while let Some(p) = parent_of(k).filter(|&p| p < n) {
+                    in_set[p] = false;
+                    k = p;
+                }
+                vec![r]
+            }
             None => {
-                let mut t: Vec<usize> = paths.iter().filter_map(|p| p.first().copied()).collect();
+                let mut t: Vec<usize> = union
+                    .iter()
+                    .copied()
+                    .filter(|&k| parent_of(k).is_none())
+                    .collect();
                 t.sort_unstable();
-                t.dedup();
                 t
             }
         };

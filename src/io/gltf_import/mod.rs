@@ -34,7 +34,7 @@ pub use error::GltfImportError;
 pub use sampler::{Interpolation, Track};
 pub use timeline::{DEFAULT_SAMPLE_RATE, MAX_FRAMES};
 
-use crate::io::{ImportOptions, ImportReport, Imported, UpAxis};
+use crate::io::{ImportOptions, ImportReport, Imported, Limits, UpAxis};
 use tracks::{NodeTracks, animation_label, read_animation};
 
 /// Which glTF elements an import used: for tools that go back to the file (exporters, tests).
@@ -194,10 +194,11 @@ pub(crate) fn import_loaded(
     let mut report = ImportReport::new(if loaded.is_glb { "glb" } else { "gltf" });
     let warnings = &mut report.warnings;
 
-    let hierarchy = hierarchy::Hierarchy::new(doc)?;
+    let limits = &opts.limits;
+    let hierarchy = hierarchy::Hierarchy::new(doc, limits)?;
     let animation = pick_animation(doc, opts.animation.as_deref())?;
     let (tracks, morph_channels) = match &animation {
-        Some(a) => read_animation(a, hierarchy.parent.len(), &loaded.buffers, warnings)?,
+        Some(a) => read_animation(a, hierarchy.parent.len(), &loaded.buffers, limits, warnings)?,
         None => (vec![NodeTracks::default(); hierarchy.parent.len()], 0),
     };
     let label = animation.as_ref().map(animation_label).unwrap_or_default();
@@ -225,6 +226,16 @@ pub(crate) fn import_loaded(
     };
     if seeds.is_empty() {
         return Err(GltfImportError::NoSkeleton);
+    }
+    if seeds.len() > limits.max_joints {
+        return Err(GltfImportError::Option {
+            option: "limits",
+            what: Limits::exceeded(
+                format!("{} skeleton joints", seeds.len()),
+                "max_joints",
+                limits.max_joints,
+            ),
+        });
     }
     if let Some(s) = &skin {
         let n_skins = doc.skins().len();
@@ -278,11 +289,11 @@ pub(crate) fn import_loaded(
         .flat_map(|t| [&t.translation, &t.rotation, &t.scale])
         .filter_map(Option::as_ref)
         .collect();
-    let timeline = timeline::timeline(&used, opts.sample_rate, &label)?;
+    let timeline = timeline::timeline(&used, opts.sample_rate, &label, limits.max_frames)?;
 
     let up = opts.up_axis.unwrap_or(UpAxis::Y);
     let built = build::build(
-        &hierarchy, &selection, &tracks, &timeline, up, opts.unit, warnings,
+        &hierarchy, &selection, &tracks, &timeline, up, opts.unit, limits, warnings,
     )?;
     report.unit = built.unit;
     report.unit_inferred = opts.unit.is_none();
@@ -332,6 +343,7 @@ pub fn inverse_bind_matrices(
         &[::gltf::accessor::Dimensions::Mat4],
         &loaded.buffers,
         &ctx,
+        &Limits::DEFAULT,
     )?;
     if raw.len() != 16 * n {
         return Err(GltfImportError::Accessor {

@@ -7,7 +7,7 @@ use super::sampler::Track;
 pub const DEFAULT_SAMPLE_RATE: f64 = 30.0;
 
 /// Most frames an imported clip may have (a corrupt key time must not allocate without bound).
-pub const MAX_FRAMES: usize = 1_000_000;
+pub const MAX_FRAMES: usize = crate::io::Limits::DEFAULT.max_frames;
 
 /// Sample instants and the clip frame time.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +41,7 @@ pub(crate) fn timeline(
     tracks: &[&Track],
     rate: Option<f64>,
     label: &str,
+    max_frames: usize,
 ) -> Result<Timeline, GltfImportError> {
     if let Some(r) = rate {
         if !(r.is_finite() && r > 0.0) {
@@ -67,8 +68,8 @@ pub(crate) fn timeline(
             _ => true,
         });
         if uniform && mean > 0.0 {
-            if keys.len() > MAX_FRAMES {
-                return Err(too_long(label, span, 1.0 / mean));
+            if keys.len() > max_frames {
+                return Err(too_long(label, span, 1.0 / mean, max_frames));
             }
             return Ok(Timeline {
                 times: keys,
@@ -79,8 +80,8 @@ pub(crate) fn timeline(
     }
     let r = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
     let frames = (span * r).round();
-    if !(frames.is_finite() && frames < MAX_FRAMES as f64) {
-        return Err(too_long(label, span, r));
+    if !(frames.is_finite() && frames < max_frames as f64) {
+        return Err(too_long(label, span, r, max_frames));
     }
     let n = frames as usize + 1;
     Ok(Timeline {
@@ -90,11 +91,15 @@ pub(crate) fn timeline(
     })
 }
 
-fn too_long(label: &str, span: f64, rate: f64) -> GltfImportError {
+fn too_long(label: &str, span: f64, rate: f64, max_frames: usize) -> GltfImportError {
     GltfImportError::Animation {
         animation: label.to_string(),
         channel: 0,
-        what: format!("keys span {span} s: at {rate} fps that is more than {MAX_FRAMES} frames"),
+        what: crate::io::Limits::exceeded(
+            format!("keys span {span} s: at {rate} fps that"),
+            "max_frames",
+            max_frames,
+        ),
     }
 }
 
@@ -117,7 +122,7 @@ mod tests {
     fn uniform_keys_become_frames() {
         let a = track(&[0.0, 0.5, 1.0]);
         let b = track(&[0.0, 0.25, 0.5, 0.75, 1.0]);
-        let tl = timeline(&[&a, &b], None, "x").unwrap();
+        let tl = timeline(&[&a, &b], None, "x", MAX_FRAMES).unwrap();
         assert!(tl.on_keys);
         assert_eq!(tl.times, vec![0.0, 0.25, 0.5, 0.75, 1.0]);
         assert!((tl.frame_time - 0.25).abs() < 1e-15);
@@ -126,14 +131,17 @@ mod tests {
     #[test]
     fn irregular_keys_resample_at_30fps() {
         let a = track(&[0.0, 0.1, 1.0]);
-        let tl = timeline(&[&a], None, "x").unwrap();
+        let tl = timeline(&[&a], None, "x", MAX_FRAMES).unwrap();
         assert!(!tl.on_keys);
         assert_eq!(tl.times.len(), 31);
-        let tl = timeline(&[&a], Some(10.0), "x").unwrap();
+        let tl = timeline(&[&a], Some(10.0), "x", MAX_FRAMES).unwrap();
         assert_eq!(tl.times.len(), 11);
-        assert!(timeline(&[&a], Some(-1.0), "x").is_err());
+        assert!(timeline(&[&a], Some(-1.0), "x", MAX_FRAMES).is_err());
         let huge = track(&[0.0, 1e12]);
-        assert!(timeline(&[&huge], Some(30.0), "x").is_err());
-        assert_eq!(timeline(&[], None, "x").unwrap().times, vec![0.0]);
+        assert!(timeline(&[&huge], Some(30.0), "x", MAX_FRAMES).is_err());
+        assert_eq!(
+            timeline(&[], None, "x", MAX_FRAMES).unwrap().times,
+            vec![0.0]
+        );
     }
 }

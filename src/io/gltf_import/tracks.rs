@@ -8,6 +8,7 @@ use super::GltfImportError;
 use super::accessor::read_f64;
 use super::container::BufferData;
 use super::sampler::{Interpolation, Track};
+use crate::io::Limits;
 
 /// The animated properties of one node.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,6 +35,7 @@ pub(crate) fn read_animation(
     anim: &::gltf::Animation<'_>,
     node_count: usize,
     buffers: &[BufferData],
+    limits: &Limits,
     warnings: &mut Vec<String>,
 ) -> Result<(Vec<NodeTracks>, usize), GltfImportError> {
     let label = animation_label(anim);
@@ -59,12 +61,13 @@ pub(crate) fn read_animation(
             &[Dimensions::Scalar],
             buffers,
             &ctx("input"),
+            limits,
         )?;
         let (dims, width) = match property {
             Property::Rotation => (Dimensions::Vec4, 4),
             _ => (Dimensions::Vec3, 3),
         };
-        let raw = read_f64(&sampler.output(), &[dims], buffers, &ctx("output"))?;
+        let raw = read_f64(&sampler.output(), &[dims], buffers, &ctx("output"), limits)?;
         let values: Vec<Vector4<f64>> = raw
             .chunks_exact(width)
             .map(|c| Vector4::new(c[0], c[1], c[2], c.get(3).copied().unwrap_or(0.0)))

@@ -37,8 +37,8 @@ pub use model::{
 
 use nalgebra::UnitQuaternion;
 
-use crate::io::{ImportOptions, ImportReport, Imported, LengthUnit, UpAxis};
-use crate::skeleton::{Clip, Pose};
+use crate::io::{ImportOptions, ImportReport, Imported, LengthUnit, Limits, UpAxis};
+use crate::skeleton::{Clip, Pose, Skeleton};
 
 /// Frame time of the one-frame rest clip (s); a URDF has no motion, any positive value would do.
 pub const REST_FRAME_TIME: f64 = 1.0 / 30.0;
@@ -69,7 +69,25 @@ pub fn import(bytes: &[u8], opts: &ImportOptions) -> Result<UrdfImport, UrdfErro
     report.unit = unit;
 
     let text = text::clean_text(bytes, &mut report.warnings)?;
+    let limits = &opts.limits;
+    // <robot> and a link's <collision><geometry><box/> add a few levels above the link chain's own depth
+    // (which URDF does not nest: links and joints are siblings).
+    text::check_nesting(text, limits.max_depth.saturating_add(8))?;
     let robot = text::parse_robot(text)?;
+    if robot.links.len() > limits.max_joints {
+        return Err(UrdfError::structure(Limits::exceeded(
+            format!("{} links", robot.links.len()),
+            "max_joints",
+            limits.max_joints,
+        )));
+    }
+    if robot.joints.len() > limits.max_nodes {
+        return Err(UrdfError::structure(Limits::exceeded(
+            format!("{} joints", robot.joints.len()),
+            "max_nodes",
+            limits.max_nodes,
+        )));
+    }
     let mut model = build::build_model(&robot, scale, &mut report.warnings)?;
 
     let extent = rest_extent(&model);
@@ -92,6 +110,7 @@ pub fn import(bytes: &[u8], opts: &ImportOptions) -> Result<UrdfImport, UrdfErro
     }
 
     let skeleton = build::build_skeleton(&model, &mut report.warnings)?;
+    check_chain_depth(&skeleton, limits.max_depth)?;
     let clip = Clip {
         frame_time: REST_FRAME_TIME,
         frames: vec![Pose::rest(&skeleton)],
@@ -104,6 +123,26 @@ pub fn import(bytes: &[u8], opts: &ImportOptions) -> Result<UrdfImport, UrdfErro
         },
         model,
     })
+}
+
+/// Rejects link chains deeper than `max_depth` (parents come first in the skeleton, so one pass).
+fn check_chain_depth(skeleton: &Skeleton, max_depth: usize) -> Result<(), UrdfError> {
+    let mut depth: Vec<usize> = Vec::with_capacity(skeleton.len());
+    for joint in &skeleton.joints {
+        let d = joint
+            .parent
+            .and_then(|p| depth.get(p).copied())
+            .unwrap_or(0)
+            + 1;
+        if d > max_depth {
+            return Err(UrdfError::link(
+                &joint.name,
+                Limits::exceeded(format!("link chain depth {d}"), "max_depth", max_depth),
+            ));
+        }
+        depth.push(d);
+    }
+    Ok(())
 }
 
 /// Reads and imports a URDF file; errors carry the path.

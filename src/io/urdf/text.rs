@@ -38,6 +38,76 @@ pub(crate) fn clean_text<'a>(
     Ok(trimmed)
 }
 
+/// Rejects XML nested deeper than `max_depth` elements before the XML libraries see it: their deserializers
+/// recurse on element nesting, so `<a><a><a>…` 10⁵ levels deep would overflow the stack (an abort that
+/// `catch_unwind` cannot catch). A linear scan over tags, comments, CDATA and processing instructions; anything
+/// it does not understand is left to the real parser.
+pub(crate) fn check_nesting(text: &str, max_depth: usize) -> Result<(), UrdfError> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0usize;
+    let skip_past = |from: usize, end: &[u8]| {
+        bytes
+            .get(from..)
+            .and_then(|rest| rest.windows(end.len()).position(|w| w == end))
+            .map_or(bytes.len(), |p| from + p + end.len())
+    };
+    while let Some(off) = bytes
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'<'))
+    {
+        let at = i + off;
+        let rest = bytes.get(at..).unwrap_or_default();
+        if rest.starts_with(b"<!--") {
+            i = skip_past(at + 4, b"-->");
+        } else if rest.starts_with(b"<![CDATA[") {
+            i = skip_past(at + 9, b"]]>");
+        } else if rest.starts_with(b"<?") {
+            i = skip_past(at + 2, b"?>");
+        } else if rest.starts_with(b"<!") || rest.starts_with(b"</") {
+            if rest.starts_with(b"</") {
+                depth = depth.saturating_sub(1);
+            }
+            i = skip_past(at + 2, b">");
+        } else {
+            // An opening tag: find its end outside quoted attribute values.
+            let mut quote = None;
+            let mut k = at + 1;
+            let mut self_closing = false;
+            while let Some(&b) = bytes.get(k) {
+                match quote {
+                    Some(q) if b == q => quote = None,
+                    Some(_) => {}
+                    None if b == b'"' || b == b'\'' => quote = Some(b),
+                    None if b == b'>' => {
+                        self_closing = k > 0 && bytes.get(k - 1) == Some(&b'/');
+                        break;
+                    }
+                    None => {}
+                }
+                k += 1;
+            }
+            if !self_closing {
+                depth += 1;
+                if depth > max_depth {
+                    let line = text.get(..at).map_or(0, |t| t.matches('\n').count()) + 1;
+                    return Err(UrdfError::Parse {
+                        line: Some(line),
+                        column: None,
+                        message: crate::io::Limits::exceeded(
+                            format!("XML element nesting depth {depth}"),
+                            "max_depth",
+                            max_depth,
+                        ),
+                    });
+                }
+            }
+            i = k + 1;
+        }
+    }
+    Ok(())
+}
+
 /// Parses URDF text with `urdf_rs` (re-exported by `rapier3d-urdf`).
 ///
 /// The parser is third-party code built on two XML libraries; flinch promises never to panic on bad input, so
@@ -85,6 +155,21 @@ mod tests {
         let mut w = Vec::new();
         let e = clean_text(b"<robot>\xff</robot>", &mut w).unwrap_err();
         assert!(e.to_string().starts_with("byte 7:"), "{e}");
+    }
+
+    #[test]
+    fn deep_nesting_is_rejected_before_parsing() {
+        let deep = format!(
+            "<robot name=\"r\">{}{}</robot>",
+            "<a>".repeat(100_000),
+            "</a>".repeat(100_000)
+        );
+        let e = check_nesting(&deep, 1000).unwrap_err();
+        assert!(e.to_string().contains("max_depth"), "{e}");
+        let flat =
+            "<robot name=\"r\"><!-- <a><a> --><link name=\"a>b\"/><link name='x'></link></robot>";
+        assert!(check_nesting(flat, 2).is_ok());
+        assert!(check_nesting(flat, 1).is_err());
     }
 
     #[test]

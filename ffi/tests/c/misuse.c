@@ -1,0 +1,250 @@
+/* The C ABI misused on purpose: every case calls flinch the way a buggy engine would and checks that the call
+ * returns the documented status with a message from flinch_last_error(), and that the process survives (built
+ * with -fsanitize=address when the compiler supports it, so a use after free or an overflow inside the library
+ * would abort the run). Run by ffi/tests/misuse.rs:
+ *
+ *     misuse <short clip.bvh> <scratch folder>
+ *
+ * Prints one line per case ("ok <name>" or "FAIL <name>: ...") and "misuse_cases_ok N of M"; exits 1 on a
+ * failure. */
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flinch.h"
+
+static int g_ok = 0, g_total = 0;
+
+/* Checks `got` against `want` and that the last error names `function`. */
+static void expect(const char *name, enum FlinchStatus got, enum FlinchStatus want, const char *function) {
+  const char *msg = flinch_last_error();
+  g_total++;
+  if (got != want) {
+    printf("FAIL %s: status %d, expected %d (%s)\n", name, (int)got, (int)want, msg ? msg : "(null)");
+    return;
+  }
+  if (want != FLINCH_STATUS_OK && (msg == NULL || msg[0] == '\0' || (function && !strstr(msg, function)))) {
+    printf("FAIL %s: status %d but last error \"%s\" does not name %s\n", name, (int)got, msg ? msg : "(null)",
+           function ? function : "?");
+    return;
+  }
+  g_ok++;
+  printf("ok %s (%d): %s\n", name, (int)got, want == FLINCH_STATUS_OK ? "" : msg);
+}
+
+static void require(int cond, const char *what) {
+  if (!cond) {
+    printf("setup failed: %s: %s\n", what, flinch_last_error());
+    exit(2);
+  }
+}
+
+struct StepArgs {
+  FlinchWorld world;
+  int steps;
+  int failures;
+};
+
+static void *step_world(void *p) {
+  struct StepArgs *a = (struct StepArgs *)p;
+  for (int i = 0; i < a->steps; i++) {
+    if (flinch_world_step(a->world, 1.0 / 120.0) != FLINCH_STATUS_OK) a->failures++;
+  }
+  return NULL;
+}
+
+struct DestroyArgs {
+  FlinchWorld world;
+  enum FlinchStatus status;
+};
+
+static void *destroy_world(void *p) {
+  struct DestroyArgs *a = (struct DestroyArgs *)p;
+  a->status = flinch_world_destroy(a->world);
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: misuse <clip.bvh> <scratch folder>\n");
+    return 2;
+  }
+  const char *clip_path = argv[1];
+  const char *scratch = argv[2];
+  FlinchClip clip = {0};
+  FlinchCharacter character = {0};
+  FlinchWorld world = {0};
+  FlinchCharacterKey key = {0};
+
+  /* --- NULL pointers --- */
+  expect("null_path", flinch_clip_load_file(NULL, &clip), FLINCH_STATUS_NULL_POINTER, "flinch_clip_load_file");
+  expect("null_out", flinch_clip_load_file(clip_path, NULL), FLINCH_STATUS_NULL_POINTER, "flinch_clip_load_file");
+  expect("null_data", flinch_clip_load_memory(NULL, 10, FLINCH_FORMAT_BVH, NULL, &clip), FLINCH_STATUS_NULL_POINTER,
+         "flinch_clip_load_memory");
+  expect("null_world_out", flinch_world_create(NULL), FLINCH_STATUS_NULL_POINTER, "flinch_world_create");
+
+  /* --- strings: non-UTF-8, missing, unknown --- */
+  expect("non_utf8_path", flinch_clip_load_file("clip\xff\xfe.bvh", &clip), FLINCH_STATUS_INVALID_ARGUMENT,
+         "flinch_clip_load_file");
+  expect("missing_file", flinch_clip_load_file("/nonexistent/flinch/clip.bvh", &clip), FLINCH_STATUS_IO,
+         "flinch_clip_load_file");
+  expect("unknown_extension", flinch_clip_load_file("clip.txt", &clip), FLINCH_STATUS_INVALID_ARGUMENT,
+         "flinch_clip_load_file");
+
+  /* --- invalid enum value, garbage bytes --- */
+  static const uint8_t garbage[] = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 nan 0\n";
+  expect("invalid_format_enum", flinch_clip_load_memory(garbage, sizeof garbage, 7, NULL, &clip),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_clip_load_memory");
+  expect("invalid_negative_enum", flinch_clip_load_memory(garbage, sizeof garbage, -1, NULL, &clip),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_clip_load_memory");
+  expect("garbage_bvh", flinch_clip_load_memory(garbage, sizeof garbage, FLINCH_FORMAT_BVH, "garbage", &clip),
+         FLINCH_STATUS_PARSE, "garbage");
+  expect("garbage_glb", flinch_clip_load_memory(garbage, sizeof garbage, FLINCH_FORMAT_GLB, NULL, &clip),
+         FLINCH_STATUS_PARSE, "flinch_clip_load_memory");
+
+  /* --- a real clip, then its handle misused --- */
+  require(flinch_clip_load_file(clip_path, &clip) == FLINCH_STATUS_OK, "load the clip");
+  /* A live world whose raw slot and generation equal the clip's: a kind-less handle would alias it. */
+  require(flinch_world_create(&world) == FLINCH_STATUS_OK, "create a world");
+  expect("null_handle", flinch_clip_destroy((FlinchClip){0}), FLINCH_STATUS_INVALID_HANDLE, "null handle");
+  expect("forged_handle", flinch_clip_destroy((FlinchClip){0x1234567800000042ull}), FLINCH_STATUS_INVALID_HANDLE,
+         "never issued");
+  expect("clip_as_world", flinch_world_step((FlinchWorld){clip.id}, 0.01), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_world_step");
+  expect("bad_config_json", flinch_character_create(clip, "{\"gains\": {\"k_s\": \"stiff\"}}", &character),
+         FLINCH_STATUS_CONFIG, "config_json");
+  expect("non_utf8_config", flinch_character_create(clip, "{\"model\": \"\xc3\x28\"}", &character),
+         FLINCH_STATUS_INVALID_ARGUMENT, "UTF-8");
+  expect("negative_rate_config", flinch_character_create(clip, "{\"preprocess\": {\"rate_hz\": -1}}", &character),
+         FLINCH_STATUS_SIMULATION, "flinch_character_create");
+  require(flinch_character_create(clip, NULL, &character) == FLINCH_STATUS_OK, "create the character");
+  expect("clip_destroy", flinch_clip_destroy(clip), FLINCH_STATUS_OK, NULL);
+  expect("double_free_clip", flinch_clip_destroy(clip), FLINCH_STATUS_INVALID_HANDLE, "stale handle");
+  size_t count = 0;
+  expect("use_after_free_clip", flinch_clip_joint_count(clip, &count), FLINCH_STATUS_INVALID_HANDLE,
+         "stale handle");
+
+  /* --- worlds, keys, buffers --- */
+  require(flinch_world_add_character(world, character, &key) == FLINCH_STATUS_OK, "add the character");
+  expect("moved_character_reused", flinch_world_add_character(world, character, &key), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_world_add_character");
+  expect("moved_character_destroyed", flinch_character_destroy(character), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_character_destroy");
+  size_t joints = 0;
+  require(flinch_character_joint_count(world, key, &joints) == FLINCH_STATUS_OK && joints > 1, "joint count");
+  char small[2];
+  size_t length = 0;
+  expect("name_buffer_too_small", flinch_character_joint_name(world, key, 0, small, sizeof small, &length),
+         FLINCH_STATUS_BUFFER_TOO_SMALL, "flinch_character_joint_name");
+  expect("name_length_reported", length > 0 ? FLINCH_STATUS_OK : FLINCH_STATUS_PANIC, FLINCH_STATUS_OK, NULL);
+  expect("name_null_buffer", flinch_character_joint_name(world, key, 0, NULL, 64, &length),
+         FLINCH_STATUS_NULL_POINTER, "flinch_character_joint_name");
+  expect("name_index_out_of_range", flinch_character_joint_name(world, key, joints, small, sizeof small, NULL),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_character_joint_name");
+  FlinchTransform *transforms = calloc(joints, sizeof *transforms);
+  expect("transforms_capacity_short", flinch_character_world_transforms(world, key, transforms, joints - 1),
+         FLINCH_STATUS_BUFFER_TOO_SMALL, "flinch_character_world_transforms");
+  expect("transforms_zero_capacity", flinch_character_world_transforms(world, key, transforms, 0),
+         FLINCH_STATUS_BUFFER_TOO_SMALL, "flinch_character_world_transforms");
+  double *deviations = calloc(joints, sizeof *deviations);
+  expect("deviations_capacity_short", flinch_character_joint_deviations(world, key, deviations, 1),
+         FLINCH_STATUS_BUFFER_TOO_SMALL, "flinch_character_joint_deviations");
+
+  /* --- NaN and absurd numbers --- */
+  expect("step_nan", flinch_world_step(world, NAN), FLINCH_STATUS_INVALID_ARGUMENT, "flinch_world_step");
+  expect("step_negative", flinch_world_step(world, -0.01), FLINCH_STATUS_INVALID_ARGUMENT, "flinch_world_step");
+  expect("step_infinite", flinch_world_step(world, INFINITY), FLINCH_STATUS_INVALID_ARGUMENT, "flinch_world_step");
+  const double nan_impulse[3] = {NAN, 0.0, 0.0};
+  const double inf_point[3] = {INFINITY, 0.0, 0.0};
+  const double impulse[3] = {1.0, 0.0, 0.0};
+  expect("impulse_nan", flinch_world_apply_impulse(world, key, "Hips", NULL, nan_impulse),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_world_apply_impulse");
+  expect("impulse_point_inf", flinch_world_apply_impulse(world, key, "Hips", inf_point, impulse),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_world_apply_impulse");
+  expect("impulse_null_vector", flinch_world_apply_impulse(world, key, "Hips", NULL, NULL),
+         FLINCH_STATUS_NULL_POINTER, "flinch_world_apply_impulse");
+  expect("impulse_unknown_bone", flinch_world_apply_impulse(world, key, "NoSuchBone", NULL, impulse),
+         FLINCH_STATUS_UNKNOWN_BONE, "NoSuchBone");
+  expect("impulse_non_utf8_bone", flinch_world_apply_impulse(world, key, "Hip\xff", NULL, impulse),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_world_apply_impulse");
+  const double origin[3] = {0.0, 1.0, 2.0}, velocity[3] = {0.0, 0.0, -5.0};
+  FlinchBall ball = {0};
+  expect("ball_negative_radius", flinch_world_spawn_ball(world, -0.1, 0.45, origin, velocity, &ball),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_world_spawn_ball");
+  expect("ball_nan_mass", flinch_world_spawn_ball(world, 0.1, NAN, origin, velocity, &ball),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_world_spawn_ball");
+  expect("event_out_of_range", flinch_world_event(world, 5, &(FlinchHitEvent){0}), FLINCH_STATUS_INVALID_ARGUMENT,
+         "flinch_world_event");
+
+  /* --- two threads on one world: serialized by its lock, both succeed --- */
+  double t0 = 0.0, t1 = 0.0;
+  flinch_world_time(world, &t0);
+  struct StepArgs a = {world, 12, 0}, b = {world, 12, 0};
+  pthread_t ta, tb;
+  pthread_create(&ta, NULL, step_world, &a);
+  pthread_create(&tb, NULL, step_world, &b);
+  pthread_join(ta, NULL);
+  pthread_join(tb, NULL);
+  flinch_world_time(world, &t1);
+  expect("two_threads_one_world",
+         (a.failures == 0 && b.failures == 0 && fabs((t1 - t0) - 24.0 / 120.0) < 1e-9) ? FLINCH_STATUS_OK
+                                                                                      : FLINCH_STATUS_PANIC,
+         FLINCH_STATUS_OK, NULL);
+
+  /* --- stale keys, wrong world, double destroy, destroy racing a step --- */
+  FlinchWorld other = {0};
+  require(flinch_world_create(&other) == FLINCH_STATUS_OK, "a second world");
+  expect("key_of_other_world", flinch_character_joint_count(other, key, &count), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_character_joint_count");
+  expect("remove_character", flinch_world_remove_character(world, key, NULL), FLINCH_STATUS_OK, NULL);
+  expect("stale_key", flinch_character_joint_count(world, key, &count), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_character_joint_count");
+  expect("remove_character_twice", flinch_world_remove_character(world, key, NULL), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_world_remove_character");
+  expect("world_destroy", flinch_world_destroy(world), FLINCH_STATUS_OK, NULL);
+  expect("double_free_world", flinch_world_destroy(world), FLINCH_STATUS_INVALID_HANDLE, "flinch_world_destroy");
+  expect("use_after_free_world", flinch_world_step(world, 0.01), FLINCH_STATUS_INVALID_HANDLE, "flinch_world_step");
+  struct StepArgs s = {other, 50, 0};
+  struct DestroyArgs d = {other, FLINCH_STATUS_PANIC};
+  pthread_create(&ta, NULL, step_world, &s);
+  pthread_create(&tb, NULL, destroy_world, &d);
+  pthread_join(ta, NULL);
+  pthread_join(tb, NULL);
+  expect("destroy_while_stepping", d.status, FLINCH_STATUS_OK, NULL);
+  expect("step_after_concurrent_destroy", flinch_world_step(other, 0.01), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_world_step");
+
+  /* --- bakes: missing output, output = input --- */
+  expect("bake_null_output", flinch_bake_file(NULL, NULL, NULL, NULL, 120.0, NULL), FLINCH_STATUS_NULL_POINTER,
+         "flinch_bake_file");
+  char input_copy[4096];
+  snprintf(input_copy, sizeof input_copy, "%s/misuse_input.bvh", scratch);
+  FILE *in = fopen(clip_path, "rb");
+  FILE *out = fopen(input_copy, "wb");
+  require(in && out, "copy the clip");
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, in)) > 0) fwrite(chunk, 1, n, out);
+  fclose(in);
+  fclose(out);
+  FILE *before = fopen(input_copy, "rb");
+  fseek(before, 0, SEEK_END);
+  long size_before = ftell(before);
+  fclose(before);
+  expect("bake_over_its_input", flinch_bake_file(input_copy, input_copy, NULL, NULL, 120.0, NULL), FLINCH_STATUS_IO,
+         "refusing to overwrite");
+  FILE *after = fopen(input_copy, "rb");
+  fseek(after, 0, SEEK_END);
+  long size_after = ftell(after);
+  fclose(after);
+  expect("input_unchanged", size_after == size_before ? FLINCH_STATUS_OK : FLINCH_STATUS_PANIC, FLINCH_STATUS_OK,
+         NULL);
+
+  free(transforms);
+  free(deviations);
+  printf("misuse_cases_ok %d of %d\n", g_ok, g_total);
+  return g_ok == g_total ? 0 : 1;
+}
