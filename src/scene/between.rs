@@ -13,6 +13,9 @@ use crate::contact::collision::shape::{from_vec, to_vec};
 use crate::control::Character;
 use crate::dynamics::{ContactOther, ContactPoint};
 
+/// The most touches kept between two characters in a substep (the deepest).
+const MAX_TOUCHES_PER_PAIR: usize = 8;
+
 /// Two characters' bodies closer than the margin at the start of a substep.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct BodyTouch {
@@ -92,6 +95,7 @@ impl Scene {
         let id = Pose::IDENTITY;
         for (i, (a, caps_a)) in all.iter().enumerate() {
             for (b, caps_b) in &all[i + 1..] {
+                let first = out.len();
                 for (body_a, ca) in caps_a {
                     for (body_b, cb) in caps_b {
                         let (ma, mb) = (ca.center(), cb.center());
@@ -125,6 +129,12 @@ impl Scene {
                             None => out.push(touch),
                         }
                     }
+                }
+                // Characters placed inside each other touch everywhere: keep the deepest few per pair so the
+                // LCP stays small (the rest follow as these push the bodies apart).
+                if out.len() - first > MAX_TOUCHES_PER_PAIR {
+                    out[first..].sort_by(|x, y| x.distance.total_cmp(&y.distance));
+                    out.truncate(first + MAX_TOUCHES_PER_PAIR);
                 }
             }
         }

@@ -133,6 +133,8 @@ pub struct Scene {
     scratch_keys: Vec<RawKey>,
     scratch_between: Vec<between::BodyTouch>,
     contact_events: Vec<CharacterContactEvent>,
+    /// Characters pass through each other (see [`Scene::set_character_contacts`]).
+    no_character_contacts: bool,
 }
 
 /// A ball's earliest touch of a character body in a substep.
@@ -198,6 +200,13 @@ impl Scene {
         }
         self.friction = Some(mu);
         Ok(())
+    }
+
+    /// Whether bodies of different characters collide (default true). Off, characters pass through each other and
+    /// every substep steps them in parallel: for crowds placed on top of each other (copies of one clip at one
+    /// spot), where contacts would only pile up.
+    pub fn set_character_contacts(&mut self, enabled: bool) {
+        self.no_character_contacts = !enabled;
     }
 
     /// Adds a character (it keeps its own clock, which the scene advances with its own).
@@ -360,7 +369,8 @@ impl Scene {
         let friction = self.friction.unwrap_or(DEFAULT_BALL_FRICTION);
         let restitution = self.restitution;
         let mut between = std::mem::take(&mut self.scratch_between);
-        if self.characters.len() > 1 {
+        between.clear();
+        if self.characters.len() > 1 && !self.no_character_contacts {
             self.touches_between(CONTACT_MARGIN, &mut between);
         }
         if !between.is_empty() {
