@@ -9,11 +9,10 @@ use flinch::io::{ImportOptions, Imported, load_embedded_walk, load_file};
 use flinch::skeleton::Clip;
 
 fn clip_of(imported: &Imported) -> Clip {
-    let mut clip = imported.clip.clone();
-    if imported.report.leading_tpose && !imported.report.leading_tpose_dropped {
-        clip.drop_first_frame();
+    Clip {
+        frame_time: imported.clip.frame_time,
+        frames: imported.animation_frames().to_vec(),
     }
-    clip
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -11,11 +11,9 @@ use flinch::skeleton::{Clip, Skeleton};
 use nalgebra::Vector3;
 
 fn walk() -> Result<(Skeleton, Clip), Box<dyn std::error::Error>> {
-    let imported = load_embedded_walk(&ImportOptions::default())?;
-    let mut clip = imported.clip;
-    if imported.report.leading_tpose && !imported.report.leading_tpose_dropped {
-        clip.drop_first_frame();
-    }
+    let mut imported = load_embedded_walk(&ImportOptions::default())?;
+    imported.drop_leading_tpose();
+    let clip = imported.clip;
     Ok((imported.skeleton, clip))
 }
 

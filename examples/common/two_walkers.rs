@@ -32,11 +32,9 @@ pub struct TwoWalkers {
 }
 
 fn walk() -> (Skeleton, Clip) {
-    let imported = load_embedded_walk(&ImportOptions::default()).expect("embedded walk");
-    let mut clip = imported.clip;
-    if imported.report.leading_tpose && !imported.report.leading_tpose_dropped {
-        clip.drop_first_frame();
-    }
+    let mut imported = load_embedded_walk(&ImportOptions::default()).expect("embedded walk");
+    imported.drop_leading_tpose();
+    let clip = imported.clip;
     (imported.skeleton, clip)
 }
 

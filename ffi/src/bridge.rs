@@ -9,7 +9,7 @@ use crate::bake::run_bake;
 use crate::clip::build_character;
 use crate::query::joint_deviations;
 use crate::retarget::{bake_summary, run_bake_onto};
-use crate::stream::{animation_clip, build_streamed, pose_of};
+use crate::stream::{build_streamed, pose_of};
 use flinch_core::control::PoseVelocities;
 use flinch_core::scene::{Ball, BallKey, CharacterKey, Scene};
 
@@ -287,7 +287,7 @@ impl ClipData {
     }
 
     fn frame_count(&self) -> usize {
-        animation_clip(&self.0).frames.len()
+        self.0.animation_frames().len()
     }
 
     fn frame_time(&self) -> f64 {
@@ -295,7 +295,7 @@ impl ClipData {
     }
 
     fn frame(&self, index: usize) -> Result<Vec<Transform>, String> {
-        let frames = animation_clip(&self.0).frames;
+        let frames = self.0.animation_frames();
         let pose = frames.get(index).ok_or_else(|| {
             format!(
                 "frame: index {index} out of range (the clip has {})",

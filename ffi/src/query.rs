@@ -38,6 +38,28 @@ pub struct FlinchHitEvent {
     pub ball: FlinchBall,
 }
 
+/// Writes `pose` into the caller's `out` (`capacity` transforms, at least one per joint): local translation and
+/// rotation relative to rest (x, y, z, w), the layout of `flinch_character_local_pose` and `flinch_clip_frame`.
+///
+/// # Safety
+/// `out` is NULL or valid for `capacity` writes.
+pub(crate) unsafe fn write_local_pose(
+    function: &str,
+    pose: &flinch_core::skeleton::Pose,
+    out: *mut FlinchTransform,
+    capacity: usize,
+) -> Result<(), FfiError> {
+    // SAFETY: forwarded contract.
+    let out = unsafe { args::buffer(function, "out", out, capacity, pose.rotations.len()) }?;
+    for ((o, r), t) in out.iter_mut().zip(&pose.rotations).zip(&pose.translations) {
+        *o = FlinchTransform {
+            position: (*t).into(),
+            rotation: r.coords.into(),
+        };
+    }
+    Ok(())
+}
+
 /// Runs `body` on character `key` of `world`.
 fn with_character<T>(
     function: &str,
@@ -153,14 +175,7 @@ pub unsafe extern "C" fn flinch_character_local_pose(
     guard(F, || {
         let pose = with_character(F, world, key, |c| Ok(c.pose()))?;
         // SAFETY: forwarded contract.
-        let out = unsafe { args::buffer(F, "out", out, capacity, pose.rotations.len()) }?;
-        for ((o, r), t) in out.iter_mut().zip(&pose.rotations).zip(&pose.translations) {
-            *o = FlinchTransform {
-                position: (*t).into(),
-                rotation: r.coords.into(),
-            };
-        }
-        Ok(())
+        unsafe { write_local_pose(F, &pose, out, capacity) }
     })
 }
 

@@ -6,13 +6,13 @@ use std::ffi::c_char;
 use flinch_core::control::{Character, CharacterConfig, PoseVelocities};
 use flinch_core::io::Imported;
 use flinch_core::scene::CharacterKey;
-use flinch_core::skeleton::{Clip, Pose};
+use flinch_core::skeleton::Pose;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 use crate::args;
 use crate::clip::{FlinchCharacter, FlinchClip, clip, insert_character};
 use crate::error::{FfiError, FlinchStatus, guard};
-use crate::query::FlinchTransform;
+use crate::query::{FlinchTransform, write_local_pose};
 use crate::world::{FlinchCharacterKey, FlinchWorld, scene_error, with_scene};
 
 /// The velocity of one skeleton joint in a streamed target: `angular` (rad/s) of its local rotation, in the
@@ -25,18 +25,6 @@ pub struct FlinchJointVelocity {
     pub linear: [f64; 3],
     /// Angular velocity x, y, z (rad/s).
     pub angular: [f64; 3],
-}
-
-/// The clip a character plays (a detected leading T-pose frame dropped, as `flinch_character_create` does).
-pub(crate) fn animation_clip(imported: &Imported) -> Clip {
-    let mut clip = imported.clip.clone();
-    if imported.report.leading_tpose
-        && !imported.report.leading_tpose_dropped
-        && clip.frames.len() > 1
-    {
-        clip.drop_first_frame();
-    }
-    clip
 }
 
 /// Number of frames of a clip (a detected leading T-pose frame excluded), for an engine sampling it itself.
@@ -53,7 +41,7 @@ pub unsafe extern "C" fn flinch_clip_frame_count(
         // SAFETY: forwarded contract.
         let out = unsafe { args::out(F, "out", out) }?;
         let imported = clip(F, clip_handle)?;
-        *out = animation_clip(&imported).frames.len();
+        *out = imported.animation_frames().len();
         Ok(())
     })
 }
@@ -92,7 +80,7 @@ pub unsafe extern "C" fn flinch_clip_frame(
     const F: &str = "flinch_clip_frame";
     guard(F, || {
         let imported = clip(F, clip_handle)?;
-        let frames = animation_clip(&imported).frames;
+        let frames = imported.animation_frames();
         let pose = frames.get(index).ok_or_else(|| {
             FfiError::argument(
                 F,
@@ -100,14 +88,7 @@ pub unsafe extern "C" fn flinch_clip_frame(
             )
         })?;
         // SAFETY: forwarded contract.
-        let out = unsafe { args::buffer(F, "out", out, capacity, pose.rotations.len()) }?;
-        for ((o, r), t) in out.iter_mut().zip(&pose.rotations).zip(&pose.translations) {
-            *o = FlinchTransform {
-                position: (*t).into(),
-                rotation: r.coords.into(),
-            };
-        }
-        Ok(())
+        unsafe { write_local_pose(F, pose, out, capacity) }
     })
 }
 
@@ -207,7 +188,7 @@ pub(crate) fn build_streamed(
         })?,
         None => CharacterConfig::default(),
     };
-    let frames = animation_clip(imported).frames;
+    let frames = imported.animation_frames();
     let first = frames
         .first()
         .ok_or_else(|| FfiError::argument(function, "the clip has no frame"))?;

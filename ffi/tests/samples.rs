@@ -328,10 +328,9 @@ fn engine_summary(out: &str) -> BTreeMap<String, f64> {
 fn c_and_cpp_engine_loops_stream_the_walk_and_react_like_the_rust_stream() {
     // The same run through the Rust API: the clip streamed tick by tick, the hit at 1 s.
     let imported = load_file(&walk(), &ImportOptions::default()).expect("walk");
-    let mut clip = imported.clip.clone();
-    if imported.report.leading_tpose && !imported.report.leading_tpose_dropped {
-        clip.drop_first_frame();
-    }
+    let mut imported = imported;
+    imported.drop_leading_tpose();
+    let clip = imported.clip.clone();
     let mut c = Character::streamed(
         imported.skeleton.clone(),
         &clip.frames[0],

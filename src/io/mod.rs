@@ -169,3 +169,25 @@ pub struct Imported {
     /// Inferred unit, up axis, warnings.
     pub report: ImportReport,
 }
+
+impl Imported {
+    /// Whether the clip still starts with a detected T-pose frame (cgspeed BVH) that is not motion.
+    fn has_leading_tpose(&self) -> bool {
+        self.report.leading_tpose
+            && !self.report.leading_tpose_dropped
+            && self.clip.frames.len() > 1
+    }
+
+    /// The clip's motion frames: without a detected leading T-pose frame (no copy).
+    pub fn animation_frames(&self) -> &[crate::skeleton::Pose] {
+        &self.clip.frames[usize::from(self.has_leading_tpose())..]
+    }
+
+    /// Drops a detected leading T-pose frame from the clip (what a character plays), once.
+    pub fn drop_leading_tpose(&mut self) {
+        if self.has_leading_tpose() {
+            self.clip.drop_first_frame();
+            self.report.leading_tpose_dropped = true;
+        }
+    }
+}

@@ -76,13 +76,7 @@ pub fn load_onto(
         Some(path) => load_file(path, import).map_err(read_error)?,
         None => load_embedded_walk(import).map_err(|e| BakeError::Input(e.to_string()))?,
     };
-    if source.report.leading_tpose
-        && !source.report.leading_tpose_dropped
-        && source.clip.frames.len() > 1
-    {
-        source.clip.drop_first_frame();
-        source.report.leading_tpose_dropped = true;
-    }
+    source.drop_leading_tpose();
     let file = match map_file {
         Some(p) => Some(MapFile::from_file(p).map_err(|e| BakeError::Input(e.to_string()))?),
         None => None,

@@ -157,14 +157,9 @@ impl Character {
         imported: Imported,
         config: &CharacterConfig,
     ) -> Result<Character, CharacterError> {
-        let mut clip = imported.clip;
-        if imported.report.leading_tpose
-            && !imported.report.leading_tpose_dropped
-            && clip.frames.len() > 1
-        {
-            clip.drop_first_frame();
-        }
-        Character::new(imported.skeleton, clip, config)
+        let mut imported = imported;
+        imported.drop_leading_tpose();
+        Character::new(imported.skeleton, imported.clip, config)
     }
 
     /// Builds the model, preprocesses the clip and places the character on the first reference sample.
