@@ -6,6 +6,7 @@ pub mod character;
 pub mod discrete;
 pub mod filter;
 pub mod gains;
+pub mod ground;
 pub mod inverse;
 mod inverse_pass;
 pub mod kinematics;

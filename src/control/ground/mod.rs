@@ -1,0 +1,230 @@
+//! The ground under a free-root character, from its clip (issue 11; Cline §§2.6–2.7, 5.2): sole points sized from
+//! the skeleton, the floor fitted where they rest, stance from height and speed, and the inverse dynamics of a
+//! free-floating body with the ground reaction spread over the stance points, so the joints' feedforward carries
+//! the body on its feet and only a small residual wrench is left for the root. See `docs/root.md`.
+
+mod feet;
+mod nnls;
+mod reaction;
+
+use nalgebra::Vector3;
+use serde::{Deserialize, Serialize};
+
+pub use feet::FootPoint;
+pub use nnls::nnls;
+
+use crate::control::discrete::Twists;
+use crate::control::inverse::JointWrenches;
+use crate::control::reference::ReferenceMotion;
+use crate::model::Model;
+use crate::skeleton::Skeleton;
+use reaction::ReactionSolver;
+
+/// How the ground is read from the clip and how hard it grips.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GroundConfig {
+    /// Floor height (m, world y); `None` (default): fitted from the clip's resting sole points.
+    pub floor_m: Option<f64>,
+    /// Coulomb friction of the floor (the inverse dynamics' pyramid and the simulated contacts). Default 0.9.
+    pub friction: f64,
+    /// A sole point within this height of the floor (m) may be in stance. Default 0.03.
+    pub stance_height_m: f64,
+    /// ... and slower than this horizontally (m/s). Default 0.5.
+    pub stance_speed_mps: f64,
+    /// Weight of the root torque misfit against the force misfit in the ground-reaction fit (1/m²): the force
+    /// carries the body, so it comes first. Default 0.25 (a torque error counts like a force error at 2 m).
+    pub torque_weight: f64,
+}
+
+impl Default for GroundConfig {
+    fn default() -> Self {
+        GroundConfig {
+            floor_m: None,
+            friction: 0.9,
+            stance_height_m: 0.03,
+            stance_speed_mps: 0.5,
+            torque_weight: 0.25,
+        }
+    }
+}
+
+impl GroundConfig {
+    /// Whether every value is finite and in range.
+    pub fn validate(&self) -> Result<(), GroundError> {
+        let ok = self.floor_m.is_none_or(f64::is_finite)
+            && self.friction.is_finite()
+            && self.friction >= 0.0
+            && self.stance_height_m.is_finite()
+            && self.stance_height_m > 0.0
+            && self.stance_speed_mps.is_finite()
+            && self.stance_speed_mps > 0.0
+            && self.torque_weight.is_finite()
+            && self.torque_weight >= 0.0;
+        if ok {
+            Ok(())
+        } else {
+            Err(GroundError::Config(format!(
+                "ground values must be finite (friction, torque_weight ≥ 0; stance thresholds > 0), got {self:?}"
+            )))
+        }
+    }
+}
+
+/// Why the ground of a clip could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GroundError {
+    /// No feet: the clip cannot stand on its own root.
+    #[error("no feet: {0}")]
+    NoFeet(String),
+    /// A ground setting is out of range.
+    #[error("ground config: {0}")]
+    Config(String),
+}
+
+/// The ground of one clip, per simulation sample.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroundReference {
+    /// The floor height (m, world y).
+    pub floor: f64,
+    /// The sole points (four per foot: heel pair, toe pair).
+    pub points: Vec<FootPoint>,
+    /// Stance flags, sample-major (`k · points + i`).
+    pub stance: Vec<bool>,
+    /// Ground force on each point (N, world), sample-major; zero off stance.
+    pub reaction: Vec<Vector3<f64>>,
+    /// Joint feedforward with the ground reaction (N·m, joint frame, free axes), like
+    /// [`ReferenceMotion::feedforward`].
+    pub feedforward: Vec<Vector3<f64>>,
+    /// Force the root still needs per sample (N, world, at its CoM).
+    pub residual_force: Vec<Vector3<f64>>,
+    /// Torque the root still needs per sample (N·m, world, about its CoM).
+    pub residual_torque: Vec<Vector3<f64>>,
+    /// Mean |height − floor| of the stance points over their stance samples (m).
+    pub stance_height_error: f64,
+    /// Body weight `m·g` (N).
+    pub weight: f64,
+}
+
+impl GroundReference {
+    /// Builds the ground of `reference` (preprocessed for `model`, built from `skeleton`).
+    pub fn build(
+        model: &Model,
+        skeleton: &Skeleton,
+        reference: &ReferenceMotion,
+        config: &GroundConfig,
+    ) -> Result<GroundReference, GroundError> {
+        config.validate()?;
+        let (steps, h, nb) = (reference.steps, reference.h, reference.bodies());
+        let mut points = feet::sole_points(model, skeleton, reference)?;
+        let np = points.len();
+        let mut tracks = feet::point_tracks(reference, &points);
+        let floor = feet::fit_floor(&tracks, np, steps, h, config);
+        // Size the soles so each point rests on the floor in its stance samples (median over them).
+        let stance = feet::detect_stance(&tracks, np, steps, h, floor, config);
+        let mut kin = Vec::new();
+        for (i, p) in points.iter_mut().enumerate() {
+            let mut gaps: Vec<f64> = (0..steps)
+                .filter(|&k| stance[k * np + i])
+                .map(|k| tracks[k * np + i].y - floor)
+                .collect();
+            if gaps.is_empty() {
+                continue;
+            }
+            gaps.sort_by(f64::total_cmp);
+            let gap = gaps[gaps.len() / 2];
+            // Lower the point by `gap` along world down as seen at its median stance sample.
+            let k = (0..steps)
+                .filter(|&k| stance[k * np + i])
+                .nth(gaps.len() / 2)
+                .unwrap_or(0);
+            reference.kinematics(k, &mut kin);
+            p.local += kin[p.body].rotation.inverse() * Vector3::new(0.0, -gap, 0.0);
+        }
+        tracks = feet::point_tracks(reference, &points);
+        let stance = feet::detect_stance(&tracks, np, steps, h, floor, config);
+        let (mut sum, mut count) = (0.0, 0usize);
+        for (s, p) in stance.iter().zip(&tracks) {
+            if *s {
+                sum += (p.y - floor).abs();
+                count += 1;
+            }
+        }
+        let stance_height_error = if count > 0 { sum / count as f64 } else { 0.0 };
+
+        let solver = ReactionSolver {
+            reference,
+            points: &points,
+            friction: config.friction,
+            torque_weight: config.torque_weight,
+        };
+        let mut reaction = vec![Vector3::zeros(); steps * np];
+        let mut feedforward = vec![Vector3::zeros(); steps * nb];
+        let mut residual_force = vec![Vector3::zeros(); steps];
+        let mut residual_torque = vec![Vector3::zeros(); steps];
+        let (mut v, mut v1): (Twists, Twists) = (Vec::new(), Vec::new());
+        let mut wrenches = JointWrenches::default();
+        for k in 0..steps.saturating_sub(1) {
+            reference.kinematics(k, &mut kin);
+            v.clear();
+            v.extend_from_slice(&reference.twists[k * nb..(k + 1) * nb]);
+            v1.clear();
+            v1.extend_from_slice(&reference.twists[(k + 1) * nb..(k + 2) * nb]);
+            let r = solver.step(
+                &kin,
+                &v,
+                &v1,
+                &stance[k * np..(k + 1) * np],
+                &tracks[k * np..(k + 1) * np],
+                &mut wrenches,
+                &mut feedforward[k * nb..(k + 1) * nb],
+            );
+            reaction[k * np..(k + 1) * np].copy_from_slice(&r.forces);
+            residual_force[k] = r.residual_force;
+            residual_torque[k] = r.residual_torque;
+        }
+        // The last sample repeats the one before (as the reference's feedforward does).
+        if steps >= 2 {
+            let last = steps - 1;
+            feedforward.copy_within((last - 1) * nb..last * nb, last * nb);
+            reaction.copy_within((last - 1) * np..last * np, last * np);
+            residual_force[last] = residual_force[last - 1];
+            residual_torque[last] = residual_torque[last - 1];
+        }
+        Ok(GroundReference {
+            floor,
+            points,
+            stance,
+            reaction,
+            feedforward,
+            residual_force,
+            residual_torque,
+            stance_height_error,
+            weight: model.total_mass() * reference.gravity.norm(),
+        })
+    }
+
+    /// Number of sole points.
+    pub fn point_count(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Whether any point is in stance at sample `k`.
+    pub fn any_stance(&self, k: usize) -> bool {
+        let np = self.points.len();
+        self.stance[k * np..(k + 1) * np].iter().any(|&s| s)
+    }
+
+    /// Mean over the samples with a foot in stance of |residual force| / (m·g): how much of the body's support the
+    /// feet could not give (the root assist gives it).
+    pub fn residual_fraction(&self) -> f64 {
+        let (mut sum, mut n) = (0.0, 0usize);
+        for k in 0..self.residual_force.len() {
+            if self.any_stance(k) {
+                sum += self.residual_force[k].norm() / self.weight;
+                n += 1;
+            }
+        }
+        if n == 0 { 0.0 } else { sum / n as f64 }
+    }
+}

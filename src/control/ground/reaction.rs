@@ -1,0 +1,134 @@
+//! The ground reaction in the inverse dynamics: the root wrench a free-floating character needs is spread over
+//! the stance sole points by non-negative least squares on friction-pyramid edges; the joint feedforward then
+//! includes those forces, and what the feet cannot carry is the root's residual wrench.
+
+use nalgebra::{DMatrix, DVector, Vector3};
+
+use super::FootPoint;
+use super::nnls::nnls;
+use crate::control::discrete::{Twists, joint_step_targets, step_wrenches};
+use crate::control::inverse::JointWrenches;
+use crate::control::kinematics::BodyKinematics;
+use crate::control::reference::ReferenceMotion;
+
+/// Pyramid edges per contact point (±x, ±z tangents).
+const EDGES: usize = 4;
+
+/// Relative weight `ε` of `‖β‖²` (N²) against the wrench misfit: picks the most even spread among the many exact
+/// ones of a double stance without moving the fit (1e-6 of a 700 N weight squared is ≈ 0.5 N²).
+const REGULARISATION: f64 = 1e-6;
+
+/// Per step: the feet's forces, the root's residual and the joints' feedforward with the ground reaction.
+pub(super) struct StepReaction {
+    /// Force on each stance point (N, world); zero off stance.
+    pub forces: Vec<Vector3<f64>>,
+    /// Residual force the root still needs (N, world, at the root CoM).
+    pub residual_force: Vector3<f64>,
+    /// Residual torque (N·m, world, about the root CoM).
+    pub residual_torque: Vector3<f64>,
+}
+
+/// The reaction solver's fixed inputs.
+pub(super) struct ReactionSolver<'a> {
+    pub reference: &'a ReferenceMotion,
+    pub points: &'a [FootPoint],
+    pub friction: f64,
+    pub torque_weight: f64,
+}
+
+impl ReactionSolver<'_> {
+    /// The reaction for the step from sample `k` (poses `kin`, twists `v`) to `k + 1` (twists `v1`), with the
+    /// points `stance` in stance at `k` (world positions `at`); writes the joints' feedforward (joint frame, free
+    /// axes) into `feedforward[b]`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step(
+        &self,
+        kin: &[BodyKinematics],
+        v: &Twists,
+        v1: &Twists,
+        stance: &[bool],
+        at: &[Vector3<f64>],
+        wrenches: &mut JointWrenches,
+        feedforward: &mut [Vector3<f64>],
+    ) -> StepReaction {
+        let r = self.reference;
+        let topo = &r.topology;
+        step_wrenches(topo, kin, v, v1, r.h, &r.gravity, wrenches);
+        let origin = kin[0].origin;
+        let (want_f, want_t) = (wrenches.force[0], wrenches.torque[0]);
+        let active: Vec<usize> = (0..self.points.len()).filter(|&i| stance[i]).collect();
+        let mut forces = vec![Vector3::zeros(); self.points.len()];
+        if !active.is_empty() {
+            let n = active.len() * EDGES;
+            let sw = self.torque_weight.sqrt();
+            let reg = REGULARISATION.sqrt();
+            let mut a = DMatrix::zeros(6 + n, n);
+            let mut b = DVector::zeros(6 + n);
+            let mu = self.friction;
+            let tangents = [Vector3::x(), -Vector3::x(), Vector3::z(), -Vector3::z()];
+            for (c, &i) in active.iter().enumerate() {
+                let arm = at[i] - origin;
+                for (e, t) in tangents.iter().enumerate() {
+                    let d = Vector3::y() + t * mu;
+                    let m = arm.cross(&d);
+                    let col = c * EDGES + e;
+                    for row in 0..3 {
+                        a[(row, col)] = d[row];
+                        a[(3 + row, col)] = sw * m[row];
+                    }
+                    a[(6 + col, col)] = reg;
+                }
+            }
+            for row in 0..3 {
+                b[row] = want_f[row];
+                b[3 + row] = sw * want_t[row];
+            }
+            let beta = nnls(&a, &b);
+            for (c, &i) in active.iter().enumerate() {
+                forces[i] = tangents
+                    .iter()
+                    .enumerate()
+                    .map(|(e, t)| (Vector3::y() + t * mu) * beta[c * EDGES + e])
+                    .sum();
+            }
+        }
+        // Every joint between a loaded sole and the root carries that much less: the ground pushes the subtree.
+        for (i, p) in self.points.iter().enumerate() {
+            let f = forces[i];
+            if f == Vector3::zeros() {
+                continue;
+            }
+            let mut body = p.body;
+            loop {
+                wrenches.force[body] -= f;
+                wrenches.torque[body] -= (at[i] - kin[body].origin).cross(&f);
+                if body == 0 {
+                    break;
+                }
+                body = topo.parent[body];
+            }
+        }
+        for (b, ff) in feedforward.iter_mut().enumerate().take(topo.len()).skip(1) {
+            *ff = joint_step_targets(
+                topo,
+                kin,
+                v,
+                v1,
+                wrenches,
+                &r.joint_frame[b],
+                r.dofs[b],
+                r.h,
+                b,
+            )
+            .feedforward;
+        }
+        let residual_force = wrenches.force[0];
+        // About the root origin → about its CoM.
+        let residual_torque = wrenches.torque[0] - (kin[0].com - origin).cross(&residual_force);
+        StepReaction {
+            forces,
+            residual_force,
+            residual_torque,
+        }
+    }
+}
