@@ -206,6 +206,17 @@ typedef struct FlinchCharacter {
 } FlinchCharacter;
 
 /**
+ * A prepared clip (the shared half of characters). Zero is never a valid handle. Destroy with
+ * `flinch_prepared_clip_destroy`; characters made from it keep what they need.
+ */
+typedef struct FlinchPreparedClip {
+  /**
+   * Generational handle value (opaque).
+   */
+  uint64_t id;
+} FlinchPreparedClip;
+
+/**
  * A world (a scene of characters and balls). Zero is never a valid handle. Destroy with `flinch_world_destroy`.
  */
 typedef struct FlinchWorld {
@@ -458,6 +469,55 @@ enum FlinchStatus flinch_character_destroy(struct FlinchCharacter character);
  * The pointer stays valid until the next `flinch_*` call on the same thread; never NULL.
  */
 const char *flinch_last_error(void);
+
+/**
+ * Prepares a clip for simulation once: body model, preprocessing and inverse dynamics, gains (the cost of
+ * `flinch_character_create`, tens of milliseconds for a long clip). `config_json` (NULL: defaults) is a character
+ * configuration as JSON, as for `flinch_character_create`; a detected leading T-pose frame is dropped. Characters
+ * are then made from it by `flinch_character_create_prepared` or `flinch_world_add_prepared`, sharing its tables.
+ * On success writes the prepared clip to `*out`.
+ *
+ * # Safety
+ * `config_json` is NULL or a NUL-terminated string; `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_prepared_clip_create(struct FlinchClip clip,
+                                              const char *config_json,
+                                              struct FlinchPreparedClip *out);
+
+/**
+ * Destroys a prepared clip. Characters made from it are unaffected (they share its tables until the last one
+ * goes). A second destroy returns `FLINCH_STATUS_INVALID_HANDLE`.
+ */
+enum FlinchStatus flinch_prepared_clip_destroy(struct FlinchPreparedClip prepared);
+
+/**
+ * Makes a detached character of a prepared clip, on its first reference sample (only its world is built); add
+ * it to a world with `flinch_world_add_character`. On success writes it to `*out`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_create_prepared(struct FlinchPreparedClip prepared,
+                                                   struct FlinchCharacter *out);
+
+/**
+ * Makes a character of a prepared clip and adds it to a world (one call for `flinch_character_create_prepared`
+ * and `flinch_world_add_character`); writes its key to `*out`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_world_add_prepared(struct FlinchWorld world,
+                                            struct FlinchPreparedClip prepared,
+                                            struct FlinchCharacterKey *out);
+
+/**
+ * Duration (s) of the reference motion of a prepared clip.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_prepared_clip_duration(struct FlinchPreparedClip prepared, double *out);
 
 /**
  * Number of skeleton joints of a character (the length of every per-joint buffer).
@@ -721,6 +781,13 @@ enum FlinchStatus flinch_world_create(struct FlinchWorld *out);
  * `FLINCH_STATUS_INVALID_HANDLE`.
  */
 enum FlinchStatus flinch_world_destroy(struct FlinchWorld world);
+
+/**
+ * Whether bodies of different characters in a world collide (`enabled` non-zero, the default) or pass through
+ * each other (0): for crowds of one clip, whose copies all follow the clip's path and would only pile up.
+ */
+enum FlinchStatus flinch_world_set_character_contacts(struct FlinchWorld world,
+                                                      int32_t enabled);
 
 /**
  * Moves a detached character into a world (the `character` handle becomes invalid) and writes its key to `*out`.

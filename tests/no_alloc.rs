@@ -172,3 +172,32 @@ fn character_step_and_hash_do_not_allocate() {
     assert!(c.last_fault().is_none() && hash != 0);
     assert_eq!(allocs, 0, "{allocs} allocations in 300 character steps");
 }
+
+/// Characters sharing one prepared clip step without allocating either (the shared tables are only read).
+#[test]
+fn characters_of_one_prepared_clip_do_not_allocate() {
+    use flinch::control::{Character, CharacterConfig, PreparedClip};
+    use flinch::io::{ImportOptions, load_embedded_walk};
+    use std::sync::Arc;
+    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    let prepared =
+        Arc::new(PreparedClip::from_imported(imported, &CharacterConfig::default()).unwrap());
+    let mut crowd: Vec<Character> = (0..3)
+        .map(|_| Character::from_prepared(Arc::clone(&prepared)))
+        .collect();
+    let h = crowd[0].step_size();
+    for c in &mut crowd {
+        c.step(h).unwrap();
+    }
+    let before = ALLOCS.load(Ordering::Relaxed);
+    ARMED.with(|a| a.set(true));
+    for _ in 0..100 {
+        for c in &mut crowd {
+            c.step(h).unwrap();
+        }
+    }
+    ARMED.with(|a| a.set(false));
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    assert!(crowd.iter().all(|c| c.last_fault().is_none()));
+    assert_eq!(allocs, 0, "{allocs} allocations in 300 crowd steps");
+}

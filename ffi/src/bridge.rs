@@ -6,11 +6,13 @@ use flinch_core::io::{Format, ImportOptions, Imported, load_bytes, load_file};
 use nalgebra::Vector3;
 
 use crate::bake::run_bake;
-use crate::clip::build_character;
+use std::sync::Arc;
+
+use crate::clip::{build_character, parse_config};
 use crate::query::joint_deviations;
 use crate::retarget::{bake_summary, run_bake_onto};
 use crate::stream::{build_streamed, pose_of};
-use flinch_core::control::PoseVelocities;
+use flinch_core::control::{PoseVelocities, PreparedClip};
 use flinch_core::scene::{Ball, BallKey, CharacterKey, Scene};
 
 #[cxx::bridge(namespace = "flinch::detail")]
@@ -78,6 +80,8 @@ mod ffi {
         type ClipData;
         /// A world of characters and balls.
         type WorldData;
+        /// A clip prepared for simulation (the shared half of characters).
+        type PreparedData;
 
         /// The library version, `MAJOR.MINOR.PATCH`.
         fn version() -> &'static str;
@@ -116,10 +120,23 @@ mod ffi {
         /// Frame `index` per joint: local rotation relative to rest and local translation.
         fn frame(self: &ClipData, index: usize) -> Result<Vec<Transform>>;
 
+        /// Prepares `clip` once (`config_json` empty: defaults): body model, preprocessing, gains.
+        fn prepare_clip(clip: &ClipData, config_json: &str) -> Result<Box<PreparedData>>;
+        /// Duration (s) of the prepared reference motion.
+        fn duration(self: &PreparedData) -> f64;
+        /// The simulation step (s) the clip was prepared for.
+        fn step_size(self: &PreparedData) -> f64;
+        /// A copy sharing the same prepared tables (another owner, not another preparation).
+        fn share(self: &PreparedData) -> Box<PreparedData>;
+
         /// An empty world.
         fn new_world() -> Box<WorldData>;
         /// Builds the character of `clip` (`config_json` empty: defaults) and adds it; returns its key.
         fn add_character(self: &mut WorldData, clip: &ClipData, config_json: &str) -> Result<u64>;
+        /// Whether bodies of different characters collide (default true).
+        fn set_character_contacts(self: &mut WorldData, enabled: bool);
+        /// Adds a character of a prepared clip (sharing its tables); returns its key.
+        fn add_prepared(self: &mut WorldData, prepared: &PreparedData) -> u64;
         /// Builds a character driven by streamed targets on `clip`'s skeleton (at rest in its first frame) and
         /// adds it; returns its key.
         fn add_streamed_character(
@@ -178,6 +195,9 @@ pub struct ClipData(Imported);
 
 /// A world.
 pub struct WorldData(Scene);
+
+/// A prepared clip, shared by the characters made from it.
+pub struct PreparedData(Arc<PreparedClip>);
 
 fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
@@ -265,6 +285,27 @@ fn load_clip_memory(bytes: &[u8], format: &str, name: &str) -> Result<Box<ClipDa
         .map_err(|e| e.to_string())
 }
 
+fn prepare_clip(clip: &ClipData, config_json: &str) -> Result<Box<PreparedData>, String> {
+    let config = parse_config("prepare_clip", given(config_json)).map_err(|e| e.message)?;
+    PreparedClip::from_imported(clip.0.clone(), &config)
+        .map(|p| Box::new(PreparedData(Arc::new(p))))
+        .map_err(|e| format!("prepare_clip: {e}"))
+}
+
+impl PreparedData {
+    fn duration(&self) -> f64 {
+        self.0.reference().duration()
+    }
+
+    fn step_size(&self) -> f64 {
+        self.0.step_size()
+    }
+
+    fn share(&self) -> Box<PreparedData> {
+        Box::new(PreparedData(Arc::clone(&self.0)))
+    }
+}
+
 fn new_world() -> Box<WorldData> {
     Box::new(WorldData(Scene::new()))
 }
@@ -325,6 +366,14 @@ impl WorldData {
         let json = given(config_json);
         let c = build_character("add_character", &clip.0, json).map_err(|e| e.message)?;
         Ok(self.0.add_character(c).to_raw())
+    }
+
+    fn set_character_contacts(&mut self, enabled: bool) {
+        self.0.set_character_contacts(enabled);
+    }
+
+    fn add_prepared(&mut self, prepared: &PreparedData) -> u64 {
+        self.0.add_prepared(&prepared.0).to_raw()
     }
 
     fn add_streamed_character(

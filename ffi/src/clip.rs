@@ -254,17 +254,22 @@ pub fn build_character(
     imported: &Imported,
     json: Option<&str>,
 ) -> Result<Character, FfiError> {
-    let config = match json {
+    let config = parse_config(function, json)?;
+    Character::from_imported(imported.clone(), &config)
+        .map_err(|e| FfiError::new(FlinchStatus::Simulation, format!("{function}: {e}")))
+}
+
+/// The character configuration of the JSON text `json` (defaults when `None`).
+pub fn parse_config(function: &str, json: Option<&str>) -> Result<CharacterConfig, FfiError> {
+    match json {
         Some(text) => CharacterConfig::from_json(text).map_err(|e| {
             FfiError::new(
                 FlinchStatus::Config,
                 format!("{function}: config_json: {e}"),
             )
-        })?,
-        None => CharacterConfig::default(),
-    };
-    Character::from_imported(imported.clone(), &config)
-        .map_err(|e| FfiError::new(FlinchStatus::Simulation, format!("{function}: {e}")))
+        }),
+        None => Ok(CharacterConfig::default()),
+    }
 }
 
 /// Destroys a detached character. A second destroy, or a character already added to a world, returns

@@ -134,6 +134,22 @@ pub extern "C" fn flinch_world_destroy(world: FlinchWorld) -> FlinchStatus {
     })
 }
 
+/// Whether bodies of different characters in a world collide (`enabled` non-zero, the default) or pass through
+/// each other (0): for crowds of one clip, whose copies all follow the clip's path and would only pile up.
+#[unsafe(no_mangle)]
+pub extern "C" fn flinch_world_set_character_contacts(
+    world: FlinchWorld,
+    enabled: i32,
+) -> FlinchStatus {
+    const F: &str = "flinch_world_set_character_contacts";
+    guard(F, || {
+        with_scene(F, world, |scene| {
+            scene.set_character_contacts(enabled != 0);
+            Ok(())
+        })
+    })
+}
+
 /// Moves a detached character into a world (the `character` handle becomes invalid) and writes its key to `*out`.
 ///
 /// # Safety

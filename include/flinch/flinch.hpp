@@ -85,8 +85,39 @@ public:
 
 private:
     friend class World;
+    friend class PreparedClip;
     explicit Clip(rust::Box<detail::ClipData> inner) : inner_(std::move(inner)) {}
     rust::Box<detail::ClipData> inner_;
+};
+
+/// A clip prepared for simulation once (body model, reference motion, feedforward, gains): the shared, immutable
+/// half of characters. Any number of characters, in any worlds, are made from one (World::add_character), each
+/// building only its own world. Copies share the same tables (no second preparation).
+class PreparedClip {
+public:
+    /// Prepares `clip` (`config_json`: a character configuration, empty for defaults); the cost of one
+    /// World::add_character(clip). Throws rust::Error.
+    static PreparedClip prepare(const Clip &clip, const std::string &config_json = "") {
+        return PreparedClip(detail::prepare_clip(*clip.inner_, config_json));
+    }
+
+    PreparedClip(const PreparedClip &other) : inner_(other.inner_->share()) {}
+    PreparedClip &operator=(const PreparedClip &other) {
+        if (this != &other) inner_ = other.inner_->share();
+        return *this;
+    }
+    PreparedClip(PreparedClip &&) noexcept = default;
+    PreparedClip &operator=(PreparedClip &&) noexcept = default;
+
+    /// Duration (s) of the reference motion.
+    double duration() const { return inner_->duration(); }
+    /// The simulation step (s) the clip was prepared for.
+    double step_size() const { return inner_->step_size(); }
+
+private:
+    friend class World;
+    explicit PreparedClip(rust::Box<detail::PreparedData> inner) : inner_(std::move(inner)) {}
+    rust::Box<detail::PreparedData> inner_;
 };
 
 /// A character inside a World (generational: stale once removed; using it then throws).
@@ -106,6 +137,14 @@ public:
     /// Builds the character of `clip` (`config_json`: a character configuration, empty for defaults) and adds it.
     CharacterId add_character(const Clip &clip, const std::string &config_json = "") {
         return CharacterId{inner_->add_character(*clip.inner_, config_json)};
+    }
+    /// Whether bodies of different characters collide (default true); off for crowds of one clip, whose copies
+    /// all follow the clip's path.
+    void set_character_contacts(bool enabled) { inner_->set_character_contacts(enabled); }
+    /// Adds a character of a prepared clip: only its world is built (well under a millisecond), the clip's tables
+    /// are shared with every other character of `prepared`.
+    CharacterId add_character(const PreparedClip &prepared) {
+        return CharacterId{inner_->add_prepared(*prepared.inner_)};
     }
     /// Builds a character driven by streamed targets on `clip`'s skeleton (at rest in its first frame; no clip is
     /// preprocessed) and adds it.

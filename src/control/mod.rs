@@ -20,7 +20,7 @@ pub mod stream;
 
 pub use character::{
     Character, CharacterConfig, CharacterError, CharacterState, ControlTerms, FaultEvent,
-    FaultKind, GuardConfig,
+    FaultKind, GuardConfig, PreparedClip,
 };
 pub use gains::{Gains, JointGains, subtree_loads};
 pub use inverse::{JointWrenches, dense_oracle, newton_euler};

@@ -23,7 +23,9 @@ pub use state::{SceneFault, SceneState};
 use nalgebra::Vector3;
 use rayon::prelude::*;
 
-use crate::control::{Character, CharacterError, GRAVITY, ImpulseWork};
+use std::sync::Arc;
+
+use crate::control::{Character, CharacterError, GRAVITY, ImpulseWork, PreparedClip};
 use crate::dynamics::{Body, ContactOther, ContactPoint};
 use slab::{RawKey, Slab};
 use sweep::sweep_sphere_capsule;
@@ -212,6 +214,12 @@ impl Scene {
     /// Adds a character (it keeps its own clock, which the scene advances with its own).
     pub fn add_character(&mut self, character: Character) -> CharacterKey {
         CharacterKey(self.characters.insert(character))
+    }
+
+    /// Adds a character of a prepared clip (see [`Character::from_prepared`]): a crowd playing one clip shares
+    /// its tables and pays only each character's world.
+    pub fn add_prepared(&mut self, prepared: &Arc<PreparedClip>) -> CharacterKey {
+        self.add_character(Character::from_prepared(Arc::clone(prepared)))
     }
 
     /// Removes a character and gives it back.

@@ -217,6 +217,42 @@ int main(int argc, char **argv) {
   expect("step_after_concurrent_destroy", flinch_world_step(other, 0.01), FLINCH_STATUS_INVALID_HANDLE,
          "flinch_world_step");
 
+  /* --- prepared clips: wrong kinds, double free, use after free, characters outliving their prepared clip --- */
+  FlinchClip pclip = {0};
+  require(flinch_clip_load_file(clip_path, &pclip) == FLINCH_STATUS_OK, "load the clip to prepare");
+  FlinchPreparedClip prepared = {0};
+  expect("prepare_null_out", flinch_prepared_clip_create(pclip, NULL, NULL), FLINCH_STATUS_NULL_POINTER,
+         "flinch_prepared_clip_create");
+  expect("prepare_bad_config", flinch_prepared_clip_create(pclip, "{\"gains\": 3}", &prepared), FLINCH_STATUS_CONFIG,
+         "config_json");
+  expect("prepare", flinch_prepared_clip_create(pclip, NULL, &prepared), FLINCH_STATUS_OK, NULL);
+  FlinchCharacter pchar = {0};
+  expect("clip_as_prepared", flinch_character_create_prepared((FlinchPreparedClip){pclip.id}, &pchar),
+         FLINCH_STATUS_INVALID_HANDLE, "never issued");
+  double pdur = 0.0;
+  expect("prepared_as_clip", flinch_clip_duration((FlinchClip){prepared.id}, &pdur), FLINCH_STATUS_INVALID_HANDLE,
+         "never issued");
+  expect("prepared_null_handle", flinch_prepared_clip_duration((FlinchPreparedClip){0}, &pdur),
+         FLINCH_STATUS_INVALID_HANDLE, "null handle");
+  require(flinch_clip_destroy(pclip) == FLINCH_STATUS_OK, "destroy the prepared clip's source");
+  expect("prepared_outlives_clip", flinch_prepared_clip_duration(prepared, &pdur), FLINCH_STATUS_OK, NULL);
+  FlinchWorld pworld = {0};
+  require(flinch_world_create(&pworld) == FLINCH_STATUS_OK, "create a world for prepared characters");
+  require(flinch_world_set_character_contacts(pworld, 0) == FLINCH_STATUS_OK, "copies pass through each other");
+  FlinchCharacterKey pkey = {0};
+  expect("add_prepared_null_out", flinch_world_add_prepared(pworld, prepared, NULL), FLINCH_STATUS_NULL_POINTER,
+         "flinch_world_add_prepared");
+  expect("add_prepared", flinch_world_add_prepared(pworld, prepared, &pkey), FLINCH_STATUS_OK, NULL);
+  expect("create_prepared", flinch_character_create_prepared(prepared, &pchar), FLINCH_STATUS_OK, NULL);
+  expect("prepared_destroy", flinch_prepared_clip_destroy(prepared), FLINCH_STATUS_OK, NULL);
+  expect("double_free_prepared", flinch_prepared_clip_destroy(prepared), FLINCH_STATUS_INVALID_HANDLE,
+         "stale handle");
+  expect("use_after_free_prepared", flinch_world_add_prepared(pworld, prepared, &pkey), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_world_add_prepared");
+  expect("detached_outlives_prepared", flinch_world_add_character(pworld, pchar, &pkey), FLINCH_STATUS_OK, NULL);
+  expect("characters_outlive_prepared", flinch_world_step(pworld, 1.0 / 120.0), FLINCH_STATUS_OK, NULL);
+  require(flinch_world_destroy(pworld) == FLINCH_STATUS_OK, "destroy the prepared characters' world");
+
   /* --- bakes: missing output, output = input --- */
   expect("bake_null_output", flinch_bake_file(NULL, NULL, NULL, NULL, 120.0, NULL), FLINCH_STATUS_NULL_POINTER,
          "flinch_bake_file");

@@ -1050,6 +1050,7 @@ namespace flinch {
     struct BakeSummary;
     struct ClipData;
     struct WorldData;
+    struct PreparedData;
   }
 }
 
@@ -1168,6 +1169,12 @@ struct WorldData final : public ::rust::Opaque {
   // Builds the character of `clip` (`config_json` empty: defaults) and adds it; returns its key.
   ::std::uint64_t add_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json);
 
+  // Whether bodies of different characters collide (default true).
+  void set_character_contacts(bool enabled) noexcept;
+
+  // Adds a character of a prepared clip (sharing its tables); returns its key.
+  ::std::uint64_t add_prepared(::flinch::detail::PreparedData const &prepared) noexcept;
+
   // Builds a character driven by streamed targets on `clip`'s skeleton (at rest in its first frame) and
   // adds it; returns its key.
   ::std::uint64_t add_streamed_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json);
@@ -1218,6 +1225,30 @@ private:
 };
 #endif // CXXBRIDGE1_STRUCT_flinch$detail$WorldData
 
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$PreparedData
+#define CXXBRIDGE1_STRUCT_flinch$detail$PreparedData
+// A clip prepared for simulation (the shared half of characters).
+struct PreparedData final : public ::rust::Opaque {
+  // Duration (s) of the prepared reference motion.
+  double duration() const noexcept;
+
+  // The simulation step (s) the clip was prepared for.
+  double step_size() const noexcept;
+
+  // A copy sharing the same prepared tables (another owner, not another preparation).
+  ::rust::Box<::flinch::detail::PreparedData> share() const noexcept;
+
+  ~PreparedData() = delete;
+
+private:
+  friend ::rust::layout;
+  struct layout {
+    static ::std::size_t size() noexcept;
+    static ::std::size_t align() noexcept;
+  };
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$PreparedData
+
 extern "C" {
 bool flinch$detail$cxxbridge1$198$Transform$operator$eq(Transform const &, Transform const &) noexcept;
 bool flinch$detail$cxxbridge1$198$Transform$operator$ne(Transform const &, Transform const &) noexcept;
@@ -1229,6 +1260,8 @@ bool flinch$detail$cxxbridge1$198$BakeSummary$operator$ne(BakeSummary const &, B
 ::std::size_t flinch$detail$cxxbridge1$198$ClipData$operator$alignof() noexcept;
 ::std::size_t flinch$detail$cxxbridge1$198$WorldData$operator$sizeof() noexcept;
 ::std::size_t flinch$detail$cxxbridge1$198$WorldData$operator$alignof() noexcept;
+::std::size_t flinch$detail$cxxbridge1$198$PreparedData$operator$sizeof() noexcept;
+::std::size_t flinch$detail$cxxbridge1$198$PreparedData$operator$alignof() noexcept;
 
 ::rust::repr::Fat flinch$detail$cxxbridge1$198$version() noexcept;
 
@@ -1250,9 +1283,21 @@ double flinch$detail$cxxbridge1$198$ClipData$frame_time(::flinch::detail::ClipDa
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$ClipData$frame(::flinch::detail::ClipData const &self, ::std::size_t index, ::rust::Vec<::flinch::detail::Transform> *return$) noexcept;
 
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$prepare_clip(::flinch::detail::ClipData const &clip, ::rust::Str config_json, ::rust::Box<::flinch::detail::PreparedData> *return$) noexcept;
+
+double flinch$detail$cxxbridge1$198$PreparedData$duration(::flinch::detail::PreparedData const &self) noexcept;
+
+double flinch$detail$cxxbridge1$198$PreparedData$step_size(::flinch::detail::PreparedData const &self) noexcept;
+
+::flinch::detail::PreparedData *flinch$detail$cxxbridge1$198$PreparedData$share(::flinch::detail::PreparedData const &self) noexcept;
+
 ::flinch::detail::WorldData *flinch$detail$cxxbridge1$198$new_world() noexcept;
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$add_character(::flinch::detail::WorldData &self, ::flinch::detail::ClipData const &clip, ::rust::Str config_json, ::std::uint64_t *return$) noexcept;
+
+void flinch$detail$cxxbridge1$198$WorldData$set_character_contacts(::flinch::detail::WorldData &self, bool enabled) noexcept;
+
+::std::uint64_t flinch$detail$cxxbridge1$198$WorldData$add_prepared(::flinch::detail::WorldData &self, ::flinch::detail::PreparedData const &prepared) noexcept;
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$add_streamed_character(::flinch::detail::WorldData &self, ::flinch::detail::ClipData const &clip, ::rust::Str config_json, ::std::uint64_t *return$) noexcept;
 
@@ -1317,6 +1362,14 @@ bool BakeSummary::operator!=(BakeSummary const &rhs) const noexcept {
 
 ::std::size_t WorldData::layout::align() noexcept {
   return flinch$detail$cxxbridge1$198$WorldData$operator$alignof();
+}
+
+::std::size_t PreparedData::layout::size() noexcept {
+  return flinch$detail$cxxbridge1$198$PreparedData$operator$sizeof();
+}
+
+::std::size_t PreparedData::layout::align() noexcept {
+  return flinch$detail$cxxbridge1$198$PreparedData$operator$alignof();
 }
 
 // The library version, `MAJOR.MINOR.PATCH`.
@@ -1391,6 +1444,28 @@ double ClipData::frame_time() const noexcept {
   return ::std::move(return$.value);
 }
 
+// Prepares `clip` once (`config_json` empty: defaults): body model, preprocessing, gains.
+::rust::Box<::flinch::detail::PreparedData> prepare_clip(::flinch::detail::ClipData const &clip, ::rust::Str config_json) {
+  ::rust::MaybeUninit<::rust::Box<::flinch::detail::PreparedData>> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$prepare_clip(clip, config_json, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+double PreparedData::duration() const noexcept {
+  return flinch$detail$cxxbridge1$198$PreparedData$duration(*this);
+}
+
+double PreparedData::step_size() const noexcept {
+  return flinch$detail$cxxbridge1$198$PreparedData$step_size(*this);
+}
+
+::rust::Box<::flinch::detail::PreparedData> PreparedData::share() const noexcept {
+  return ::rust::Box<::flinch::detail::PreparedData>::from_raw(flinch$detail$cxxbridge1$198$PreparedData$share(*this));
+}
+
 // An empty world.
 ::rust::Box<::flinch::detail::WorldData> new_world() noexcept {
   return ::rust::Box<::flinch::detail::WorldData>::from_raw(flinch$detail$cxxbridge1$198$new_world());
@@ -1403,6 +1478,14 @@ double ClipData::frame_time() const noexcept {
     throw ::rust::impl<::rust::Error>::error(error$);
   }
   return ::std::move(return$.value);
+}
+
+void WorldData::set_character_contacts(bool enabled) noexcept {
+  flinch$detail$cxxbridge1$198$WorldData$set_character_contacts(*this, enabled);
+}
+
+::std::uint64_t WorldData::add_prepared(::flinch::detail::PreparedData const &prepared) noexcept {
+  return flinch$detail$cxxbridge1$198$WorldData$add_prepared(*this, prepared);
 }
 
 ::std::uint64_t WorldData::add_streamed_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json) {
@@ -1513,6 +1596,10 @@ void cxxbridge1$rust_vec$flinch$detail$Transform$reserve_total(::rust::Vec<::fli
 void cxxbridge1$rust_vec$flinch$detail$Transform$set_len(::rust::Vec<::flinch::detail::Transform> *ptr, ::std::size_t len) noexcept;
 void cxxbridge1$rust_vec$flinch$detail$Transform$truncate(::rust::Vec<::flinch::detail::Transform> *ptr, ::std::size_t len) noexcept;
 
+::flinch::detail::PreparedData *cxxbridge1$box$flinch$detail$PreparedData$alloc() noexcept;
+void cxxbridge1$box$flinch$detail$PreparedData$dealloc(::flinch::detail::PreparedData *) noexcept;
+void cxxbridge1$box$flinch$detail$PreparedData$drop(::rust::Box<::flinch::detail::PreparedData> *ptr) noexcept;
+
 ::flinch::detail::WorldData *cxxbridge1$box$flinch$detail$WorldData$alloc() noexcept;
 void cxxbridge1$box$flinch$detail$WorldData$dealloc(::flinch::detail::WorldData *) noexcept;
 void cxxbridge1$box$flinch$detail$WorldData$drop(::rust::Box<::flinch::detail::WorldData> *ptr) noexcept;
@@ -1572,6 +1659,18 @@ void Vec<::flinch::detail::Transform>::set_len(::std::size_t len) noexcept {
 template <>
 void Vec<::flinch::detail::Transform>::truncate(::std::size_t len) {
   return cxxbridge1$rust_vec$flinch$detail$Transform$truncate(this, len);
+}
+template <>
+::flinch::detail::PreparedData *Box<::flinch::detail::PreparedData>::allocation::alloc() noexcept {
+  return cxxbridge1$box$flinch$detail$PreparedData$alloc();
+}
+template <>
+void Box<::flinch::detail::PreparedData>::allocation::dealloc(::flinch::detail::PreparedData *ptr) noexcept {
+  cxxbridge1$box$flinch$detail$PreparedData$dealloc(ptr);
+}
+template <>
+void Box<::flinch::detail::PreparedData>::drop() noexcept {
+  cxxbridge1$box$flinch$detail$PreparedData$drop(this);
 }
 template <>
 ::flinch::detail::WorldData *Box<::flinch::detail::WorldData>::allocation::alloc() noexcept {

@@ -972,6 +972,7 @@ namespace flinch {
     struct BakeSummary;
     struct ClipData;
     struct WorldData;
+    struct PreparedData;
   }
 }
 
@@ -1090,6 +1091,12 @@ struct WorldData final : public ::rust::Opaque {
   // Builds the character of `clip` (`config_json` empty: defaults) and adds it; returns its key.
   ::std::uint64_t add_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json);
 
+  // Whether bodies of different characters collide (default true).
+  void set_character_contacts(bool enabled) noexcept;
+
+  // Adds a character of a prepared clip (sharing its tables); returns its key.
+  ::std::uint64_t add_prepared(::flinch::detail::PreparedData const &prepared) noexcept;
+
   // Builds a character driven by streamed targets on `clip`'s skeleton (at rest in its first frame) and
   // adds it; returns its key.
   ::std::uint64_t add_streamed_character(::flinch::detail::ClipData const &clip, ::rust::Str config_json);
@@ -1140,6 +1147,30 @@ private:
 };
 #endif // CXXBRIDGE1_STRUCT_flinch$detail$WorldData
 
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$PreparedData
+#define CXXBRIDGE1_STRUCT_flinch$detail$PreparedData
+// A clip prepared for simulation (the shared half of characters).
+struct PreparedData final : public ::rust::Opaque {
+  // Duration (s) of the prepared reference motion.
+  double duration() const noexcept;
+
+  // The simulation step (s) the clip was prepared for.
+  double step_size() const noexcept;
+
+  // A copy sharing the same prepared tables (another owner, not another preparation).
+  ::rust::Box<::flinch::detail::PreparedData> share() const noexcept;
+
+  ~PreparedData() = delete;
+
+private:
+  friend ::rust::layout;
+  struct layout {
+    static ::std::size_t size() noexcept;
+    static ::std::size_t align() noexcept;
+  };
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$PreparedData
+
 // The library version, `MAJOR.MINOR.PATCH`.
 ::rust::Str version() noexcept;
 
@@ -1156,6 +1187,9 @@ private:
 
 // Loads a clip from memory; `format` is `bvh`, `gltf`, `glb` or `urdf`; `name` is used in messages.
 ::rust::Box<::flinch::detail::ClipData> load_clip_memory(::rust::Slice<::std::uint8_t const> bytes, ::rust::Str format, ::rust::Str name);
+
+// Prepares `clip` once (`config_json` empty: defaults): body model, preprocessing, gains.
+::rust::Box<::flinch::detail::PreparedData> prepare_clip(::flinch::detail::ClipData const &clip, ::rust::Str config_json);
 
 // An empty world.
 ::rust::Box<::flinch::detail::WorldData> new_world() noexcept;

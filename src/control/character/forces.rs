@@ -26,12 +26,15 @@ impl Character {
     /// The body simulating the joint `bone` refers to: an exact name, `role:NAME`, or a name read as a humanoid
     /// role (the rule of [`crate::skeleton::roles::resolve_bone`]).
     pub fn body_of_bone(&self, bone: &str) -> Result<usize, CharacterError> {
-        Ok(self.model.body_of_joint[self.joint_of_bone(bone)?])
+        Ok(self.prepared.model.body_of_joint[self.joint_of_bone(bone)?])
     }
 
     /// The skeleton joint `bone` refers to (see [`Character::body_of_bone`]).
     pub fn joint_of_bone(&self, bone: &str) -> Result<usize, CharacterError> {
-        Ok(crate::skeleton::roles::resolve_bone(&self.skeleton, bone)?)
+        Ok(crate::skeleton::roles::resolve_bone(
+            &self.prepared.skeleton,
+            bone,
+        )?)
     }
 
     /// Applies `impulse` (N·s, world) at `world_point` (m) of the body of `bone`, spread over the next step (the
@@ -92,7 +95,7 @@ impl Character {
             )));
         }
         let body = self.body_of_bone(bone)?;
-        let h = self.reference.h;
+        let h = self.prepared.reference.h;
         let steps = ((duration / h).round() as usize).max(1);
         let scaled = force * (duration / (steps as f64 * h));
         let id = self.add_force(body, world_point, Lasting::Steps(steps))?;
@@ -117,10 +120,10 @@ impl Character {
                 "hit point and impulse must be finite".into(),
             ));
         }
-        if body >= self.model.bodies.len() {
+        if body >= self.prepared.model.bodies.len() {
             return Err(CharacterError::Argument(format!(
                 "no body {body} (the character has {})",
-                self.model.bodies.len()
+                self.prepared.model.bodies.len()
             )));
         }
         let point = self.world.body(body).point_local(&world_point);

@@ -169,17 +169,17 @@ impl Character {
     /// Puts every body on the reference sample nearest to `t` (pose and velocity), forgets pending hits and
     /// contacts, and sets the clock to `t`.
     pub(super) fn reset_to_clip(&mut self, t: f64) {
-        let (k, s) = locate(&self.reference, t);
-        let last = self.reference.steps - 1;
+        let (k, s) = locate(&self.prepared.reference, t);
+        let last = self.prepared.reference.steps - 1;
         let k = if s > 0.5 { (k + 1).min(last) } else { k };
         let mut kin = std::mem::take(&mut self.scratch_kinematics);
-        self.reference.kinematics(k, &mut kin);
+        self.prepared.reference.kinematics(k, &mut kin);
         let mut state = self.world.save_state();
         state.time = t;
         for (b, s) in state.bodies.iter_mut().enumerate() {
             s.position = kin[b].com;
             s.orientation = kin[b].rotation;
-            s.velocity = self.reference.twist(k, b);
+            s.velocity = self.prepared.reference.twist(k, b);
         }
         for f in &mut state.user_forces {
             f.force = Vector3::zeros();

@@ -8,28 +8,28 @@ use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 
 use super::discrete::JointStepTargets;
-use super::gains::{Gains, JointGains, subtree_loads};
-use super::reference::{Dofs, PreprocessConfig, ReferenceError, ReferenceMotion};
-use super::residual::stiffness_corrections;
+use super::gains::Gains;
+use super::reference::{PreprocessConfig, ReferenceError, ReferenceMotion};
 use super::sampling::{lerp_sample, locate};
 use super::stream::{RootTrack, Stream};
 use forces::ActiveForce;
 
 mod forces;
 mod guard;
+mod prepared;
 mod query;
 mod state;
 
 mod streamed;
-use crate::dynamics::{
-    Body, DriveId, JointDrive, Stabilization, StepError, StepReport, UserForceId, World,
-};
+use crate::dynamics::{DriveId, StepError, StepReport, UserForceId, World};
 use crate::io::Imported;
 use crate::model::{
     BuildConfig, ConfigError, Model, ModelError, parse_json, parse_toml, read_config_file,
 };
 use crate::skeleton::{Clip, Skeleton};
 pub use guard::{FaultEvent, FaultKind, GuardConfig};
+pub use prepared::PreparedClip;
+use prepared::build_world;
 pub use state::CharacterState;
 
 /// Everything that shapes a character: the body model, the preprocessing and the default gains.
@@ -115,17 +115,11 @@ impl Default for ControlTerms {
 /// A physically simulated character replaying its reference motion.
 pub struct Character {
     world: World,
-    reference: Arc<ReferenceMotion>,
-    model: Model,
-    skeleton: Skeleton,
-    clip: Clip,
-    gains: Vec<JointGains>,
+    /// The immutable half: model, reference, gains, corrections (shared by the characters of one clip).
+    prepared: Arc<PreparedClip>,
     drives: Vec<Option<DriveId>>,
     /// World constraint index of each body's joint (`usize::MAX` for the root).
     joints: Vec<usize>,
-    /// Per step and body: the torque (joint frame) cancelling the drive's own residual on the reference (see
-    /// `residual.rs`); added to the feedforward while the feedback is on.
-    stiffness_correction: Vec<Vector3<f64>>,
     forces: Vec<ActiveForce>,
     free_forces: Vec<UserForceId>,
     terms: ControlTerms,
@@ -145,7 +139,7 @@ pub struct Character {
 impl std::fmt::Debug for Character {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Character")
-            .field("bodies", &self.model.bodies.len())
+            .field("bodies", &self.prepared.model.bodies.len())
             .field("time", &self.world.time())
             .finish_non_exhaustive()
     }
@@ -162,129 +156,42 @@ impl Character {
         Character::new(imported.skeleton, imported.clip, config)
     }
 
-    /// Builds the model, preprocesses the clip and places the character on the first reference sample.
+    /// Builds the model, preprocesses the clip and places the character on the first reference sample: a
+    /// [`PreparedClip`] used by this character alone (prepare once and use [`Character::from_prepared`] for many).
     pub fn new(
         skeleton: Skeleton,
         clip: Clip,
         config: &CharacterConfig,
     ) -> Result<Character, CharacterError> {
-        if !config.guard.is_valid() {
-            return Err(CharacterError::Argument(format!(
-                "guard thresholds must be finite and > 0, got {:?}",
-                config.guard
-            )));
-        }
-        if !config.gains.is_valid() {
-            return Err(CharacterError::Gains {
-                bone: "default".into(),
-                gains: config.gains,
-            });
-        }
-        let model = Model::from_skeleton(&skeleton, &config.model)?;
-        let reference = Arc::new(ReferenceMotion::build(
-            &model,
-            &skeleton,
-            &clip,
-            &config.preprocess,
-        )?);
-        let mut kin = Vec::new();
-        reference.kinematics(0, &mut kin);
-        let loads = subtree_loads(&reference.topology, &kin, reference.gravity.norm());
-        let gains = model
-            .bodies
-            .iter()
-            .zip(&loads)
-            .map(|(b, &(load, inertia))| {
-                let g = match config
-                    .model
-                    .bones
-                    .get(&b.name)
-                    .and_then(|c| c.gains.as_ref())
-                {
-                    Some(o) => config.gains.with_overrides(o),
-                    None => config.gains,
-                };
-                if g.is_valid() {
-                    Ok(g.resolve(load, inertia))
-                } else {
-                    Err(CharacterError::Gains {
-                        bone: b.name.clone(),
-                        gains: g,
-                    })
-                }
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let prepared = PreparedClip::new(skeleton, clip, config)?;
+        Ok(Character::from_prepared(Arc::new(prepared)))
+    }
 
-        let mut world = World::new();
-        world.set_gravity(reference.gravity);
-        world.set_stabilization(Stabilization::PostStab {
-            max_iters: 3,
-            tol: 1e-10,
-        });
-        for (b, k) in kin.iter().enumerate() {
-            let mut body = Body::new(
-                reference.topology.mass[b],
-                reference.topology.inertia[b],
-                k.com,
-                k.rotation,
-            );
-            body.velocity = reference.twist(0, b);
-            world.add_body(body);
-        }
-        let path = Arc::clone(&reference);
-        let root_track = RootTrack::default();
-        let track = root_track.clone();
-        world.add_prescribed(0, Box::new(move |t: f64| track.pose(&path, t)));
-        let mut drives = vec![None; kin.len()];
-        let mut joints = vec![usize::MAX; kin.len()];
-        for b in 1..kin.len() {
-            let p = reference.topology.parent[b];
-            let anchor = kin[b].origin;
-            let frame = kin[p].rotation * reference.joint_frame[b];
-            joints[b] = match reference.dofs[b] {
-                Dofs::Ball => world.add_ball_joint(b, Some(p), anchor),
-                Dofs::Hinge => world.add_hinge(b, Some(p), anchor, frame * Vector3::x()),
-                Dofs::Universal => world.add_universal(
-                    b,
-                    Some(p),
-                    anchor,
-                    frame * Vector3::x(),
-                    kin[b].rotation * (reference.joint_axes[b] * Vector3::y()),
-                ),
-            };
-            let mut drive = JointDrive::new(
-                world.bodies(),
-                b,
-                Some(p),
-                Vector3::zeros(),
-                Vector3::zeros(),
-            );
-            drive.frame = reference.joint_frame[b];
-            drives[b] = Some(world.add_drive(drive));
-        }
-        world.prepare();
-        let stiffness_correction = stiffness_corrections(&reference, &world, &drives, &gains);
-        Ok(Character {
-            world,
-            reference,
-            model,
-            skeleton,
-            clip,
-            gains,
-            drives,
-            joints,
-            stiffness_correction,
+    /// A character of a prepared clip, on its first reference sample: builds only its world and workspaces (the
+    /// clip's tables stay shared with every other character of `prepared`).
+    pub fn from_prepared(prepared: Arc<PreparedClip>) -> Character {
+        let built = build_world(&prepared.reference);
+        Character {
+            world: built.world,
+            drives: built.drives,
+            joints: built.joints,
             forces: Vec::new(),
             free_forces: Vec::new(),
             terms: ControlTerms::default(),
-            guard: config.guard,
+            guard: prepared.guard,
             last_fault: None,
             fault_count: 0,
-            scratch_kinematics: kin,
-            root_track,
+            scratch_kinematics: built.kinematics,
+            root_track: built.root_track,
             stream: None,
             stream_gain_time_constant: super::stream::GAIN_TIME_CONSTANT_S,
-        })
+            prepared,
+        }
+    }
+
+    /// The prepared clip this character plays (clone the `Arc` to make more characters of it).
+    pub fn prepared(&self) -> &Arc<PreparedClip> {
+        &self.prepared
     }
 
     /// Selects which control terms are applied (both by default).
@@ -294,22 +201,22 @@ impl Character {
 
     /// The reference motion the controller tracks.
     pub fn reference(&self) -> &ReferenceMotion {
-        &self.reference
+        &self.prepared.reference
     }
 
     /// The physical model.
     pub fn model(&self) -> &Model {
-        &self.model
+        &self.prepared.model
     }
 
     /// The skeleton of the clip.
     pub fn skeleton(&self) -> &Skeleton {
-        &self.skeleton
+        &self.prepared.skeleton
     }
 
     /// The clip as imported (after dropping a T-pose frame).
     pub fn clip(&self) -> &Clip {
-        &self.clip
+        &self.prepared.clip
     }
 
     /// The simulated world (bodies in model order).
@@ -324,12 +231,12 @@ impl Character {
 
     /// The simulation step the reference was preprocessed for (s).
     pub fn step_size(&self) -> f64 {
-        self.reference.h
+        self.prepared.reference.h
     }
 
     /// Whether the simulation has reached the end of the reference (it then holds the last pose).
     pub fn finished(&self) -> bool {
-        self.stream.is_none() && self.world.time() >= self.reference.duration() - 1e-9
+        self.stream.is_none() && self.world.time() >= self.prepared.reference.duration() - 1e-9
     }
 
     /// Advances by `h` seconds. At the preprocessed step size the targets and torques are the stored samples
@@ -362,16 +269,18 @@ impl Character {
     /// Sets every drive's targets for the end of the step, the feedforward and gains of the step and the
     /// joints' anchor velocity bias, interpolated on the reference's step schedule.
     fn set_drive_targets(&mut self, t: f64, t_next: f64) {
-        let reference = Arc::clone(&self.reference);
-        let reference = &*reference;
+        // A clone of the `Arc` (no allocation) frees `self` for the drives below.
+        let prepared = Arc::clone(&self.prepared);
+        let reference = &*prepared.reference;
         let (k, s) = locate(reference, t);
         let (k1, s1) = locate(reference, t_next);
         for b in 0..self.drives.len() {
             let Some(id) = self.drives[b] else { continue };
             let nb = reference.bodies();
             let tau = lerp_sample(reference, k, s, |k| reference.feedforward[k * nb + b]);
-            let correction =
-                lerp_sample(reference, k, s, |k| self.stiffness_correction[k * nb + b]);
+            let correction = lerp_sample(reference, k, s, |k| {
+                prepared.stiffness_correction[k * nb + b]
+            });
             let velocity = lerp_sample(reference, k, s, |k| reference.target_velocity[k * nb + b]);
             let bias = lerp_sample(reference, k, s, |k| reference.anchor_bias[k * nb + b]);
             let rotation = reference.rotation_between(k1, s1, b);
@@ -398,8 +307,8 @@ impl Character {
         rotation: nalgebra::UnitQuaternion<f64>,
     ) {
         let tau = targets.feedforward;
-        let g = self.gains[b];
-        let dofs = self.reference.dofs[b];
+        let g = self.prepared.gains[b];
+        let dofs = self.prepared.reference.dofs[b];
         let drive = self.world.drive_mut(id);
         drive.target_rotation = rotation;
         drive.target_velocity = targets.target_velocity;

@@ -12,7 +12,7 @@ impl Character {
     /// The relative rotation of body `b`'s joint in the simulation (the root: its world rotation).
     pub fn joint_rotation(&self, b: usize) -> UnitQuaternion<f64> {
         let bodies = self.world.bodies();
-        match self.reference.topology.parent[b] {
+        match self.prepared.reference.topology.parent[b] {
             usize::MAX => bodies[b].orientation,
             p => bodies[p].orientation.inverse() * bodies[b].orientation,
         }
@@ -23,14 +23,14 @@ impl Character {
         if let Some(stream) = &self.stream {
             return stream.reached_rotation(b);
         }
-        let (k, s) = locate(&self.reference, self.world.time());
-        self.reference.rotation_between(k, s, b)
+        let (k, s) = locate(&self.prepared.reference, self.world.time());
+        self.prepared.reference.rotation_between(k, s, b)
     }
 
     /// World frame (the skeleton joint) of body `b` in the simulation.
     pub fn body_frame(&self, b: usize) -> Isometry3<f64> {
         let body = self.world.body(b);
-        let origin = body.position - body.orientation * self.reference.topology.com[b];
+        let origin = body.position - body.orientation * self.prepared.reference.topology.com[b];
         Isometry3::from_parts(Translation3::from(origin), body.orientation)
     }
 
@@ -38,10 +38,10 @@ impl Character {
     /// body with the clip's local motion.
     pub fn world_transforms(&self) -> Vec<Isometry3<f64>> {
         let pose = self.animation_pose();
-        let mut out: Vec<Isometry3<f64>> = Vec::with_capacity(self.skeleton.len());
-        for (j, joint) in self.skeleton.joints.iter().enumerate() {
-            let b = self.model.body_of_joint[j];
-            let w = if self.model.bodies[b].skeleton_joint == j {
+        let mut out: Vec<Isometry3<f64>> = Vec::with_capacity(self.prepared.skeleton.len());
+        for (j, joint) in self.prepared.skeleton.joints.iter().enumerate() {
+            let b = self.prepared.model.body_of_joint[j];
+            let w = if self.prepared.model.bodies[b].skeleton_joint == j {
                 self.body_frame(b)
             } else {
                 let local = Isometry3::from_parts(
@@ -64,7 +64,7 @@ impl Character {
     pub fn pose(&self) -> Pose {
         let world = self.world_transforms();
         let mut pose = self.animation_pose();
-        for (j, joint) in self.skeleton.joints.iter().enumerate() {
+        for (j, joint) in self.prepared.skeleton.joints.iter().enumerate() {
             let local = match joint.parent {
                 Some(p) => world[p].inverse() * world[j],
                 None => {
@@ -83,8 +83,9 @@ impl Character {
         match &self.stream {
             Some(stream) => stream.reached_pose().clone(),
             None => self
+                .prepared
                 .clip
-                .sample(self.world.time().min(self.clip.duration())),
+                .sample(self.world.time().min(self.prepared.clip.duration())),
         }
     }
 

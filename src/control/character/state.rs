@@ -34,11 +34,11 @@ impl Character {
     pub fn check_state(&self, state: &CharacterState) -> Result<(), CharacterError> {
         let forces = state.world.user_forces.len();
         let bad = |what: &str| CharacterError::Argument(format!("state does not fit: {what}"));
-        if state.world.bodies.len() != self.model.bodies.len() {
+        if state.world.bodies.len() != self.prepared.model.bodies.len() {
             return Err(bad(&format!(
                 "{} bodies, the character has {}",
                 state.world.bodies.len(),
-                self.model.bodies.len()
+                self.prepared.model.bodies.len()
             )));
         }
         let ids = state
@@ -60,7 +60,7 @@ impl Character {
             .world
             .user_forces
             .iter()
-            .any(|f| f.body >= self.model.bodies.len())
+            .any(|f| f.body >= self.prepared.model.bodies.len())
         {
             return Err(bad("a force acts on a body the character does not have"));
         }

@@ -42,18 +42,18 @@ impl Character {
         };
         let mut c = Character::new(skeleton, clip, &config)?;
         // The pose one step before, along the velocities: the chord the character starts with.
-        let h = c.reference.h;
+        let h = c.prepared.reference.h;
         let before = match velocities {
-            Some(v) => rewind(&c.skeleton, &initial, v, h),
+            Some(v) => rewind(&c.prepared.skeleton, &initial, v, h),
             None => initial.clone(),
         };
-        let mut coords = PoseCoords::new(&c.model, &c.skeleton);
+        let mut coords = PoseCoords::new(&c.prepared.model, &c.prepared.skeleton);
         let coords_pose = |coords: &mut PoseCoords, pose: &Pose, time: f64| {
-            let mut rot = vec![UnitQuaternion::identity(); c.model.bodies.len()];
+            let mut rot = vec![UnitQuaternion::identity(); c.prepared.model.bodies.len()];
             let root = coords.project(
-                &c.model,
-                &c.skeleton,
-                &c.reference.topology,
+                &c.prepared.model,
+                &c.prepared.skeleton,
+                &c.prepared.reference.topology,
                 pose,
                 None,
                 &mut rot,
@@ -64,7 +64,7 @@ impl Character {
         let cur = coords_pose(&mut coords, &initial, 0.0);
         let stream = Stream::new(
             coords,
-            &c.reference.topology,
+            &c.prepared.reference.topology,
             prev,
             cur,
             initial,
@@ -152,9 +152,9 @@ impl Character {
         velocities: Option<&PoseVelocities>,
         time: Option<f64>,
     ) -> Result<(), CharacterError> {
-        let pose = checked_pose(&self.skeleton, pose, "target pose")?;
+        let pose = checked_pose(&self.prepared.skeleton, pose, "target pose")?;
         if let Some(v) = velocities {
-            check_velocities(&self.skeleton, v)?;
+            check_velocities(&self.prepared.skeleton, v)?;
         }
         if self.stream.is_none() {
             self.begin_stream();
@@ -163,9 +163,9 @@ impl Character {
             return Ok(());
         };
         let coords_pose = stream.project(
-            &self.model,
-            &self.skeleton,
-            &self.reference.topology,
+            &self.prepared.model,
+            &self.prepared.skeleton,
+            &self.prepared.reference.topology,
             &pose,
             time.unwrap_or(f64::NAN),
         );
@@ -175,7 +175,7 @@ impl Character {
 
     /// Starts streaming from the reference where the character is now (its sample and the one before).
     fn begin_stream(&mut self) {
-        let reference = &self.reference;
+        let reference = &self.prepared.reference;
         let nb = reference.bodies();
         let t = self.world.time();
         let (k, _) = locate(reference, t);
@@ -189,9 +189,12 @@ impl Character {
         } else {
             at(0, t)
         };
-        let pose = self.clip.sample(t.min(self.clip.duration()));
+        let pose = self
+            .prepared
+            .clip
+            .sample(t.min(self.prepared.clip.duration()));
         let stream = Stream::new(
-            PoseCoords::new(&self.model, &self.skeleton),
+            PoseCoords::new(&self.prepared.model, &self.prepared.skeleton),
             &reference.topology,
             prev,
             at(k, t),
@@ -215,9 +218,9 @@ impl Character {
             return;
         };
         let t = self.world.time();
-        let reference = std::sync::Arc::clone(&self.reference);
+        let reference = std::sync::Arc::clone(&self.prepared.reference);
         let topo = &reference.topology;
-        stream.prepare(&self.model, &self.skeleton, topo, t, h);
+        stream.prepare(&self.prepared.model, &self.prepared.skeleton, topo, t, h);
         let mut wrenches = std::mem::take(&mut stream.wrenches);
         let mut bodies = std::mem::take(&mut stream.bodies);
         let mut gain_filter = std::mem::take(&mut stream.gain_filter);
@@ -253,7 +256,7 @@ impl Character {
                         next_parent: twist(&v1[p].0, &v1[p].1),
                         axes: kin[p].rotation * frame,
                     },
-                    &self.gains[b],
+                    &self.prepared.gains[b],
                     dofs,
                     h,
                 )

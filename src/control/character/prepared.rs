@@ -1,0 +1,224 @@
+//! The immutable, shareable half of a character (MuJoCo's `mjModel` next to `mjData`, Jolt's `RagdollSettings`
+//! next to `Ragdoll`): everything derived from the skeleton, the clip and the configuration — body model,
+//! reference motion with its inverse-dynamics feedforward and per-step targets, resolved gains and the drives'
+//! stiffness corrections — built once. A [`Character`](super::Character) made from it holds only its world
+//! (bodies, joints, drives, solver workspaces) and its control state, so a crowd playing one clip stores the
+//! clip's tables once (`docs/performance.md`, "Memory and crowds").
+
+use std::sync::Arc;
+
+use nalgebra::Vector3;
+
+use super::super::gains::{JointGains, subtree_loads};
+use super::super::kinematics::BodyKinematics;
+use super::super::reference::{Dofs, ReferenceMotion};
+use super::super::residual::stiffness_corrections;
+use super::super::stream::RootTrack;
+use super::{CharacterConfig, CharacterError, GuardConfig};
+use crate::dynamics::{Body, DriveId, JointDrive, Stabilization, World};
+use crate::io::Imported;
+use crate::model::Model;
+use crate::skeleton::{Clip, Skeleton};
+
+/// A clip prepared for simulation under one [`CharacterConfig`]: immutable, built once, shared by every
+/// character made from it ([`Character::from_prepared`](super::Character::from_prepared), or
+/// [`crate::scene::Scene::add_prepared`]). Cloning the `Arc` is the way to share it; it is `Send + Sync`.
+#[derive(Debug)]
+pub struct PreparedClip {
+    pub(super) model: Model,
+    pub(super) skeleton: Skeleton,
+    pub(super) clip: Clip,
+    /// Shared also with each character's prescribed root path (a closure in its world).
+    pub(super) reference: Arc<ReferenceMotion>,
+    pub(super) gains: Vec<JointGains>,
+    /// Per step and body: the torque (joint frame) cancelling the drive's own residual on the reference (see
+    /// `residual.rs`); added to the feedforward while the feedback is on.
+    pub(super) stiffness_correction: Vec<Vector3<f64>>,
+    /// The guard thresholds each new character starts with (a character may change its own).
+    pub(super) guard: GuardConfig,
+}
+
+/// A character's world built on a reference, with the handles the controller needs.
+pub(super) struct BuiltWorld {
+    pub world: World,
+    pub drives: Vec<Option<DriveId>>,
+    /// World constraint index of each body's joint (`usize::MAX` for the root).
+    pub joints: Vec<usize>,
+    /// The reference kinematics of step 0 (the buffer is kept by the character for its guard's resets).
+    pub kinematics: Vec<BodyKinematics>,
+    pub root_track: RootTrack,
+}
+
+impl PreparedClip {
+    /// Prepares an imported clip; a detected leading T-pose frame (cgspeed BVH) is dropped.
+    pub fn from_imported(
+        imported: Imported,
+        config: &CharacterConfig,
+    ) -> Result<PreparedClip, CharacterError> {
+        let mut imported = imported;
+        imported.drop_leading_tpose();
+        PreparedClip::new(imported.skeleton, imported.clip, config)
+    }
+
+    /// Builds the body model, preprocesses the clip (inverse dynamics at every step), resolves the gains and the
+    /// drives' stiffness corrections: the whole cost of a character, paid once per clip and configuration.
+    pub fn new(
+        skeleton: Skeleton,
+        clip: Clip,
+        config: &CharacterConfig,
+    ) -> Result<PreparedClip, CharacterError> {
+        if !config.guard.is_valid() {
+            return Err(CharacterError::Argument(format!(
+                "guard thresholds must be finite and > 0, got {:?}",
+                config.guard
+            )));
+        }
+        if !config.gains.is_valid() {
+            return Err(CharacterError::Gains {
+                bone: "default".into(),
+                gains: config.gains,
+            });
+        }
+        let model = Model::from_skeleton(&skeleton, &config.model)?;
+        let reference = Arc::new(ReferenceMotion::build(
+            &model,
+            &skeleton,
+            &clip,
+            &config.preprocess,
+        )?);
+        let mut kin = Vec::new();
+        reference.kinematics(0, &mut kin);
+        let loads = subtree_loads(&reference.topology, &kin, reference.gravity.norm());
+        let gains = model
+            .bodies
+            .iter()
+            .zip(&loads)
+            .map(|(b, &(load, inertia))| {
+                let g = match config
+                    .model
+                    .bones
+                    .get(&b.name)
+                    .and_then(|c| c.gains.as_ref())
+                {
+                    Some(o) => config.gains.with_overrides(o),
+                    None => config.gains,
+                };
+                if g.is_valid() {
+                    Ok(g.resolve(load, inertia))
+                } else {
+                    Err(CharacterError::Gains {
+                        bone: b.name.clone(),
+                        gains: g,
+                    })
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        // The corrections evaluate the world's own drives; every character's world is built the same way, so
+        // one built here (and dropped) gives each of them its exact corrections.
+        let built = build_world(&reference);
+        let stiffness_correction =
+            stiffness_corrections(&reference, &built.world, &built.drives, &gains);
+        Ok(PreparedClip {
+            model,
+            skeleton,
+            clip,
+            reference,
+            gains,
+            stiffness_correction,
+            guard: config.guard,
+        })
+    }
+
+    /// The reference motion (shared by every character of this clip).
+    pub fn reference(&self) -> &ReferenceMotion {
+        &self.reference
+    }
+
+    /// The physical model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The skeleton of the clip.
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+
+    /// The clip as imported (after dropping a T-pose frame).
+    pub fn clip(&self) -> &Clip {
+        &self.clip
+    }
+
+    /// The simulation step the reference was preprocessed for (s).
+    pub fn step_size(&self) -> f64 {
+        self.reference.h
+    }
+
+    /// The guard thresholds a new character starts with.
+    pub fn guard(&self) -> GuardConfig {
+        self.guard
+    }
+}
+
+/// Builds a character's world on the first reference sample: one body per model body, the root prescribed along
+/// the reference path (through the returned [`RootTrack`], which a stream may redirect), a joint and a drive per
+/// other body, prepared for stepping.
+pub(super) fn build_world(reference: &Arc<ReferenceMotion>) -> BuiltWorld {
+    let mut kin = Vec::new();
+    reference.kinematics(0, &mut kin);
+    let mut world = World::new();
+    world.set_gravity(reference.gravity);
+    world.set_stabilization(Stabilization::PostStab {
+        max_iters: 3,
+        tol: 1e-10,
+    });
+    for (b, k) in kin.iter().enumerate() {
+        let mut body = Body::new(
+            reference.topology.mass[b],
+            reference.topology.inertia[b],
+            k.com,
+            k.rotation,
+        );
+        body.velocity = reference.twist(0, b);
+        world.add_body(body);
+    }
+    let path = Arc::clone(reference);
+    let root_track = RootTrack::default();
+    let track = root_track.clone();
+    world.add_prescribed(0, Box::new(move |t: f64| track.pose(&path, t)));
+    let mut drives = vec![None; kin.len()];
+    let mut joints = vec![usize::MAX; kin.len()];
+    for b in 1..kin.len() {
+        let p = reference.topology.parent[b];
+        let anchor = kin[b].origin;
+        let frame = kin[p].rotation * reference.joint_frame[b];
+        joints[b] = match reference.dofs[b] {
+            Dofs::Ball => world.add_ball_joint(b, Some(p), anchor),
+            Dofs::Hinge => world.add_hinge(b, Some(p), anchor, frame * Vector3::x()),
+            Dofs::Universal => world.add_universal(
+                b,
+                Some(p),
+                anchor,
+                frame * Vector3::x(),
+                kin[b].rotation * (reference.joint_axes[b] * Vector3::y()),
+            ),
+        };
+        let mut drive = JointDrive::new(
+            world.bodies(),
+            b,
+            Some(p),
+            Vector3::zeros(),
+            Vector3::zeros(),
+        );
+        drive.frame = reference.joint_frame[b];
+        drives[b] = Some(world.add_drive(drive));
+    }
+    world.prepare();
+    BuiltWorld {
+        world,
+        drives,
+        joints,
+        kinematics: kin,
+        root_track,
+    }
+}
