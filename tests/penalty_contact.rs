@@ -51,14 +51,34 @@ fn two_boxes() -> (World, ContactPoint) {
 /// (they reach the solve through the Woodbury correction, not the block system), in both friction regimes.
 #[test]
 fn the_step_solves_the_linearly_implicit_equation_with_cross_blocks() {
-    for friction in [0.05, 50.0] {
+    for (friction, joint_mass) in [(0.05, false), (50.0, false), (0.05, true), (50.0, true)] {
         let (mut world, mut contact) = two_boxes();
         contact.friction = friction;
         let h = 1.0 / 60.0;
-        let opts = PenaltyOptions::default();
+        let opts = PenaltyOptions {
+            joint_mass,
+            ..PenaltyOptions::default()
+        };
         world.set_contact_options(penalty_options(opts)).unwrap();
         let before: Vec<Body> = world.bodies().to_vec();
-        let force = PenaltyContact::new(&contact, &before, h, &opts).unwrap();
+        // Without joints W is M⁻¹, so the joint-mass gains are the free ones (plus the 1e-6 regulariser of an
+        // immovable body); with joint_mass every block goes through the Woodbury correction.
+        let force = if joint_mass {
+            let k_inv = [(0, contact.point), (1, contact.other_point)]
+                .iter()
+                .map(|&(i, p)| {
+                    let b = &before[i];
+                    let rx = b.position - p; // [r]ₓᵀ = [−r]ₓ
+                    let r = rx.cross_matrix();
+                    r * b.inertia_world().try_inverse().unwrap() * r.transpose()
+                        + Matrix3::identity() / b.mass
+                })
+                .sum::<Matrix3<f64>>()
+                * (1.0 + 1e-6);
+            PenaltyContact::with_inverse_mass(&contact, &before, h, &opts, &k_inv).unwrap()
+        } else {
+            PenaltyContact::new(&contact, &before, h, &opts).unwrap()
+        };
         let e = force.eval(&before);
         assert!(e.wrench[0].norm() > 1.0, "the contact pushes");
         world.set_contacts(&[contact], &[]).unwrap();
@@ -137,7 +157,7 @@ fn momentum_is_conserved_between_bodies() {
 /// (`m g = Σ k_i δ`), and the contact impulses carry its weight.
 #[test]
 fn a_resting_box_settles_at_the_predicted_depth() {
-    for period_steps in [1.0, 2.0, 4.0] {
+    for (period_steps, joint_mass) in [(1.0, false), (2.0, false), (4.0, false), (2.0, true)] {
         let mut world = World::new();
         let b = world.add_body(
             Body::cuboid(1.0, Vector3::repeat(0.2))
@@ -145,6 +165,7 @@ fn a_resting_box_settles_at_the_predicted_depth() {
         );
         let opts = PenaltyOptions {
             period_steps,
+            joint_mass,
             ..PenaltyOptions::default()
         };
         world.set_contact_options(penalty_options(opts)).unwrap();
@@ -192,13 +213,15 @@ fn a_resting_box_settles_at_the_predicted_depth() {
             depth * 1e3,
             predicted * 1e3
         );
-        assert!((depth - predicted).abs() < 1e-6 * predicted.max(1e-3));
+        // Joint mass: W = M⁻¹ for a free box, up to the 1e-6 regulariser.
+        assert!((depth - predicted).abs() < 1e-5 * predicted);
         assert!((carried - 9.81 * h).abs() < 1e-9);
         assert!(world.body(b).velocity.norm() < 1e-9);
         // k = m_n (2π/(N h))² per corner: a cube's corner has m_n = m/4 (1/m + |r×n|²/I = 4/m), so the four
         // corners together are as stiff as the whole mass on one spring and the depth is g (N h / 2π)².
         let k_expected = 1.0 * (std::f64::consts::TAU / (period_steps * h)).powi(2);
         assert!((stiffness - k_expected).abs() < 1e-9 * k_expected);
+        let _ = joint_mass;
     }
 }
 

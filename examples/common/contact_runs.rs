@@ -24,6 +24,8 @@ pub struct SlopeRun {
     pub analytic_accel: f64,
     /// Deepest penetration after any step's post-stabilization (m).
     pub max_penetration: f64,
+    /// Deepest penetration after the first second (m): settled, without the landing transient.
+    pub settled_penetration: f64,
     /// Most contacts in a step.
     pub max_contacts: usize,
     /// Velocity-LCP residual, worst over the run.
@@ -77,10 +79,14 @@ pub fn box_on_slope_with(angle: f64, mu: f64, seconds: f64, options: ContactOpti
     let (mut max_penetration, mut max_contacts, mut max_residual) = (0.0f64, 0, 0.0f64);
     let mut v_at_1s = 0.0;
     let mut times = Vec::with_capacity(steps);
+    let mut settled_penetration = 0.0f64;
     for k in 0..steps {
         let t0 = std::time::Instant::now();
         let report = cw.step(CONTACT_STEP).expect("slope step");
         times.push(t0.elapsed().as_secs_f64() * 1e6);
+        if (k + 1) as f64 * CONTACT_STEP > 1.0 {
+            settled_penetration = settled_penetration.max(report.contacts.max_penetration);
+        }
         max_penetration = max_penetration.max(report.contacts.max_penetration);
         max_contacts = max_contacts.max(report.contacts.contacts);
         max_residual = max_residual.max(report.contacts.residual);
@@ -96,6 +102,7 @@ pub fn box_on_slope_with(angle: f64, mu: f64, seconds: f64, options: ContactOpti
         accel: (v_end - v_at_1s) / (t_end - 1.0),
         analytic_accel: G * (angle.sin() - mu * angle.cos()),
         max_penetration,
+        settled_penetration,
         max_contacts,
         max_residual,
         median_step_us: median(&mut times),
@@ -109,6 +116,10 @@ pub struct StackRun {
     pub max_drift: f64,
     /// Deepest penetration after any step (m).
     pub max_penetration: f64,
+    /// Deepest penetration after the first second (m): settled, without the landing transient.
+    pub settled_penetration: f64,
+    /// Largest displacement of any box between 1 s and the end (m).
+    pub settled_drift: f64,
     /// Most contacts in a step.
     pub max_contacts: usize,
     /// Median and worst wall time of a step (µs), detection included.
@@ -146,8 +157,10 @@ pub fn box_stack_with(n: usize, seconds: f64, options: ContactOptions) -> StackR
     let starts: Vec<Vector3<f64>> = cw.world.bodies().iter().map(|b| b.position).collect();
     let steps = (seconds / CONTACT_STEP).round() as usize;
     let (mut max_drift, mut max_penetration, mut max_contacts) = (0.0f64, 0.0f64, 0);
+    let (mut settled_penetration, mut settled_drift) = (0.0f64, 0.0f64);
+    let mut at_1s = starts.clone();
     let mut times = Vec::with_capacity(steps);
-    for _ in 0..steps {
+    for k in 0..steps {
         let t0 = std::time::Instant::now();
         let report = cw.step(CONTACT_STEP).expect("stack step");
         times.push(t0.elapsed().as_secs_f64() * 1e6);
@@ -156,11 +169,22 @@ pub fn box_stack_with(n: usize, seconds: f64, options: ContactOptions) -> StackR
         for (b, s) in cw.world.bodies().iter().zip(&starts) {
             max_drift = max_drift.max((b.position - s).norm());
         }
+        let settled = (k + 1) as f64 * CONTACT_STEP > 1.0;
+        if k + 1 == (1.0 / CONTACT_STEP).round() as usize {
+            at_1s = cw.world.bodies().iter().map(|b| b.position).collect();
+        } else if settled {
+            settled_penetration = settled_penetration.max(report.contacts.max_penetration);
+            for (b, s) in cw.world.bodies().iter().zip(&at_1s) {
+                settled_drift = settled_drift.max((b.position - s).norm());
+            }
+        }
     }
     times.sort_by(f64::total_cmp);
     StackRun {
         max_drift,
         max_penetration,
+        settled_penetration,
+        settled_drift,
         max_contacts,
         median_step_us: times[times.len() / 2],
         worst_step_us: *times.last().unwrap_or(&0.0),
@@ -176,6 +200,8 @@ pub struct StiffRun {
     pub pressed_max_speed: f64,
     /// Deepest penetration after any step (m).
     pub max_penetration: f64,
+    /// Deepest penetration after the first second (m), pressed.
+    pub settled_penetration: f64,
     /// Largest normal impulse of a contact in a step (N·s).
     pub max_normal_impulse: f64,
     /// Steps with contacts.
@@ -265,6 +291,7 @@ pub fn stiff_contact_with(scale: f64, seconds: f64, options: ContactOptions) -> 
         max_speed: 0.0,
         pressed_max_speed: 0.0,
         max_penetration: 0.0,
+        settled_penetration: 0.0,
         max_normal_impulse: 0.0,
         contact_steps: 0,
         pressed_slide: 0.0,
@@ -289,6 +316,9 @@ pub fn stiff_contact_with(scale: f64, seconds: f64, options: ContactOptions) -> 
             run.max_speed = run.max_speed.max(speed);
             if (k + 1) as f64 * CONTACT_STEP > 1.0 {
                 run.pressed_max_speed = run.pressed_max_speed.max(speed);
+                run.settled_penetration = run
+                    .settled_penetration
+                    .max(report.contacts.max_penetration);
             }
         }
     }

@@ -49,6 +49,11 @@ pub struct PenaltyOptions {
     /// Friction damper `c = friction_damping · m_t / h` (≥ 0, `m_t` the tangential reduced mass): a sticking
     /// contact under a tangential load `F` creeps at `F / c`. Default 20.
     pub friction_damping: f64,
+    /// The mass the gains are set from: `false` the free rigid bodies' reduced mass at the point (Hasegawa
+    /// eq. 7; no extra solve), `true` the point's effective mass through the joints and drives of the step's
+    /// implicit `M̃` (`1/(nᵀ J W Jᵀ n)`, 6 solves per contact body). A body pressed by stiff drives needs the
+    /// latter: its own mass sets a spring far too soft for the drives' load. Default `true`.
+    pub joint_mass: bool,
 }
 
 impl Default for PenaltyOptions {
@@ -57,6 +62,7 @@ impl Default for PenaltyOptions {
             period_steps: 2.0,
             damping_ratio: 1.0,
             friction_damping: 20.0,
+            joint_mass: true,
         }
     }
 }
@@ -140,15 +146,28 @@ impl PenaltyContact {
         options: &PenaltyOptions,
     ) -> Option<PenaltyContact> {
         let a = &bodies[point.body];
-        let ra = point.point - a.position;
-        let mut k_inv = point_inverse_mass(a, &ra);
+        let mut k_inv = point_inverse_mass(a, &(point.point - a.position));
+        if let ContactOther::Body(o) = point.other {
+            let b = &bodies[o];
+            k_inv += point_inverse_mass(b, &(point.other_point - b.position));
+        }
+        Self::with_inverse_mass(point, bodies, h, options, &k_inv)
+    }
+
+    /// Like [`PenaltyContact::new`], with the relative point inverse mass `k_inv` (3×3, world) given: the
+    /// gains are `k = m_n ω²`, `d = 2ζ m_n ω`, `c = friction_damping·m_t/h` with `m_n = 1/(nᵀ k_inv n)` and
+    /// `m_t` the mean across the normal.
+    pub fn with_inverse_mass(
+        point: &ContactPoint,
+        bodies: &[Body],
+        h: f64,
+        options: &PenaltyOptions,
+        k_inv: &Matrix3<f64>,
+    ) -> Option<PenaltyContact> {
+        let a = &bodies[point.body];
         let (other, other_local) = match point.other {
             ContactOther::Static => (None, point.other_point),
-            ContactOther::Body(o) => {
-                let b = &bodies[o];
-                k_inv += point_inverse_mass(b, &(point.other_point - b.position));
-                (Some(o), b.point_local(&point.other_point))
-            }
+            ContactOther::Body(o) => (Some(o), bodies[o].point_local(&point.other_point)),
             ContactOther::Free(_) => return None,
         };
         let n = point.normal;
@@ -314,6 +333,13 @@ pub(crate) struct PenaltyState {
     cross: Vec<Matrix6<f64>>,
     /// `W` blocks between the coupled bodies.
     w: Vec<Matrix6<f64>>,
+    /// Force part `h(f − ∂f/∂v·v)` of the coupled bodies when the penalty terms bypass the block system.
+    g: Vec<Vector6<f64>>,
+    /// The step's options and size, kept for the joint-mass path (contacts built after the solve).
+    options: PenaltyOptions,
+    h: f64,
+    /// This step builds its contacts from `W` ([`PenaltyOptions::joint_mass`]).
+    joint: bool,
     /// The dense `(I + C W)` (6nb)², its pivots and right-hand side.
     lu: Vec<f64>,
     piv: Vec<usize>,
@@ -354,7 +380,9 @@ impl ContactState {
 
     /// Builds the step's penalty contacts and adds their wrenches and gradients to the step's accumulators:
     /// diagonal blocks directly (as drives do), cross blocks into the coupling correction. With the linearly
-    /// implicit step the cross part `−∂f_a/∂v_b·v_b` of `f̃ = f − ∂f/∂v·v` is added to the wrench too.
+    /// implicit step the cross part `−∂f_a/∂v_b·v_b` of `f̃ = f − ∂f/∂v·v` is added to the wrench too. With
+    /// [`PenaltyOptions::joint_mass`] the contacts need `W` first: they are only registered here and built in
+    /// [`ContactState::penalty_couple`], all their blocks going through the correction.
     pub(crate) fn penalty_forces(
         &mut self,
         bodies: &[Body],
@@ -366,6 +394,9 @@ impl ContactState {
             return;
         };
         let ps = &mut self.penalty;
+        ps.options = options;
+        ps.h = h;
+        ps.joint = options.joint_mass && implicit;
         ps.contacts.clear();
         ps.forces.clear();
         ps.bodies.clear();
@@ -374,25 +405,35 @@ impl ContactState {
         ps.before.clear();
         ps.before.extend(bodies.iter().map(|b| b.velocity));
         for p in &self.points {
-            // Free others are refused when the contacts are set.
-            let Some(c) = PenaltyContact::new(p, bodies, h, &options) else {
-                continue;
+            let other = match p.other {
+                ContactOther::Body(o) => Some(o),
+                _ => None,
             };
-            if let Some(o) = c.other {
-                for b in [c.body, o] {
+            // Joint mass: every contact body; else only bodies with cross blocks.
+            if ps.joint || other.is_some() {
+                for b in std::iter::once(p.body).chain(other) {
                     if ps.slot[b] == usize::MAX {
                         ps.slot[b] = ps.bodies.len();
                         ps.bodies.push(b);
                     }
                 }
             }
-            ps.contacts.push(c);
         }
         let nb = ps.bodies.len();
         ps.cross.clear();
         ps.cross.resize(nb * nb, Matrix6::zeros());
-        for c in &ps.contacts {
+        ps.g.clear();
+        ps.g.resize(nb, Vector6::zeros());
+        if ps.joint {
+            return;
+        }
+        for p in &self.points {
+            // Free others are refused when the contacts are set.
+            let Some(c) = PenaltyContact::new(p, bodies, h, &options) else {
+                continue;
+            };
             let pf = c.point_force(bodies);
+            ps.contacts.push(c);
             ps.forces.push(pf);
             let e = c.wrench_eval(bodies, &pf);
             let a = c.body;
@@ -417,12 +458,61 @@ impl ContactState {
         }
     }
 
-    /// After the step's solve gave `v*` without the cross blocks: adds them exactly through the coupled bodies'
-    /// `W` (Woodbury), then records each contact's impulse `h·F(t+h)` (linearised, as the solve applied it).
-    pub(crate) fn penalty_couple(&mut self, s: PenaltySolve<'_>, bodies: &[Body], h: f64) {
+    /// Joint-mass path: the contacts with gains from `W`, all their blocks into `C`, their force part into `g`.
+    fn penalty_joint_contacts(&mut self, bodies: &[Body]) {
         let ps = &mut self.penalty;
-        let nb = ps.bodies.len();
+        let (h, nb) = (ps.h, ps.bodies.len());
+        for p in &self.points {
+            let a = &bodies[p.body];
+            let ra = p.point - a.position;
+            let ja = point_jacobian(&ra);
+            let sa = ps.slot[p.body];
+            let mut k_inv = ja * ps.w[sa * nb + sa] * ja.transpose();
+            // A millionth of the free bodies' compliance keeps the mass finite on an immovable body.
+            let mut k_free = point_inverse_mass(a, &ra);
+            if let ContactOther::Body(o) = p.other {
+                let b = &bodies[o];
+                let rb = p.other_point - b.position;
+                let jb = point_jacobian(&rb);
+                let sb = ps.slot[o];
+                k_inv += jb * ps.w[sb * nb + sb] * jb.transpose()
+                    - ja * ps.w[sa * nb + sb] * jb.transpose()
+                    - jb * ps.w[sb * nb + sa] * ja.transpose();
+                k_free += point_inverse_mass(b, &rb);
+            }
+            k_inv += k_free * 1e-6;
+            let Some(c) = PenaltyContact::with_inverse_mass(p, bodies, h, &ps.options, &k_inv)
+            else {
+                continue;
+            };
+            let pf = c.point_force(bodies);
+            ps.contacts.push(c);
+            ps.forces.push(pf);
+            let e = c.wrench_eval(bodies, &pf);
+            let sides = [Some(c.body), c.other];
+            for (i, bi) in sides.iter().enumerate() {
+                let Some(bi) = *bi else { continue };
+                let si = ps.slot[bi];
+                let mut g = e.wrench[i];
+                for (j, bj) in sides.iter().enumerate() {
+                    let Some(bj) = *bj else { continue };
+                    let sj = ps.slot[bj];
+                    ps.cross[si * nb + sj] -= e.dp[i][j] * (h * h) + e.dv[i][j] * h;
+                    g -= e.dv[i][j] * bodies[bj].velocity;
+                }
+                ps.g[si] += g * h;
+            }
+        }
+    }
+
+    /// After the step's solve gave `v*` (from `M̃` with the penalty diagonal blocks, or without any penalty term
+    /// on the joint-mass path): adds the remaining blocks `C` exactly through the coupled bodies' `W` (Woodbury,
+    /// `(I + C W) y = C v* − g`, `v = solve(a − y)`), then records each contact's impulse `h·F(t+h)`
+    /// (linearised, as the solve applied it).
+    pub(crate) fn penalty_couple(&mut self, s: PenaltySolve<'_>, bodies: &[Body]) {
+        let nb = self.penalty.bodies.len();
         if nb > 0 {
+            let ps = &mut self.penalty;
             let n = bodies.len();
             ps.unit.clear();
             ps.unit.resize(n, Vector6::zeros());
@@ -447,13 +537,20 @@ impl ContactState {
                     }
                 }
             }
-            // (I + C W) y = C v*, dense 6nb × 6nb, row-major.
+            if ps.joint {
+                self.penalty_joint_contacts(bodies);
+            }
+            let ps = &mut self.penalty;
+            // (I + C W) y = C v* − g, dense 6nb × 6nb, row-major.
             let dim = 6 * nb;
             ps.lu.clear();
             ps.lu.resize(dim * dim, 0.0);
             ps.y.clear();
             ps.y.resize(dim, 0.0);
             for i in 0..nb {
+                for r in 0..6 {
+                    ps.y[6 * i + r] = -ps.g[i][r];
+                }
                 for k in 0..nb {
                     let c = &ps.cross[i * nb + k];
                     if c.iter().all(|&v| v == 0.0) {
@@ -486,8 +583,10 @@ impl ContactState {
                 }
                 s.solver.solve(&ps.rhs, s.b, s.x, s.lambda);
             }
-            // A singular (I + C W) (never seen) leaves v* from the diagonal blocks alone.
+            // A singular (I + C W) (never seen) leaves v* (without the correction's terms).
         }
+        let ps = &self.penalty;
+        let h = ps.h;
         self.impulses.clear();
         for (c, pf) in ps.contacts.iter().zip(&ps.forces) {
             let step = |k: usize, b: usize| -> Vector3<f64> {

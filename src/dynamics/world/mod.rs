@@ -492,7 +492,6 @@ impl World {
                     lambda: &mut self.lambda,
                 },
                 &self.bodies,
-                h,
             );
             contacts.contacts = self.contacts.points.len();
         } else {
