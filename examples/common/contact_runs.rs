@@ -316,9 +316,8 @@ pub fn stiff_contact_with(scale: f64, seconds: f64, options: ContactOptions) -> 
             run.max_speed = run.max_speed.max(speed);
             if (k + 1) as f64 * CONTACT_STEP > 1.0 {
                 run.pressed_max_speed = run.pressed_max_speed.max(speed);
-                run.settled_penetration = run
-                    .settled_penetration
-                    .max(report.contacts.max_penetration);
+                run.settled_penetration =
+                    run.settled_penetration.max(report.contacts.max_penetration);
             }
         }
     }

@@ -619,7 +619,8 @@ fn solve_dense(a: &mut [f64], piv: &mut Vec<usize>, y: &mut [f64], dim: usize) -
         let (p, best) = (col..dim)
             .map(|r| (r, a[r * dim + col].abs()))
             .fold((col, -1.0), |m, v| if v.1 > m.1 { v } else { m });
-        if !(best > 1e-14 * scale) {
+        // NaN entries count as singular too.
+        if best.is_nan() || best <= 1e-14 * scale {
             return false;
         }
         if p != col {
