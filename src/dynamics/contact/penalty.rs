@@ -17,15 +17,19 @@
 //! deepest vertex; with the contact manifolds of `contact::collision` (4 corners of a box face, the ends of a
 //! capsule) the sum of the corner springs is that volume integral for a planar face (the force is `k·Σδ_i`, the
 //! mean depth times the face's stiffness). The gains follow Hasegawa eqs. 6–8: `k = m ω²` with the contact's
-//! reduced mass `m = 1/(nᵀ(K_a + K_b)n)` (`K` the point's inverse mass `[r]ₓI⁻¹[r]ₓᵀ + 1/m`) and `ω = 2π/(N h)`;
-//! his explicit integration needs N = 16, the linearly implicit step is stable for any N, so the default is 2.
-//! The damping he leaves open is critical here (`d = 2ζ m ω`, ζ = 1). See `docs/contact.md`, "Penalty contact".
+//! effective mass `m = 1/(nᵀ K n)` and `ω = 2π/(N h)`; his explicit integration needs N = 16, the linearly
+//! implicit step is stable for any N, so the default is 2. The damping he leaves open is critical here
+//! (`d = 2ζ m ω`, ζ = 1). `K` is the relative point inverse mass: by default through the joints and drives of the
+//! step's `M̃` (`J W Jᵀ`, [`PenaltyOptions::joint_mass`]), else the free bodies' `[r]ₓI⁻¹[r]ₓᵀ + 1/m` (his
+//! reduced mass, eq. 7). See `docs/contact.md`, "Penalty contact".
 //!
-//! Static contacts only touch their body's diagonal block. A contact between two world bodies also has cross
-//! blocks, which the world's block system does not have a slot for (they would close loops in the tree
-//! solver); those are added exactly by a low-rank correction in the contact bodies' space (Woodbury): with `C`
-//! the cross blocks, `W` the joint-aware inverse mass between the coupled bodies (6 solves per body with the
-//! step's factorisation) and `v*` the velocity without them, `(I + C W) y = C v*` and `v = solve(a − y)`.
+//! With the free bodies' mass, static contacts only touch their body's diagonal block, added before the step's
+//! factorisation. A contact between two world bodies also has cross blocks, which the world's block system has
+//! no slot for (they would close loops in the tree solver); those are added exactly by a low-rank correction in
+//! the contact bodies' space (Woodbury): with `C` the blocks not in the factorisation, `g` their force part,
+//! `W` the joint-aware inverse mass between the coupled bodies (6 solves per body with the step's
+//! factorisation) and `v*` the velocity without them, `(I + C W) y = C v* − g` and `v = solve(a − y)`. With the
+//! joint mass every penalty block takes that route, since the gains need `W` of `M̃` without them.
 
 use nalgebra::{Matrix3, Matrix6, SMatrix, Vector3, Vector6};
 
