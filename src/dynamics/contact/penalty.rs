@@ -330,10 +330,12 @@ impl Force for PenaltyContact {
 pub(crate) struct PenaltyState {
     contacts: Vec<PenaltyContact>,
     forces: Vec<PointForce>,
-    /// Bodies with cross blocks (contacts between two world bodies), and each world body's index among them.
+    /// The coupled bodies (with blocks outside the factorisation: both sides of body–body contacts, or every
+    /// contact body with the joint mass), and each world body's index among them.
     bodies: Vec<usize>,
     slot: Vec<usize>,
-    /// Cross blocks of `M̃` between the coupled bodies, row-major `nb × nb` (diagonal blocks stay zero).
+    /// The blocks `C` of `M̃` outside the factorisation, row-major `nb × nb` (with the free bodies' mass only the
+    /// cross blocks; with the joint mass all).
     cross: Vec<Matrix6<f64>>,
     /// `W` blocks between the coupled bodies.
     w: Vec<Matrix6<f64>>,
@@ -367,11 +369,11 @@ pub(crate) struct PenaltyTargets<'a> {
 /// The quantities of the step the cross-coupling correction reads and updates.
 pub(crate) struct PenaltySolve<'a> {
     pub solver: &'a mut dyn SaddlePointSolver,
-    /// Momentum right-hand side `a` of the step (without the cross blocks' coupling).
+    /// Momentum right-hand side `a` of the step (without the blocks of `C` and their force part `g`).
     pub rhs_a: &'a [Vector6<f64>],
     /// Joint right-hand side `b`.
     pub b: &'a [f64],
-    /// In: `v*` from `M̃` without cross blocks; out: `v(t+h)`.
+    /// In: `v*` from the factorised `M̃` (without `C`); out: `v(t+h)`.
     pub x: &'a mut [Vector6<f64>],
     pub lambda: &'a mut [f64],
 }
