@@ -1,7 +1,8 @@
 //! A character step with ground contacts (issue 6): the CMU walk character (19 bodies, h = 1/120 s) with 8
 //! contact points on its feet against a ground plane fitted under the lowest of them every step (so one point
 //! touches and the others close their gaps), friction μ = 0.8, Lemke on the 4-direction pyramid; beside the
-//! same character's step without contacts, in the same run. `cargo bench --bench contact_step`.
+//! same character's step without contacts and with penalty contact (`ContactSolver::Penalty`, no LCP), in the
+//! same run. `cargo bench --bench contact_step`.
 //!
 //! Goal (issue 6): ≤ 20 µs per step with 8 contacts.
 
@@ -12,7 +13,7 @@ use std::time::Instant;
 
 use common::worlds::quantile;
 use flinch::control::{Character, CharacterConfig};
-use flinch::dynamics::{ContactOptions, ContactOther, ContactPoint, ContactSolver};
+use flinch::dynamics::{ContactOptions, ContactOther, ContactPoint, ContactSolver, PenaltyOptions};
 use nalgebra::Vector3;
 
 /// The feet's contact points: both ends of the lowest side of every foot and toe capsule (world).
@@ -91,11 +92,14 @@ fn main() {
         tolerance: 1e-6,
     };
     let (pgs, pgs90, _, pgs_size) = run(pgs_solver, true);
+    let (penalty, penalty90, _, _) = run(ContactSolver::Penalty(PenaltyOptions::default()), true);
     println!("character step, CMU walk, 19 bodies, h = 1/120 s (median / 90th percentile µs):");
     println!("  no contacts            {free:8.2} / {free90:8.2}");
     println!("  {n} contacts, Lemke     {lemke:8.2} / {lemke90:8.2} (LCP size {size})");
     println!("  {n} contacts, PGS       {pgs:8.2} / {pgs90:8.2} (LCP size {pgs_size})");
+    println!("  {n} contacts, penalty   {penalty:8.2} / {penalty90:8.2} (no LCP)");
     println!("figure character_step_8_contacts_us {lemke:.2} us");
+    println!("figure character_step_8_contacts_penalty_us {penalty:.2} us");
     println!("figure character_step_8_contacts_pgs_us {pgs:.2} us");
     println!("figure character_step_no_contacts_us {free:.2} us");
 }

@@ -6,7 +6,7 @@ mod common;
 use common::Lcg;
 use flinch::dynamics::{
     BallJoint, Body, Constraint, Damping, FixedJoint, Force, ForceFrame, Gravity, HingeJoint,
-    JointDrive, Prescribed, UniversalJoint, UserForce,
+    JointDrive, PenaltyContact, Prescribed, UniversalJoint, UserForce,
 };
 use nalgebra::{Matrix3, Matrix6, UnitQuaternion, Vector3, Vector6};
 
@@ -242,6 +242,59 @@ fn force_gradients_match_finite_differences() {
             check_force(f.as_ref(), &bodies, &format!("{name} trial {trial}"));
         }
     }
+}
+
+/// Penalty contacts (docs/contact.md, "Penalty contact"): against static geometry and between two bodies, in
+/// the sticking (viscous) and the sliding (capped at μ f_n) friction regime, at random poses and velocities.
+/// States near a kink of the model (δ = 0, f_n = 0, c|u_t| = μ f_n) are skipped: there the force has no gradient.
+#[test]
+fn penalty_contact_gradients_match_finite_differences() {
+    let mut rng = Lcg(17);
+    let mut checked = [0usize; 4];
+    for trial in 0..40 {
+        let bodies = vec![random_body(&mut rng), random_body(&mut rng)];
+        let n = rvec(&mut rng, 1.0).normalize();
+        let pa = bodies[0].position + rvec(&mut rng, 0.5);
+        let pb = pa + n * (0.01 + 0.05 * rng.next_f64());
+        let with_body = trial % 2 == 1;
+        let friction = if trial % 4 < 2 { 50.0 } else { 0.3 };
+        let c = PenaltyContact {
+            body: 0,
+            other: with_body.then_some(1),
+            local: bodies[0].point_local(&pa),
+            other_local: if with_body {
+                bodies[1].point_local(&pb)
+            } else {
+                pb
+            },
+            normal: n,
+            stiffness: 2000.0,
+            damping: 5.0,
+            friction_damping: 20.0,
+            friction,
+        };
+        // The model's switching quantities at this state, to stay away from its kinks.
+        let point_velocity = |b: &Body, p: Vector3<f64>| {
+            b.velocity.fixed_rows::<3>(3).into_owned() + b.omega().cross(&(p - b.position))
+        };
+        let u = point_velocity(&bodies[0], pa)
+            - if with_body {
+                point_velocity(&bodies[1], pb)
+            } else {
+                Vector3::zeros()
+            };
+        let f_n = 2000.0 * c.depth(&bodies) - 5.0 * n.dot(&u);
+        let slip = (u - n * n.dot(&u)).norm();
+        let ratio = 20.0 * slip / (friction * f_n);
+        if f_n < 1.0 || (0.7..1.4).contains(&ratio) {
+            continue;
+        }
+        let regime = usize::from(ratio > 1.0);
+        checked[2 * usize::from(with_body) + regime] += 1;
+        check_force(&c, &bodies, &format!("penalty contact trial {trial}"));
+    }
+    println!("checked (static stick, static slide, body stick, body slide): {checked:?}");
+    assert!(checked.iter().all(|&k| k >= 2), "{checked:?}");
 }
 
 #[test]

@@ -201,3 +201,118 @@ fn characters_of_one_prepared_clip_do_not_allocate() {
     assert!(crowd.iter().all(|c| c.last_fault().is_none()));
     assert_eq!(allocs, 0, "{allocs} allocations in 300 crowd steps");
 }
+
+/// Penalty contact (docs/contact.md, "Penalty contact"): a step with ground contacts (static) and contacts
+/// between boxes (with the cross-block correction) allocates nothing once warm, for every solver; so does the
+/// walk character with penalty contacts on its feet handed every step.
+#[test]
+fn penalty_contact_steps_do_not_allocate() {
+    use flinch::dynamics::{
+        ContactOptions, ContactOther, ContactPoint, ContactSolver, PenaltyOptions,
+    };
+    let options = ContactOptions {
+        solver: ContactSolver::Penalty(PenaltyOptions::default()),
+        ..ContactOptions::default()
+    };
+    let corners = [(-0.1, -0.1), (0.1, -0.1), (-0.1, 0.1), (0.1, 0.1)];
+    for (name, make) in solvers() {
+        let mut w = World::with_solver(make());
+        for i in 0..2 {
+            w.add_body(Body::cuboid(1.0, Vector3::repeat(0.2)).at(
+                Vector3::new(0.0, 0.1 + 0.2 * i as f64 - 0.001, 0.0),
+                UnitQuaternion::identity(),
+            ));
+        }
+        w.set_contact_options(options).unwrap();
+        let mut set = [ContactPoint {
+            body: 0,
+            other: ContactOther::Static,
+            point: Vector3::zeros(),
+            other_point: Vector3::zeros(),
+            normal: Vector3::y(),
+            friction: 0.5,
+            restitution: 0.0,
+        }; 8];
+        let step = |w: &mut World, set: &mut [ContactPoint; 8]| {
+            for (k, &(x, z)) in corners.iter().enumerate() {
+                let ground = w.body(0).point_world(&Vector3::new(x, -0.1, z));
+                set[k].point = ground;
+                set[k].other_point = Vector3::new(ground.x, 0.0, ground.z);
+                let top = w.body(1).point_world(&Vector3::new(x, -0.1, z));
+                set[4 + k] = ContactPoint {
+                    body: 1,
+                    other: ContactOther::Body(0),
+                    point: top,
+                    other_point: w.body(0).point_world(&Vector3::new(x, 0.1, z)),
+                    ..set[k]
+                };
+            }
+            w.set_contacts(&set[..], &[]).unwrap();
+            w.step(1.0 / 60.0).unwrap()
+        };
+        step(&mut w, &mut set);
+        let before = ALLOCS.load(Ordering::Relaxed);
+        ARMED.with(|a| a.set(true));
+        let mut pushed = 0.0;
+        for _ in 0..300 {
+            let r = step(&mut w, &mut set);
+            assert_eq!(r.contacts.contacts, 8);
+            pushed += w.contact_impulses()[4].normal;
+        }
+        ARMED.with(|a| a.set(false));
+        let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+        assert_eq!(
+            allocs, 0,
+            "{name}: {allocs} allocations in 300 penalty steps"
+        );
+        assert!(pushed > 0.0, "the box contacts carried load");
+    }
+
+    use flinch::control::{Character, CharacterConfig};
+    use flinch::io::{ImportOptions, load_embedded_walk};
+    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    let mut c = Character::from_imported(imported, &CharacterConfig::default()).unwrap();
+    c.set_contact_options(options).unwrap();
+    let feet: Vec<usize> = c
+        .model()
+        .bodies
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.name.ends_with("Foot"))
+        .map(|(i, _)| i)
+        .collect();
+    let h = c.step_size();
+    let mut set = [ContactPoint {
+        body: feet[0],
+        other: ContactOther::Static,
+        point: Vector3::zeros(),
+        other_point: Vector3::zeros(),
+        normal: Vector3::y(),
+        friction: 0.8,
+        restitution: 0.0,
+    }; 2];
+    let step = |c: &mut Character, set: &mut [ContactPoint; 2]| {
+        for (k, &f) in feet.iter().enumerate() {
+            let p = c.body_frame(f).translation.vector;
+            set[k].body = f;
+            set[k].point = p;
+            // Pressed 1 cm into a ground just above the foot's origin.
+            set[k].other_point = p + Vector3::y() * 0.01;
+        }
+        c.set_contacts(&set[..], &[]).unwrap();
+        c.step(h).unwrap()
+    };
+    step(&mut c, &mut set);
+    let before = ALLOCS.load(Ordering::Relaxed);
+    ARMED.with(|a| a.set(true));
+    for _ in 0..100 {
+        let r = step(&mut c, &mut set);
+        assert_eq!(r.contacts.contacts, 2);
+    }
+    ARMED.with(|a| a.set(false));
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    assert_eq!(
+        allocs, 0,
+        "{allocs} allocations in 100 character steps with penalty feet"
+    );
+}

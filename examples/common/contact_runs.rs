@@ -3,7 +3,7 @@
 
 use flinch::contact::ContactWorld;
 use flinch::contact::collision::{Collider, Shape};
-use flinch::dynamics::{Body, JointDrive, World};
+use flinch::dynamics::{Body, ContactOptions, JointDrive, World};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
 /// h = 1/60 s, the game step of the issue.
@@ -24,15 +24,30 @@ pub struct SlopeRun {
     pub analytic_accel: f64,
     /// Deepest penetration after any step's post-stabilization (m).
     pub max_penetration: f64,
+    /// Deepest penetration after the first second (m): settled, without the landing transient.
+    pub settled_penetration: f64,
     /// Most contacts in a step.
     pub max_contacts: usize,
     /// Velocity-LCP residual, worst over the run.
     pub max_residual: f64,
+    /// Median wall time of a step (µs), detection included.
+    pub median_step_us: f64,
+}
+
+/// The median of `times` (sorted in place; 0 when empty).
+fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times.get(times.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// A 0.2 m, 1 kg box released at rest on a plane inclined by `angle` (rad) about z, friction `mu`, for
 /// `seconds` at [`CONTACT_STEP`].
 pub fn box_on_slope(angle: f64, mu: f64, seconds: f64) -> SlopeRun {
+    box_on_slope_with(angle, mu, seconds, ContactOptions::default())
+}
+
+/// [`box_on_slope`] with the given contact options (e.g. penalty contact).
+pub fn box_on_slope_with(angle: f64, mu: f64, seconds: f64, options: ContactOptions) -> SlopeRun {
     let tilt = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), angle);
     let up = tilt * Vector3::y();
     let down = tilt * -Vector3::x(); // down the slope for angle > 0
@@ -56,12 +71,22 @@ pub fn box_on_slope(angle: f64, mu: f64, seconds: f64) -> SlopeRun {
     ];
     let mut cw = ContactWorld::new(world, colliders);
     cw.friction = mu;
+    cw.world
+        .set_contact_options(options)
+        .expect("contact options");
     let steps = (seconds / CONTACT_STEP).round() as usize;
     let start = cw.world.body(b).position;
     let (mut max_penetration, mut max_contacts, mut max_residual) = (0.0f64, 0, 0.0f64);
     let mut v_at_1s = 0.0;
+    let mut times = Vec::with_capacity(steps);
+    let mut settled_penetration = 0.0f64;
     for k in 0..steps {
+        let t0 = std::time::Instant::now();
         let report = cw.step(CONTACT_STEP).expect("slope step");
+        times.push(t0.elapsed().as_secs_f64() * 1e6);
+        if (k + 1) as f64 * CONTACT_STEP > 1.0 {
+            settled_penetration = settled_penetration.max(report.contacts.max_penetration);
+        }
         max_penetration = max_penetration.max(report.contacts.max_penetration);
         max_contacts = max_contacts.max(report.contacts.contacts);
         max_residual = max_residual.max(report.contacts.residual);
@@ -77,8 +102,10 @@ pub fn box_on_slope(angle: f64, mu: f64, seconds: f64) -> SlopeRun {
         accel: (v_end - v_at_1s) / (t_end - 1.0),
         analytic_accel: G * (angle.sin() - mu * angle.cos()),
         max_penetration,
+        settled_penetration,
         max_contacts,
         max_residual,
+        median_step_us: median(&mut times),
     }
 }
 
@@ -89,6 +116,10 @@ pub struct StackRun {
     pub max_drift: f64,
     /// Deepest penetration after any step (m).
     pub max_penetration: f64,
+    /// Deepest penetration after the first second (m): settled, without the landing transient.
+    pub settled_penetration: f64,
+    /// Largest displacement of any box between 1 s and the end (m).
+    pub settled_drift: f64,
     /// Most contacts in a step.
     pub max_contacts: usize,
     /// Median and worst wall time of a step (µs), detection included.
@@ -99,6 +130,11 @@ pub struct StackRun {
 /// `n` boxes of 0.2 m stacked on the ground (each exactly on the one below), μ = 0.5, `seconds` at
 /// [`CONTACT_STEP`].
 pub fn box_stack(n: usize, seconds: f64) -> StackRun {
+    box_stack_with(n, seconds, ContactOptions::default())
+}
+
+/// [`box_stack`] with the given contact options (e.g. penalty contact).
+pub fn box_stack_with(n: usize, seconds: f64, options: ContactOptions) -> StackRun {
     let mut world = World::new();
     let mut colliders = vec![Collider::new(None, Shape::ground(0.0))];
     for i in 0..n {
@@ -115,11 +151,16 @@ pub fn box_stack(n: usize, seconds: f64) -> StackRun {
         ));
     }
     let mut cw = ContactWorld::new(world, colliders);
+    cw.world
+        .set_contact_options(options)
+        .expect("contact options");
     let starts: Vec<Vector3<f64>> = cw.world.bodies().iter().map(|b| b.position).collect();
     let steps = (seconds / CONTACT_STEP).round() as usize;
     let (mut max_drift, mut max_penetration, mut max_contacts) = (0.0f64, 0.0f64, 0);
+    let (mut settled_penetration, mut settled_drift) = (0.0f64, 0.0f64);
+    let mut at_1s = starts.clone();
     let mut times = Vec::with_capacity(steps);
-    for _ in 0..steps {
+    for k in 0..steps {
         let t0 = std::time::Instant::now();
         let report = cw.step(CONTACT_STEP).expect("stack step");
         times.push(t0.elapsed().as_secs_f64() * 1e6);
@@ -128,11 +169,22 @@ pub fn box_stack(n: usize, seconds: f64) -> StackRun {
         for (b, s) in cw.world.bodies().iter().zip(&starts) {
             max_drift = max_drift.max((b.position - s).norm());
         }
+        let settled = (k + 1) as f64 * CONTACT_STEP > 1.0;
+        if k + 1 == (1.0 / CONTACT_STEP).round() as usize {
+            at_1s = cw.world.bodies().iter().map(|b| b.position).collect();
+        } else if settled {
+            settled_penetration = settled_penetration.max(report.contacts.max_penetration);
+            for (b, s) in cw.world.bodies().iter().zip(&at_1s) {
+                settled_drift = settled_drift.max((b.position - s).norm());
+            }
+        }
     }
     times.sort_by(f64::total_cmp);
     StackRun {
         max_drift,
         max_penetration,
+        settled_penetration,
+        settled_drift,
         max_contacts,
         median_step_us: times[times.len() / 2],
         worst_step_us: *times.last().unwrap_or(&0.0),
@@ -148,10 +200,16 @@ pub struct StiffRun {
     pub pressed_max_speed: f64,
     /// Deepest penetration after any step (m).
     pub max_penetration: f64,
+    /// Deepest penetration after the first second (m), pressed.
+    pub settled_penetration: f64,
     /// Largest normal impulse of a contact in a step (N·s).
     pub max_normal_impulse: f64,
     /// Steps with contacts.
     pub contact_steps: usize,
+    /// How far the forearm's CoM moved between 1 s and the end, pressed on the box (m).
+    pub pressed_slide: f64,
+    /// Median wall time of a step (µs), detection included.
+    pub median_step_us: f64,
 }
 
 /// Default drive gains of the humanoid test world (N·m/rad, N·m·s/rad); the stiff arm uses `scale` times these.
@@ -163,6 +221,11 @@ pub const ARM_DAMPING: f64 = 10.0;
 /// (stiffness `scale`× the default) swing it down and press it 0.6 rad into the box; `seconds` at
 /// [`CONTACT_STEP`], gravity on.
 pub fn stiff_contact(scale: f64, seconds: f64) -> StiffRun {
+    stiff_contact_with(scale, seconds, ContactOptions::default())
+}
+
+/// [`stiff_contact`] with the given contact options (e.g. penalty contact).
+pub fn stiff_contact_with(scale: f64, seconds: f64, options: ContactOptions) -> StiffRun {
     let len = 0.3;
     let radius = 0.05;
     let shoulder = Vector3::new(0.0, 1.0, 0.0);
@@ -220,16 +283,29 @@ pub fn stiff_contact(scale: f64, seconds: f64) -> StiffRun {
     ];
     let mut cw = ContactWorld::new(world, colliders);
     cw.filter.exclude(upper, fore);
+    cw.world
+        .set_contact_options(options)
+        .expect("contact options");
     let steps = (seconds / CONTACT_STEP).round() as usize;
     let mut run = StiffRun {
         max_speed: 0.0,
         pressed_max_speed: 0.0,
         max_penetration: 0.0,
+        settled_penetration: 0.0,
         max_normal_impulse: 0.0,
         contact_steps: 0,
+        pressed_slide: 0.0,
+        median_step_us: 0.0,
     };
+    let mut times = Vec::with_capacity(steps);
+    let mut fore_at_1s = cw.world.body(fore).position;
     for k in 0..steps {
+        let t0 = std::time::Instant::now();
         let report = cw.step(CONTACT_STEP).expect("stiff contact step");
+        times.push(t0.elapsed().as_secs_f64() * 1e6);
+        if k + 1 == (1.0 / CONTACT_STEP).round() as usize {
+            fore_at_1s = cw.world.body(fore).position;
+        }
         run.max_penetration = run.max_penetration.max(report.contacts.max_penetration);
         run.contact_steps += usize::from(report.contacts.contacts > 0);
         for i in cw.world.contact_impulses() {
@@ -240,8 +316,12 @@ pub fn stiff_contact(scale: f64, seconds: f64) -> StiffRun {
             run.max_speed = run.max_speed.max(speed);
             if (k + 1) as f64 * CONTACT_STEP > 1.0 {
                 run.pressed_max_speed = run.pressed_max_speed.max(speed);
+                run.settled_penetration =
+                    run.settled_penetration.max(report.contacts.max_penetration);
             }
         }
     }
+    run.pressed_slide = (cw.world.body(fore).position - fore_at_1s).norm();
+    run.median_step_us = median(&mut times);
     run
 }

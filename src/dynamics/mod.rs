@@ -23,7 +23,7 @@ pub use constraint::{
 };
 pub use contact::{
     ContactError, ContactImpulse, ContactOptions, ContactOther, ContactPoint, ContactReport,
-    ContactSolver,
+    ContactSolver, PenaltyContact, PenaltyOptions,
 };
 pub use dense_lu::DenseLuSolver;
 pub use force::{Damping, Force, ForceEval, ForceFrame, Gravity, JointDrive, UserForce};

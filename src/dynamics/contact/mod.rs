@@ -16,6 +16,7 @@
 //! never pulled together, while the joints are satisfied by the same solve. See `docs/contact.md`.
 
 mod delassus;
+pub(crate) mod penalty;
 pub(crate) mod position;
 mod rows;
 pub(crate) mod velocity;
@@ -26,6 +27,8 @@ use crate::contact::collision::Contact;
 use crate::contact::lcp::{Lemke, LemkeOptions, Pgs};
 use crate::dynamics::body::Body;
 use rows::JRow;
+
+pub use penalty::{PenaltyContact, PenaltyOptions};
 
 /// The other side of a contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,6 +123,10 @@ pub enum ContactSolver {
         /// Stop when no row changes by more than this (N·s).
         tolerance: f64,
     },
+    /// No LCP: each contact is a spring–damper force (Hasegawa et al.'s penalty contact) whose gradients enter
+    /// the linearly implicit step like a drive's; post-stabilization then corrects the joints only (see
+    /// `docs/contact.md`, "Penalty contact"). Takes `Static` and `Body` others; `Free` is refused.
+    Penalty(PenaltyOptions),
 }
 
 /// Contact settings of a world.
@@ -230,6 +237,8 @@ pub(crate) struct ContactState {
     /// A second Lemke for the position LCPs, so each keeps its own warm-start basis.
     lemke_position: Lemke,
     pgs: Pgs,
+    /// Buffers of penalty contact.
+    penalty: penalty::PenaltyState,
 }
 
 impl ContactState {
@@ -255,6 +264,9 @@ impl ContactState {
         free: &[Body],
     ) -> Result<(), ContactError> {
         validate(world_bodies.len(), points, free)?;
+        if self.penalty() {
+            refuse_free(points)?;
+        }
         self.points.clear();
         self.points.extend_from_slice(points);
         self.free.clear();
@@ -440,8 +452,30 @@ fn validate(bodies: usize, points: &[ContactPoint], free: &[Body]) -> Result<(),
     Ok(())
 }
 
+/// Penalty contact takes static and world-body others only: a free body is outside the world's implicit system,
+/// so its spring could not be integrated implicitly with it.
+pub(crate) fn refuse_free(points: &[ContactPoint]) -> Result<(), ContactError> {
+    match points
+        .iter()
+        .position(|p| matches!(p.other, ContactOther::Free(_)))
+    {
+        Some(contact) => Err(ContactError::Invalid {
+            contact,
+            what: "penalty contact takes Static and Body others only, not a free body (use Lemke or PGS)",
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Checks contact options.
 pub(crate) fn validate_options(o: &ContactOptions) -> Result<(), ContactError> {
+    if let ContactSolver::Penalty(p) = o.solver {
+        if !p.valid() {
+            return Err(ContactError::Options(
+                "penalty contact needs a finite period_steps > 0 and finite damping_ratio, friction_damping ≥ 0",
+            ));
+        }
+    }
     if o.friction_directions < 4 || o.friction_directions % 2 != 0 {
         return Err(ContactError::Options(
             "friction_directions must be even and at least 4 (each direction's negative is in the set)",

@@ -70,7 +70,8 @@ impl ContactState {
                     None
                 }
             },
-            ContactSolver::Pgs { .. } => None,
+            // Penalty contacts never reach the LCP (the world steps them through `penalty.rs`).
+            ContactSolver::Pgs { .. } | ContactSolver::Penalty(_) => None,
         };
         let z = z.unwrap_or_else(|| {
             let (z, r) = self.solve_boxed(&qn, &slides, s.bodies, s.x);
@@ -158,7 +159,7 @@ impl ContactState {
                 max_sweeps,
                 tolerance,
             } => (max_sweeps, tolerance),
-            ContactSolver::Lemke => (500, 1e-10),
+            ContactSolver::Lemke | ContactSolver::Penalty(_) => (500, 1e-10),
         };
         let mut bounds = vec![RowBound::NonNegative; nc];
         for k in 0..nc {

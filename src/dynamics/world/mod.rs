@@ -12,8 +12,11 @@ use super::auto_solver::AutoSolver;
 use super::body::Body;
 use super::constraint::Constraint;
 use super::contact::{
-    ContactError, ContactImpulse, ContactOptions, ContactPoint, ContactReport, ContactState,
-    validate_options, velocity::StepSolve,
+    ContactError, ContactImpulse, ContactOptions, ContactPoint, ContactReport, ContactSolver,
+    ContactState,
+    penalty::{PenaltySolve, PenaltyTargets},
+    refuse_free, validate_options,
+    velocity::StepSolve,
 };
 use super::force::{Force, ForceEval, JointDrive, UserForce};
 use super::stabilize::{
@@ -412,6 +415,20 @@ impl World {
         let t_next = t0 + h;
         self.accumulate_forces();
         let implicit = self.integrator == Integrator::LinearlyImplicit;
+        // Penalty contacts are forces of the step: their gradients go into M̃ like a drive's.
+        let penalty = self.contacts.active() && self.contacts.penalty();
+        if penalty {
+            self.contacts.penalty_forces(
+                &self.bodies,
+                h,
+                implicit,
+                PenaltyTargets {
+                    wrench: &mut self.wrench,
+                    dfdp: &mut self.dfdp,
+                    dfdv: &mut self.dfdv,
+                },
+            );
+        }
         for (i, body) in self.bodies.iter().enumerate() {
             let m = body.mass_matrix();
             let v = body.velocity;
@@ -465,6 +482,18 @@ impl World {
         let mut contacts = ContactReport::default();
         if !self.contacts.active() {
             self.contacts.clear_results();
+        } else if penalty {
+            self.contacts.penalty_couple(
+                PenaltySolve {
+                    solver: self.solver.as_mut(),
+                    rhs_a: &self.rhs_a,
+                    b: &self.b,
+                    x: &mut self.x,
+                    lambda: &mut self.lambda,
+                },
+                &self.bodies,
+            );
+            contacts.contacts = self.contacts.points.len();
         } else {
             contacts = self.contacts.solve_velocity(StepSolve {
                 solver: self.solver.as_mut(),
@@ -505,7 +534,8 @@ impl World {
                         dp: &mut self.x,
                         lambda: &mut self.lambda,
                     },
-                    self.contacts.active().then_some(&mut self.contacts),
+                    // Penalty contacts are springs, not constraints: the projection corrects the joints only.
+                    (self.contacts.active() && !penalty).then_some(&mut self.contacts),
                     max_iters,
                     tol,
                     self.post_stab_max_correction,
@@ -564,9 +594,13 @@ impl World {
         &self.contacts.free
     }
 
-    /// Selects the contact solver and friction model.
+    /// Selects the contact solver and friction model ([`ContactSolver::Penalty`] for penalty contact; switching
+    /// to it is refused while the contacts set for the next step name a free body).
     pub fn set_contact_options(&mut self, options: ContactOptions) -> Result<(), ContactError> {
         validate_options(&options)?;
+        if matches!(options.solver, ContactSolver::Penalty(_)) {
+            refuse_free(&self.contacts.points)?;
+        }
         self.contacts.options = options;
         Ok(())
     }
