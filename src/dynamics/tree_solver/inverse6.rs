@@ -1,26 +1,29 @@
-//! Inverse of one 6×6 pivot block by Gauss–Jordan elimination with partial pivoting.
+//! Inverse of one pivot block (N×N, N ≤ 6: a body's 6×6 or a joint group's exact size) by Gauss–Jordan
+//! elimination with partial pivoting.
 //!
 //! The tree solver keeps explicit inverses of its pivots: one inverse then matrix products is cheaper than
 //! column-by-column LU solves for the two or three blocks per pivot, and makes the solve pass plain products.
 //! Hand-written on fixed arrays (rather than nalgebra's generic LU) because it is the hottest loop of the
 //! factorisation: this version has no bounds checks left and was 3× faster in `examples/chain_scaling`.
 
-use nalgebra::Matrix6;
+use nalgebra::SMatrix;
 
 /// `m⁻¹`, or `None` when a pivot is not above `tol` in magnitude (or is not finite). The pivots are those of
 /// an LU with partial pivoting, so `tol` is an absolute threshold on them.
-pub(super) fn invert(m: &Matrix6<f64>, tol: f64) -> Option<Matrix6<f64>> {
-    let mut a = [[0.0f64; 6]; 6];
-    let mut inv = [[0.0f64; 6]; 6];
-    for (i, (ar, ir)) in a.iter_mut().zip(inv.iter_mut()).enumerate() {
+pub(super) fn invert<const N: usize>(m: &SMatrix<f64, N, N>, tol: f64) -> Option<SMatrix<f64, N, N>> {
+    // In place (Numerical Recipes' `gaussj` with row pivoting): column k of the eliminated matrix is only e_k,
+    // so it stores column k of the inverse instead; the row exchanges are undone as column exchanges at the end.
+    // Half the work of carrying a separate identity, with the same pivots.
+    let mut a = [[0.0f64; N]; N];
+    for (i, ar) in a.iter_mut().enumerate() {
         for (j, e) in ar.iter_mut().enumerate() {
             *e = m[(i, j)];
         }
-        ir[i] = 1.0;
     }
-    for k in 0..6 {
+    let mut perm = [0usize; N];
+    for k in 0..N {
         let mut p = k;
-        for i in k + 1..6 {
+        for i in k + 1..N {
             if a[i][k].abs() > a[p][k].abs() {
                 p = i;
             }
@@ -30,30 +33,39 @@ pub(super) fn invert(m: &Matrix6<f64>, tol: f64) -> Option<Matrix6<f64>> {
             return None;
         }
         a.swap(k, p);
-        inv.swap(k, p);
+        perm[k] = p;
         let r = 1.0 / d;
-        for j in 0..6 {
-            a[k][j] *= r;
-            inv[k][j] *= r;
+        a[k][k] = 1.0;
+        for e in a[k].iter_mut() {
+            *e *= r;
         }
-        let (ak, ik) = (a[k], inv[k]);
-        for (i, (ar, ir)) in a.iter_mut().zip(inv.iter_mut()).enumerate() {
+        let ak = a[k];
+        for (i, ar) in a.iter_mut().enumerate() {
             let l = ar[k];
             if i == k || l == 0.0 {
                 continue;
             }
-            for j in 0..6 {
+            ar[k] = 0.0;
+            for j in 0..N {
                 ar[j] -= l * ak[j];
-                ir[j] -= l * ik[j];
             }
         }
     }
-    Some(Matrix6::from_fn(|i, j| inv[i][j]))
+    for k in (0..N).rev() {
+        let p = perm[k];
+        if p != k {
+            for ar in a.iter_mut() {
+                ar.swap(k, p);
+            }
+        }
+    }
+    Some(SMatrix::from_fn(|i, j| a[i][j]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nalgebra::{Matrix3, Matrix6};
 
     #[test]
     fn inverts_a_pivoting_matrix_and_rejects_singular_ones() {
@@ -74,5 +86,9 @@ mod tests {
         assert!(invert(&s, 1e-12).is_none());
         assert!(invert(&Matrix6::repeat(f64::NAN), 0.0).is_none());
         assert!(invert(&Matrix6::zeros(), 0.0).is_none());
+        // The exact-size joint pivots use the same code.
+        let b = Matrix3::new(0.0, 2.0, 1.0, 1.0, 0.0, 3.0, 4.0, 1.0, 0.0);
+        let inv = invert(&b, 1e-14).expect("regular 3×3");
+        assert!((b * inv - Matrix3::identity()).norm() < 1e-12);
     }
 }
