@@ -315,15 +315,22 @@ impl TreeSolver {
         pos: usize,
     ) -> Result<Matrix6<f64>, SolveError> {
         let plan = &self.plans[pos];
+        let members = &self.members[plan.joint.0..plan.joint.1];
         let mut jc = SMatrix::<f64, R, 6>::zeros();
         let mut jp = SMatrix::<f64, R, 6>::zeros();
-        for m in &self.members[plan.joint.0..plan.joint.1] {
+        for m in members {
             let c = &sys.constraints[m.con];
             let (on_c, on_p) = if m.child_is_a {
                 (&c.ja, &c.jb)
             } else {
                 (&c.jb, &c.ja)
             };
+            if members.len() == 1 {
+                // One constraint fills the group: a straight block copy.
+                jc = on_c.fixed_rows::<R>(0).into_owned();
+                jp = on_p.fixed_rows::<R>(0).into_owned();
+                break;
+            }
             for i in 0..m.rows {
                 for j in 0..6 {
                     jc[(m.row0 + i, j)] = on_c[(i, j)];
@@ -332,27 +339,42 @@ impl TreeSolver {
             }
         }
         let refs = &self.coupling_refs[plan.couplings.0..plan.couplings.1];
-        let (mut cp, mut pc) = (Matrix6::zeros(), Matrix6::zeros());
-        for r in refs {
-            let c = &sys.couplings[r.idx];
-            if r.child_is_i {
-                cp += c.a_ij;
-                pc += c.a_ji;
-            } else {
-                cp += c.a_ji;
-                pc += c.a_ij;
+        // Several couplings on one joint are summed; the usual single one is used in place.
+        let (mut sum_cp, mut sum_pc) = (Matrix6::zeros(), Matrix6::zeros());
+        let (cp, pc) = match refs {
+            [] => (&sum_cp, &sum_pc),
+            [r] => {
+                let c = &sys.couplings[r.idx];
+                if r.child_is_i {
+                    (&c.a_ij, &c.a_ji)
+                } else {
+                    (&c.a_ji, &c.a_ij)
+                }
             }
-        }
+            _ => {
+                for r in refs {
+                    let c = &sys.couplings[r.idx];
+                    if r.child_is_i {
+                        sum_cp += c.a_ij;
+                        sum_pc += c.a_ji;
+                    } else {
+                        sum_cp += c.a_ji;
+                        sum_pc += c.a_ij;
+                    }
+                }
+                (&sum_cp, &sum_pc)
+            }
+        };
         let (cp3, pc3) = (
             cp.fixed_view::<3, 3>(0, 0).into_owned(),
             pc.fixed_view::<3, 3>(0, 0).into_owned(),
         );
         let coupling = if refs.is_empty() {
             exact::Coupling::None
-        } else if exact::angular_only(&cp) && exact::angular_only(&pc) {
+        } else if exact::angular_only(cp) && exact::angular_only(pc) {
             exact::Coupling::Angular(&cp3, &pc3)
         } else {
-            exact::Coupling::Full(&cp, &pc)
+            exact::Coupling::Full(cp, pc)
         };
         self.kinds[pos] = coupling.kind();
         let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R)];

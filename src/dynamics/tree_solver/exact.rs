@@ -8,8 +8,9 @@
 //! (same pivots, same order), so the results agree to round-off.
 //!
 //! Layout of one front in the solver's `f64` pool (column-major blocks, offsets from [`Offsets::of`]):
-//! `inv0` = body pivot⁻¹ (6×6), `u_bp` = inv0·C_cp (6×6), `l_pb` = C_pc (6×6), `u_bj` = −inv0·J_cᵀ (6×R),
-//! `l_jb` = J_c (R×6), `u_jp` = inv1·F_jp (R×6), `l_pj` = F_pj (6×R), `inv1` = joint pivot⁻¹ (R×R). Without a
+//! `inv0` = body pivot⁻¹ (6×6), `u_bp` = inv0·C_cp (6×6), `l_pb` = C_pc (6×6), `u_bj` = inv0·J_cᵀ (6×R, the
+//! negated U_bj), `l_jb` = J_c (R×6), `u_jp` = inv1·F_jp (R×6), `l_pj` = −F_pj (6×R), `inv1` = joint pivot⁻¹
+//! (R×R). Without a
 //! coupling the `u_bp`/`l_pb` blocks are left unused.
 //!
 //! **Angular couplings.** Joint drives (the only couplings a character has) are pure torques of the rotations and
@@ -19,7 +20,7 @@
 
 use nalgebra::{Matrix3, Matrix6, SMatrix, SMatrixView};
 
-use super::inverse6::invert;
+use super::inverse6::{invert_body, invert_small};
 
 /// Offsets of a front's blocks inside its pool slice.
 #[derive(Debug, Clone, Copy)]
@@ -93,7 +94,9 @@ impl Coupling<'_> {
 
 /// Whether a coupling block is zero outside its angular 3×3 corner.
 pub(super) fn angular_only(m: &Matrix6<f64>) -> bool {
-    (0..6).all(|c| (0..6).all(|r| (r < 3 && c < 3) || m[(r, c)] == 0.0))
+    // Column-major: the linear rows of the first three columns, then all of the last three columns.
+    let s = m.as_slice();
+    s[3..6] == [0.0; 3] && s[9..12] == [0.0; 3] && s[15..18] == [0.0; 3] && s[18..].iter().all(|&v| v == 0.0)
 }
 
 /// Which pivot of the front was singular.
@@ -115,43 +118,51 @@ pub(super) fn factor<const R: usize>(
     tol: f64,
 ) -> Result<Matrix6<f64>, Singular> {
     let o = Offsets::of(R);
-    let inv0 = invert::<6>(acc, tol * acc.amax()).ok_or(Singular::Body)?;
-    // Slot body: U_bj = D⁻¹·F_bj with F_bj = −J_cᵀ; the joint pivot's update is F_jj −= F_jb·U_bj = J_c·D⁻¹·J_cᵀ.
-    let u_bj: SMatrix<f64, 6, R> = -(inv0 * jc.transpose());
-    let f_jj: SMatrix<f64, R, R> = -(jc * u_bj);
+    let inv0 = invert_body(acc, tol * acc.amax()).ok_or(Singular::Body)?;
+    // Signs are folded into what is stored (`n_bj = −U_bj`, `n_pj = −F_pj`), so no block is ever negated (a
+    // negated nalgebra block is an element-by-element pass of its own). Slot body: U_bj = D⁻¹·F_bj with
+    // F_bj = −J_cᵀ; the joint pivot's update is F_jj −= F_jb·U_bj, i.e. F_jj = J_c·D⁻¹·J_cᵀ.
+    let n_bj: SMatrix<f64, 6, R> = inv0 * jc.transpose();
+    let f_jj: SMatrix<f64, R, R> = jc * n_bj;
     let mut f_jp: SMatrix<f64, R, 6> = *jp;
-    let mut f_pj: SMatrix<f64, 6, R> = -jp.transpose();
-    let mut f_pp = Matrix6::zeros();
+    let mut n_pj: SMatrix<f64, 6, R> = jp.transpose();
     match coupling {
         Coupling::None => {}
         Coupling::Angular(cp, pc) => {
             let u_bp: SMatrix<f64, 6, 3> = inv0.fixed_columns::<3>(0) * cp;
             let mut f_jp3 = f_jp.fixed_columns_mut::<3>(0);
             f_jp3 -= jc * u_bp;
-            let mut f_pj3 = f_pj.fixed_rows_mut::<3>(0);
-            f_pj3 -= pc * u_bj.fixed_rows::<3>(0);
-            f_pp.fixed_view_mut::<3, 3>(0, 0)
-                .copy_from(&(-(pc * u_bp.fixed_rows::<3>(0))));
+            let mut n_pj3 = n_pj.fixed_rows_mut::<3>(0);
+            n_pj3 -= pc * n_bj.fixed_rows::<3>(0);
             store(pool, o.u_bp, &u_bp);
             store(pool, o.l_pb, pc);
         }
         Coupling::Full(cp, pc) => {
             let u_bp = inv0 * cp;
             f_jp -= jc * u_bp;
-            f_pj -= pc * u_bj;
-            f_pp -= pc * u_bp;
+            n_pj -= pc * n_bj;
             store(pool, o.u_bp, &u_bp);
             store(pool, o.l_pb, pc);
         }
     }
-    let inv1 = invert::<R>(&f_jj, tol * f_jj.amax()).ok_or(Singular::Joint)?;
+    let inv1 = invert_small::<R>(&f_jj, tol * f_jj.amax()).ok_or(Singular::Joint)?;
     let u_jp = inv1 * f_jp;
-    f_pp -= f_pj * u_jp;
+    // F_pp = −C_pc·U_bp − F_pj·U_jp.
+    let mut f_pp = n_pj * u_jp;
+    match coupling {
+        Coupling::None => {}
+        Coupling::Angular(_, pc) => {
+            let u_bp = view::<6, 3>(pool, o.u_bp);
+            let mut f_pp3 = f_pp.fixed_view_mut::<3, 3>(0, 0);
+            f_pp3 -= pc * u_bp.fixed_rows::<3>(0);
+        }
+        Coupling::Full(_, pc) => f_pp -= pc * view::<6, 6>(pool, o.u_bp),
+    }
     store(pool, o.inv0, &inv0);
-    store(pool, o.u_bj, &u_bj);
+    store(pool, o.u_bj, &n_bj);
     store(pool, o.l_jb, jc);
     store(pool, o.u_jp, &u_jp);
-    store(pool, o.l_pj, &f_pj);
+    store(pool, o.l_pj, &n_pj);
     store(pool, o.inv1, &inv1);
     Ok(f_pp)
 }
@@ -169,7 +180,7 @@ pub(super) fn forward<const R: usize, const C: usize>(
     let z0 = view::<6, 6>(pool, o.inv0) * y0;
     let w1 = y1 - view::<R, 6>(pool, o.l_jb) * z0;
     let z1 = view::<R, R>(pool, o.inv1) * w1;
-    let mut yp = -(view::<6, R>(pool, o.l_pj) * z1);
+    let mut yp = view::<6, R>(pool, o.l_pj) * z1;
     match kind {
         Kind::None => {}
         Kind::Angular => {
@@ -191,7 +202,7 @@ pub(super) fn backward<const R: usize, const C: usize>(
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>) {
     let o = Offsets::of(R);
     let x1 = z1 - view::<R, 6>(pool, o.u_jp) * xp;
-    let mut x0 = z0 - view::<6, R>(pool, o.u_bj) * x1;
+    let mut x0 = z0 + view::<6, R>(pool, o.u_bj) * x1;
     match kind {
         Kind::None => {}
         Kind::Angular => x0 -= view::<6, 3>(pool, o.u_bp) * xp.fixed_rows::<3>(0),
