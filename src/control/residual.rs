@@ -98,8 +98,8 @@ pub(super) fn drive_correction(
     let ang = |v: &Vector6<f64>| Vector3::new(v[0], v[1], v[2]);
     let (w_c, w_p) = (ang(&bodies[b].velocity), ang(&bodies[p].velocity));
     let (w1_c, w1_p) = (ang(&step.next_child), ang(&step.next_parent));
-    let predicted = e.torque + (e.dc * w1_c + e.dp * w1_p) * h + e.dwc * (w1_c - w_c)
-        - e.dwc * (w1_p - w_p);
+    let predicted =
+        e.torque + (e.dc * w1_c + e.dp * w1_p) * h + e.dwc * (w1_c - w_c) - e.dwc * (w1_p - w_p);
     let torque = -predicted;
     let held = super::discrete::solve_skew(&(w1_p * h), &torque);
     dofs.free_part(&(step.axes.inverse() * held))

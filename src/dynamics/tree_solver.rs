@@ -398,7 +398,8 @@ impl TreeSolver {
                 .copy_from_slice(&b[m.lambda0..m.lambda0 + m.rows]);
         }
         let kind = self.kinds[pos];
-        let (z0, z1, yp) = exact::forward::<R, 1>(&self.pool[plan.pool0..], kind, &self.yb[pos], &y1);
+        let (z0, z1, yp) =
+            exact::forward::<R, 1>(&self.pool[plan.pool0..], kind, &self.yb[pos], &y1);
         self.z[pos][BODY] = z0;
         self.z[pos][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
         if let Some(pp) = plan.parent {

@@ -187,7 +187,8 @@ impl ContactState {
     fn warm_start_boxed(&self, z: &mut DVector<f64>) {
         let nc = self.points.len();
         for (k, p) in self.points.iter().enumerate() {
-            let (Some(last), Some(&body)) = (self.impulses.get(k), self.impulse_bodies.get(k)) else {
+            let (Some(last), Some(&body)) = (self.impulses.get(k), self.impulse_bodies.get(k))
+            else {
                 break;
             };
             if body != p.body {
@@ -196,7 +197,9 @@ impl ContactState {
             z[k] = last.normal.max(0.0);
             for i in 0..BOXED_DIRECTIONS {
                 let row = nc + k * BOXED_DIRECTIONS + i;
-                z[row] = last.friction.dot(&self.directions[k * BOXED_DIRECTIONS + i]);
+                z[row] = last
+                    .friction
+                    .dot(&self.directions[k * BOXED_DIRECTIONS + i]);
             }
         }
     }

@@ -164,10 +164,18 @@ impl Force for JointDrive {
         if self.parent.is_some() {
             out.wrench[1].fixed_rows_mut::<3>(0).copy_from(&(-t.torque));
             out.dp[0][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&t.dp);
-            out.dp[1][0].fixed_view_mut::<3, 3>(0, 0).copy_from(&(-t.dc));
-            out.dp[1][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&(-t.dp));
-            out.dv[0][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&(-t.dwc));
-            out.dv[1][0].fixed_view_mut::<3, 3>(0, 0).copy_from(&(-t.dwc));
+            out.dp[1][0]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(-t.dc));
+            out.dp[1][1]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(-t.dp));
+            out.dv[0][1]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(-t.dwc));
+            out.dv[1][0]
+                .fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(-t.dwc));
             out.dv[1][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&t.dwc);
         }
         out

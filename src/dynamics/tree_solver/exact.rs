@@ -96,7 +96,10 @@ impl Coupling<'_> {
 pub(super) fn angular_only(m: &Matrix6<f64>) -> bool {
     // Column-major: the linear rows of the first three columns, then all of the last three columns.
     let s = m.as_slice();
-    s[3..6] == [0.0; 3] && s[9..12] == [0.0; 3] && s[15..18] == [0.0; 3] && s[18..].iter().all(|&v| v == 0.0)
+    s[3..6] == [0.0; 3]
+        && s[9..12] == [0.0; 3]
+        && s[15..18] == [0.0; 3]
+        && s[18..].iter().all(|&v| v == 0.0)
 }
 
 /// Which pivot of the front was singular.

@@ -10,7 +10,10 @@ use nalgebra::{Matrix3, Matrix6, SMatrix};
 
 /// `m⁻¹`, or `None` when a pivot is not above `tol` in magnitude (or is not finite). The pivots are those of
 /// an LU with partial pivoting, so `tol` is an absolute threshold on them.
-pub(super) fn invert<const N: usize>(m: &SMatrix<f64, N, N>, tol: f64) -> Option<SMatrix<f64, N, N>> {
+pub(super) fn invert<const N: usize>(
+    m: &SMatrix<f64, N, N>,
+    tol: f64,
+) -> Option<SMatrix<f64, N, N>> {
     // In place (Numerical Recipes' `gaussj` with row pivoting): column k of the eliminated matrix is only e_k,
     // so it stores column k of the inverse instead; the row exchanges are undone as column exchanges at the end.
     // Half the work of carrying a separate identity, with the same pivots.
@@ -171,8 +174,12 @@ mod tests {
         assert!(invert_body(&massless, 1e-12).is_none());
         // A zero A with a regular matrix: the fallback still inverts it.
         let mut swapped = Matrix6::zeros();
-        swapped.fixed_view_mut::<3, 3>(0, 3).copy_from(&Matrix3::identity());
-        swapped.fixed_view_mut::<3, 3>(3, 0).copy_from(&(Matrix3::identity() * 2.0));
+        swapped
+            .fixed_view_mut::<3, 3>(0, 3)
+            .copy_from(&Matrix3::identity());
+        swapped
+            .fixed_view_mut::<3, 3>(3, 0)
+            .copy_from(&(Matrix3::identity() * 2.0));
         let inv = invert_body(&swapped, 1e-12).expect("regular");
         assert!((swapped * inv - Matrix6::identity()).norm() < 1e-12);
     }
