@@ -56,6 +56,28 @@ impl Offsets {
     }
 }
 
+/// `x·y` for small fixed sizes, as column-major multiply-adds with constant bounds. nalgebra's product of these
+/// odd shapes (6×3·3×6, 3×6·6×3, …) is a generic, out-of-line loop whose overhead was most of a front's
+/// instructions; with constant bounds the compiler unrolls and vectorises this one in place.
+#[inline(always)]
+pub(super) fn mul<const A: usize, const B: usize, const C: usize>(
+    x: &SMatrix<f64, A, B>,
+    y: &SMatrix<f64, B, C>,
+) -> SMatrix<f64, A, C> {
+    let mut out = SMatrix::<f64, A, C>::zeros();
+    let (xs, ys) = (x.as_slice(), y.as_slice());
+    let o = out.as_mut_slice();
+    for j in 0..C {
+        for k in 0..B {
+            let ykj = ys[k + j * B];
+            for i in 0..A {
+                o[i + j * A] += xs[i + k * A] * ykj;
+            }
+        }
+    }
+    out
+}
+
 fn view<const A: usize, const B: usize>(pool: &[f64], off: usize) -> SMatrixView<'_, f64, A, B> {
     SMatrixView::<f64, A, B>::from_slice(&pool[off..off + A * B])
 }
@@ -125,41 +147,41 @@ pub(super) fn factor<const R: usize>(
     // Signs are folded into what is stored (`n_bj = −U_bj`, `n_pj = −F_pj`), so no block is ever negated (a
     // negated nalgebra block is an element-by-element pass of its own). Slot body: U_bj = D⁻¹·F_bj with
     // F_bj = −J_cᵀ; the joint pivot's update is F_jj −= F_jb·U_bj, i.e. F_jj = J_c·D⁻¹·J_cᵀ.
-    let n_bj: SMatrix<f64, 6, R> = inv0 * jc.transpose();
-    let f_jj: SMatrix<f64, R, R> = jc * n_bj;
+    let n_bj: SMatrix<f64, 6, R> = mul(&inv0, &jc.transpose());
+    let f_jj: SMatrix<f64, R, R> = mul(jc, &n_bj);
     let mut f_jp: SMatrix<f64, R, 6> = *jp;
     let mut n_pj: SMatrix<f64, 6, R> = jp.transpose();
     match coupling {
         Coupling::None => {}
         Coupling::Angular(cp, pc) => {
-            let u_bp: SMatrix<f64, 6, 3> = inv0.fixed_columns::<3>(0) * cp;
+            let u_bp: SMatrix<f64, 6, 3> = mul(&inv0.fixed_columns::<3>(0).into_owned(), cp);
             let mut f_jp3 = f_jp.fixed_columns_mut::<3>(0);
-            f_jp3 -= jc * u_bp;
+            f_jp3 -= mul(jc, &u_bp);
             let mut n_pj3 = n_pj.fixed_rows_mut::<3>(0);
-            n_pj3 -= pc * n_bj.fixed_rows::<3>(0);
+            n_pj3 -= mul(pc, &n_bj.fixed_rows::<3>(0).into_owned());
             store(pool, o.u_bp, &u_bp);
             store(pool, o.l_pb, pc);
         }
         Coupling::Full(cp, pc) => {
-            let u_bp = inv0 * cp;
-            f_jp -= jc * u_bp;
-            n_pj -= pc * n_bj;
+            let u_bp = mul(&inv0, cp);
+            f_jp -= mul(jc, &u_bp);
+            n_pj -= mul(pc, &n_bj);
             store(pool, o.u_bp, &u_bp);
             store(pool, o.l_pb, pc);
         }
     }
     let inv1 = invert_small::<R>(&f_jj, tol * f_jj.amax()).ok_or(Singular::Joint)?;
-    let u_jp = inv1 * f_jp;
+    let u_jp = mul(&inv1, &f_jp);
     // F_pp = −C_pc·U_bp − F_pj·U_jp.
-    let mut f_pp = n_pj * u_jp;
+    let mut f_pp = mul(&n_pj, &u_jp);
     match coupling {
         Coupling::None => {}
         Coupling::Angular(_, pc) => {
-            let u_bp = view::<6, 3>(pool, o.u_bp);
+            let u_bp3 = view::<6, 3>(pool, o.u_bp).fixed_rows::<3>(0).into_owned();
             let mut f_pp3 = f_pp.fixed_view_mut::<3, 3>(0, 0);
-            f_pp3 -= pc * u_bp.fixed_rows::<3>(0);
+            f_pp3 -= mul(pc, &u_bp3);
         }
-        Coupling::Full(_, pc) => f_pp -= pc * view::<6, 6>(pool, o.u_bp),
+        Coupling::Full(_, pc) => f_pp -= mul(pc, &view::<6, 6>(pool, o.u_bp).into_owned()),
     }
     store(pool, o.inv0, &inv0);
     store(pool, o.u_bj, &n_bj);

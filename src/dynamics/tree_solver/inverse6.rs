@@ -8,6 +8,8 @@
 
 use nalgebra::{Matrix3, Matrix6, SMatrix};
 
+use super::exact::mul;
+
 /// `m⁻¹`, or `None` when a pivot is not above `tol` in magnitude (or is not finite). The pivots are those of
 /// an LU with partial pivoting, so `tol` is an absolute threshold on them.
 pub(super) fn invert<const N: usize>(
@@ -110,14 +112,14 @@ pub(super) fn invert_body(m: &Matrix6<f64>, tol: f64) -> Option<Matrix6<f64>> {
     let c = m.fixed_view::<3, 3>(3, 0).into_owned();
     let d = m.fixed_view::<3, 3>(3, 3).into_owned();
     let fast = closed_form3(&a).and_then(|ai| {
-        let aib = ai * b;
-        let cai = c * ai;
-        let si = closed_form3(&(d - c * aib))?;
-        let aib_si = aib * si;
-        let si_cai = si * cai;
+        let aib = mul(&ai, &b);
+        let cai = mul(&c, &ai);
+        let si = closed_form3(&(d - mul(&c, &aib)))?;
+        let aib_si = mul(&aib, &si);
+        let si_cai = mul(&si, &cai);
         let mut inv = Matrix6::zeros();
         inv.fixed_view_mut::<3, 3>(0, 0)
-            .copy_from(&(ai + aib_si * cai));
+            .copy_from(&(ai + mul(&aib_si, &cai)));
         inv.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-aib_si));
         inv.fixed_view_mut::<3, 3>(3, 0).copy_from(&(-si_cai));
         inv.fixed_view_mut::<3, 3>(3, 3).copy_from(&si);
