@@ -210,6 +210,55 @@ fn random_trees_agree_with_dense_lu() {
     println!("figure tree_kkt_max_rel_residual {worst_res:e} ratio");
 }
 
+/// Drive couplings are angular only (zero outside the 3×3 corner), which the tree solver's exact-size fronts
+/// exploit; and the contact code asks for blocks of the inverse (`inverse_blocks`, one pass along root paths).
+/// Both against the dense oracle on random forests whose couplings are made angular on every other joint.
+#[test]
+fn angular_couplings_and_inverse_blocks_agree_with_dense_lu() {
+    let mut rng = Lcg(0xb10c_5eed);
+    let mut worst: f64 = 0.0;
+    for n in [1, 2, 3, 7, 19, 40] {
+        let mut sys = random_system(&mut rng, n);
+        for c in sys.couplings.iter_mut().step_by(2) {
+            for m in [&mut c.a_ij, &mut c.a_ji] {
+                let corner = m.fixed_view::<3, 3>(0, 0).into_owned();
+                m.fill(0.0);
+                m.fixed_view_mut::<3, 3>(0, 0).copy_from(&corner);
+            }
+        }
+        let (a, b) = random_rhs(&mut rng, &sys);
+        let dense = solve_with(&mut DenseSolver::default(), &sys, &a, &b).expect("dense");
+        let mut tree = TreeSolver::new();
+        let t = solve_with(&mut tree, &sys, &a, &b).expect("tree");
+        let (fd, ft) = (flat(&dense), flat(&t));
+        let diff: Vec<f64> = fd.iter().zip(&ft).map(|(d, t)| d - t).collect();
+        assert!(norm(&diff) <= 1e-9 * norm(&fd), "{n} bodies: solve");
+        // Blocks between a few bodies (repeats and all of a small system included).
+        let picks: Vec<usize> = (0..n.min(4)).map(|_| rng.below(n)).collect();
+        let mut blocks = vec![Matrix6::zeros(); picks.len() * picks.len()];
+        assert!(tree.inverse_blocks(&picks, &mut blocks));
+        let mut dense_solver = DenseSolver::default();
+        dense_solver.factor(&sys).unwrap();
+        let zero_b = vec![0.0; sys.constraint_rows()];
+        for (c, &bj) in picks.iter().enumerate() {
+            for k in 0..6 {
+                let mut e = vec![Vector6::zeros(); n];
+                e[bj][k] = 1.0;
+                let mut x = vec![Vector6::zeros(); n];
+                let mut l = vec![0.0; zero_b.len()];
+                dense_solver.solve(&e, &zero_b, &mut x, &mut l);
+                for (r, &bi) in picks.iter().enumerate() {
+                    let mine = blocks[r * picks.len() + c].column(k).into_owned();
+                    let err = (mine - x[bi]).norm() / x[bi].norm().max(1e-3);
+                    worst = worst.max(err);
+                    assert!(err <= 1e-9, "{n} bodies: W[{bi}][{bj}] column {k}: {err:e}");
+                }
+            }
+        }
+    }
+    println!("figure inverse_blocks_max_rel_diff {worst:e} ratio");
+}
+
 /// A ball-joint Jacobian pair for an anchor at `s_a` from body a's CoM and `s_b` from body b's CoM.
 fn ball(s_a: [f64; 3], s_b: [f64; 3]) -> (Matrix6<f64>, Matrix6<f64>) {
     let mut ja = Matrix6::zeros();

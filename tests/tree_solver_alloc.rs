@@ -1,5 +1,5 @@
-//! The tree solver allocates nothing in `factor` + `solve` once it has seen a structure. Its own test binary,
-//! because the counting allocator is global.
+//! The tree solver allocates nothing in `factor` + `solve` + `inverse_blocks` once it has seen a structure. Its
+//! own test binary, because the counting allocator is global.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -74,6 +74,8 @@ fn factor_and_solve_allocate_nothing_after_the_first_call() {
     let b = vec![0.01; sys.constraint_rows()];
     let mut x = vec![Vector6::zeros(); 20];
     let mut lambda = vec![0.0; b.len()];
+    let contact_bodies = [19, 12, 3];
+    let mut w = vec![Matrix6::zeros(); contact_bodies.len() * contact_bodies.len()];
     solver.factor(&sys).expect("first factor");
     solver.solve(&a, &b, &mut x, &mut lambda);
 
@@ -90,8 +92,13 @@ fn factor_and_solve_allocate_nothing_after_the_first_call() {
         let start = ALLOCATIONS.load(Ordering::SeqCst);
         solver.factor(&sys).expect("factor");
         solver.solve(&a, &b, &mut x, &mut lambda);
+        // The contact blocks of W (two leaves and an inner body, the Delassus pass of a contact step).
+        assert!(solver.inverse_blocks(&contact_bodies, &mut w));
         let used = ALLOCATIONS.load(Ordering::SeqCst) - start;
-        assert_eq!(used, 0, "step {step}: {used} allocations in factor + solve");
+        assert_eq!(
+            used, 0,
+            "step {step}: {used} allocations in factor + solve + inverse_blocks"
+        );
     }
     let total = ALLOCATIONS.load(Ordering::SeqCst) - before;
     println!(

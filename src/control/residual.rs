@@ -4,7 +4,6 @@ use nalgebra::{UnitQuaternion, Vector3, Vector6};
 
 use super::gains::JointGains;
 use super::reference::{Dofs, ReferenceMotion};
-use crate::dynamics::force::Force;
 use crate::dynamics::{Body, DriveId, JointDrive, World};
 
 /// The drives' residual on the reference, cancelled in advance.
@@ -94,15 +93,14 @@ pub(super) fn drive_correction(
         drive.stiffness[a] = if on { gains.stiffness(tau[a]) } else { 0.0 };
         drive.damping[a] = if on { gains.damping(tau[a]) } else { 0.0 };
     }
-    let e = drive.eval(bodies);
-    let (v_c, v_p) = (bodies[b].velocity, bodies[p].velocity);
-    let (v1_c, v1_p) = (step.next_child, step.next_parent);
-    let predicted = e.wrench[0]
-        + (e.dp[0][0] * v1_c + e.dp[0][1] * v1_p) * h
-        + e.dv[0][0] * (v1_c - v_c)
-        + e.dv[0][1] * (v1_p - v_p);
-    let torque = -Vector3::new(predicted[0], predicted[1], predicted[2]);
-    let w_p1 = Vector3::new(v1_p[0], v1_p[1], v1_p[2]);
-    let held = super::discrete::solve_skew(&(w_p1 * h), &torque);
+    // The drive's gradients are angular 3×3 blocks (`JointDrive::torque`): ∂τ/∂ω_p = −∂τ/∂ω_c.
+    let e = drive.torque(bodies);
+    let ang = |v: &Vector6<f64>| Vector3::new(v[0], v[1], v[2]);
+    let (w_c, w_p) = (ang(&bodies[b].velocity), ang(&bodies[p].velocity));
+    let (w1_c, w1_p) = (ang(&step.next_child), ang(&step.next_parent));
+    let predicted =
+        e.torque + (e.dc * w1_c + e.dp * w1_p) * h + e.dwc * (w1_c - w_c) - e.dwc * (w1_p - w_p);
+    let torque = -predicted;
+    let held = super::discrete::solve_skew(&(w1_p * h), &torque);
     dofs.free_part(&(step.axes.inverse() * held))
 }

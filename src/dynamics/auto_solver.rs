@@ -1,7 +1,7 @@
 //! The default solver: the O(n) [`TreeSolver`], falling back to the allocation-free dense LU for structures the
 //! tree solver does not take (loops, loops closed through the world). See docs/tree_solver.md.
 
-use nalgebra::Vector6;
+use nalgebra::{Matrix6, Vector6};
 
 use super::dense_lu::DenseLuSolver;
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
@@ -50,13 +50,16 @@ impl SaddlePointSolver for AutoSolver {
             self.tree.solve(a, b, x, lambda);
         }
     }
+
+    fn inverse_blocks(&mut self, bodies: &[usize], out: &mut [Matrix6<f64>]) -> bool {
+        !self.using_dense && self.tree.inverse_blocks(bodies, out)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dynamics::{ConstraintBlock, DenseSolver};
-    use nalgebra::Matrix6;
 
     /// Three bodies in a ring of ball joints (a loop): the tree solver refuses, the dense path solves it.
     #[test]

@@ -117,19 +117,31 @@ impl Body {
     /// The gyroscopic wrench `(−ω × I ω; 0)` that Cline moves from `M v̇` into the applied forces (eq. 2.29),
     /// with its gradients with respect to twist-coordinate displacements (`dp`) and the twist (`dv`).
     pub fn gyroscopic(&self) -> (Vector6<f64>, Matrix6<f64>, Matrix6<f64>) {
-        let w = self.omega();
-        let i = self.inertia_world();
-        let iw = i * w;
-        let cw = cross_matrix(&w);
-        let ciw = cross_matrix(&iw);
-        let f = twist(&(-w.cross(&iw)), &Vector3::zeros());
-        // I(δθ)·ω = Iω − [Iω]δθ + I[ω]δθ, so ∂(−ω×Iω)/∂δθ = [ω][Iω] − [ω]I[ω].
+        let (t, dp3, dv3) = self.gyroscopic_angular();
         let mut dp = Matrix6::zeros();
-        dp.fixed_view_mut::<3, 3>(0, 0)
-            .copy_from(&(cw * ciw - cw * i * cw));
-        // ∂(−ω×Iω)/∂ω = −[ω]I + [Iω].
+        dp.fixed_view_mut::<3, 3>(0, 0).copy_from(&dp3);
         let mut dv = Matrix6::zeros();
-        dv.fixed_view_mut::<3, 3>(0, 0).copy_from(&(ciw - cw * i));
-        (f, dp, dv)
+        dv.fixed_view_mut::<3, 3>(0, 0).copy_from(&dv3);
+        (twist(&t, &Vector3::zeros()), dp, dv)
     }
+
+    /// The gyroscopic torque `−ω × Iω` and its gradients with respect to `δθ` and `ω`: the only non-zero (angular)
+    /// 3×3 blocks of [`Body::gyroscopic`], which the step uses directly.
+    pub fn gyroscopic_angular(&self) -> (Vector3<f64>, Matrix3<f64>, Matrix3<f64>) {
+        gyroscopic_terms(&self.omega(), &self.inertia_world())
+    }
+}
+
+/// [`Body::gyroscopic_angular`] from ω and the world inertia `I` (the step computes `I` once for this and the
+/// mass matrix).
+pub(crate) fn gyroscopic_terms(
+    w: &Vector3<f64>,
+    i: &Matrix3<f64>,
+) -> (Vector3<f64>, Matrix3<f64>, Matrix3<f64>) {
+    let iw = i * w;
+    let cw = cross_matrix(w);
+    let ciw = cross_matrix(&iw);
+    let cwi = cw * i;
+    // I(δθ)·ω = Iω − [Iω]δθ + I[ω]δθ, so ∂(−ω×Iω)/∂δθ = [ω][Iω] − [ω]I[ω]; ∂(−ω×Iω)/∂ω = −[ω]I + [Iω].
+    (-w.cross(&iw), cw * ciw - cwi * cw, ciw - cwi)
 }

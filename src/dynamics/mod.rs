@@ -26,7 +26,9 @@ pub use contact::{
     ContactSolver, PenaltyContact, PenaltyOptions,
 };
 pub use dense_lu::DenseLuSolver;
-pub use force::{Damping, Force, ForceEval, ForceFrame, Gravity, JointDrive, UserForce};
+pub use force::{
+    Damping, DriveTorque, Force, ForceEval, ForceFrame, Gravity, JointDrive, UserForce,
+};
 pub use stabilize::{PostStabReport, Stabilization};
 pub use system::{
     BlockSystem, ConstraintBlock, Coupling, DenseSolver, SaddlePointSolver, SolveError,

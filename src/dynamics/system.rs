@@ -153,6 +153,16 @@ pub trait SaddlePointSolver {
     /// Solves for `(x, λ)` with right-hand sides `a` (per body) and `b` (per constraint row), using the last
     /// factorisation.
     fn solve(&mut self, a: &[Vector6<f64>], b: &[f64], x: &mut [Vector6<f64>], lambda: &mut [f64]);
+
+    /// The 6×6 blocks `W_ij` of the inverse of the last factored matrix between the bodies `bodies` (the
+    /// velocity response of body `i` to a unit wrench on body `j` with the constraints holding: column `k` of
+    /// `W_ij` is `x_i` of the solve with `a = e_k` on body `j`, `b = 0`), written row-major into `out`
+    /// (`out[r·n + c]` for `bodies[r]`, `bodies[c]`, `n = bodies.len()`). Returns `false`, leaving `out` as it
+    /// was, when the solver has nothing faster than one [`Self::solve`] per column (the default); the caller then
+    /// solves column by column.
+    fn inverse_blocks(&mut self, _bodies: &[usize], _out: &mut [Matrix6<f64>]) -> bool {
+        false
+    }
 }
 
 /// Dense LU of the whole system: O((6n + m)³). The test oracle, and the path for graphs with loops.

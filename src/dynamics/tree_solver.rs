@@ -24,14 +24,48 @@
 //! allocates only when the structure differs from the previous call; `factor` and `solve` on an unchanged
 //! structure allocate nothing. See docs/tree_solver.md.
 
-use nalgebra::{Matrix6, Vector6};
+use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
 
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
 
 mod analysis;
+mod exact;
 mod inverse6;
 
 use analysis::{Analysis, Signature};
+
+/// Runs `$body` with the const `$n` set to the row count `$r` (1 … 6) of an exact-size front, so each joint
+/// size gets its own monomorphised code.
+macro_rules! with_rows {
+    ($r:expr, $n:ident => $body:expr) => {
+        match $r {
+            1 => {
+                const $n: usize = 1;
+                $body
+            }
+            2 => {
+                const $n: usize = 2;
+                $body
+            }
+            3 => {
+                const $n: usize = 3;
+                $body
+            }
+            4 => {
+                const $n: usize = 4;
+                $body
+            }
+            5 => {
+                const $n: usize = 5;
+                $body
+            }
+            _ => {
+                const $n: usize = 6;
+                $body
+            }
+        }
+    };
+}
 
 /// A pivot block whose smallest elimination pivot is below this fraction of the block's largest entry is singular.
 const PIVOT_TOL: f64 = 1e-12;
@@ -93,6 +127,11 @@ struct Plan {
     /// Only pairs of present slots are stored, which halves the memory of a chain's fronts.
     block0: usize,
     slot: [usize; 6],
+    /// Exact-size front (see `exact.rs`): a non-root body without world rows, whose joint group has this many
+    /// rows; 0 for a padded front (roots, bodies with world rows).
+    exact: usize,
+    /// First of an exact front's entries in the solver's `f64` pool.
+    pool0: usize,
 }
 
 impl Plan {
@@ -103,6 +142,10 @@ impl Plan {
 
     /// Fills the pool offsets from the running totals; returns the numbers of pivots and of pairs stored.
     fn place(&mut self, pivot0: usize, block0: usize) -> (usize, usize) {
+        (self.pivot0, self.block0) = (pivot0, block0);
+        if self.exact > 0 {
+            return (0, 0);
+        }
         let present = self.present();
         let (mut pivots, mut pairs) = (0, 0);
         for k in 0..3 {
@@ -118,7 +161,6 @@ impl Plan {
                 }
             }
         }
-        (self.pivot0, self.block0) = (pivot0, block0);
         (pivots, pairs)
     }
 
@@ -154,6 +196,19 @@ pub struct TreeSolver {
     z: Vec<[Vector6<f64>; 3]>,
     /// Per position: the body's solution, read by its children in the backward pass.
     xpos: Vec<Vector6<f64>>,
+    /// The factors of the exact-size fronts (`exact.rs`), each front at its `pool0`.
+    pool: Vec<f64>,
+    /// Per position: the coupling kind an exact front was factored with (value-dependent, so set by `factor`).
+    kinds: Vec<exact::Kind>,
+    /// Scratch of [`SaddlePointSolver::inverse_blocks`]: per position the forward results `Z` for the slots
+    /// (6 right-hand sides at once), the solution `X` of the body, the column whose forward path reached it, and
+    /// whether a requested body lies below it.
+    blk_z: Vec<[Matrix6<f64>; 3]>,
+    blk_x: Vec<Matrix6<f64>>,
+    blk_col: Vec<usize>,
+    blk_need: Vec<bool>,
+    /// Position of each body in the elimination order.
+    pos_of: Vec<usize>,
     constraint_rows: usize,
     factored: bool,
 }
@@ -175,11 +230,26 @@ impl TreeSolver {
         self.plans = analysis.plans;
         self.members = analysis.members;
         self.coupling_refs = analysis.coupling_refs;
-        let (mut pivots, mut blocks) = (0, 0);
+        let (mut pivots, mut blocks, mut pool) = (0, 0, 0);
         for plan in &mut self.plans {
+            if plan.parent.is_some() && plan.world_rows == 0 {
+                plan.exact = plan.joint_rows;
+                plan.pool0 = pool;
+                pool += exact::Offsets::len(plan.joint_rows);
+            }
             let (p, b) = plan.place(pivots, blocks);
             pivots += p;
             blocks += b;
+        }
+        self.pool = vec![0.0; pool];
+        self.kinds = vec![exact::Kind::None; len];
+        self.blk_z = vec![[Matrix6::zeros(); 3]; len];
+        self.blk_x = vec![Matrix6::zeros(); len];
+        self.blk_col = vec![usize::MAX; len];
+        self.blk_need = vec![false; len];
+        self.pos_of = vec![0; len];
+        for (pos, plan) in self.plans.iter().enumerate() {
+            self.pos_of[plan.body] = pos;
         }
         self.inv = vec![Matrix6::zeros(); pivots];
         self.lower = vec![Matrix6::zeros(); blocks];
@@ -235,6 +305,213 @@ impl TreeSolver {
             f[BODY][PARENT] += cp;
             f[PARENT][BODY] += pc;
         }
+    }
+
+    /// Factors the exact-size front at `pos` (a non-root body without world rows, `R` joint rows) and returns
+    /// the update to the parent's pivot.
+    fn factor_exact<const R: usize>(
+        &mut self,
+        sys: &BlockSystem,
+        pos: usize,
+    ) -> Result<Matrix6<f64>, SolveError> {
+        let plan = &self.plans[pos];
+        let members = &self.members[plan.joint.0..plan.joint.1];
+        let mut jc = SMatrix::<f64, R, 6>::zeros();
+        let mut jp = SMatrix::<f64, R, 6>::zeros();
+        for m in members {
+            let c = &sys.constraints[m.con];
+            let (on_c, on_p) = if m.child_is_a {
+                (&c.ja, &c.jb)
+            } else {
+                (&c.jb, &c.ja)
+            };
+            if members.len() == 1 {
+                // One constraint fills the group: a straight block copy.
+                jc = on_c.fixed_rows::<R>(0).into_owned();
+                jp = on_p.fixed_rows::<R>(0).into_owned();
+                break;
+            }
+            for i in 0..m.rows {
+                for j in 0..6 {
+                    jc[(m.row0 + i, j)] = on_c[(i, j)];
+                    jp[(m.row0 + i, j)] = on_p[(i, j)];
+                }
+            }
+        }
+        let refs = &self.coupling_refs[plan.couplings.0..plan.couplings.1];
+        // Several couplings on one joint are summed; the usual single one is used in place.
+        let (mut sum_cp, mut sum_pc) = (Matrix6::zeros(), Matrix6::zeros());
+        let (cp, pc) = match refs {
+            [] => (&sum_cp, &sum_pc),
+            [r] => {
+                let c = &sys.couplings[r.idx];
+                if r.child_is_i {
+                    (&c.a_ij, &c.a_ji)
+                } else {
+                    (&c.a_ji, &c.a_ij)
+                }
+            }
+            _ => {
+                for r in refs {
+                    let c = &sys.couplings[r.idx];
+                    if r.child_is_i {
+                        sum_cp += c.a_ij;
+                        sum_pc += c.a_ji;
+                    } else {
+                        sum_cp += c.a_ji;
+                        sum_pc += c.a_ij;
+                    }
+                }
+                (&sum_cp, &sum_pc)
+            }
+        };
+        let (cp3, pc3) = (
+            cp.fixed_view::<3, 3>(0, 0).into_owned(),
+            pc.fixed_view::<3, 3>(0, 0).into_owned(),
+        );
+        let coupling = if refs.is_empty() {
+            exact::Coupling::None
+        } else if exact::angular_only(cp) && exact::angular_only(pc) {
+            exact::Coupling::Angular(&cp3, &pc3)
+        } else {
+            exact::Coupling::Full(cp, pc)
+        };
+        self.kinds[pos] = coupling.kind();
+        let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R)];
+        exact::factor::<R>(pool, &self.acc[pos], &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
+            singular(
+                plan,
+                match s {
+                    exact::Singular::Body => BODY,
+                    exact::Singular::Joint => JOINT,
+                },
+            )
+        })
+    }
+
+    /// Forward substitution of the exact-size front at `pos`.
+    fn forward_exact<const R: usize>(&mut self, pos: usize, b: &[f64]) {
+        let plan = &self.plans[pos];
+        let mut y1 = SVector::<f64, R>::zeros();
+        for m in &self.members[plan.joint.0..plan.joint.1] {
+            y1.as_mut_slice()[m.row0..m.row0 + m.rows]
+                .copy_from_slice(&b[m.lambda0..m.lambda0 + m.rows]);
+        }
+        let kind = self.kinds[pos];
+        let (z0, z1, yp) =
+            exact::forward::<R, 1>(&self.pool[plan.pool0..], kind, &self.yb[pos], &y1);
+        self.z[pos][BODY] = z0;
+        self.z[pos][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
+        if let Some(pp) = plan.parent {
+            self.yb[pp] += yp;
+        }
+    }
+
+    /// Back substitution of the exact-size front at `pos` (its parent is already solved).
+    fn backward_exact<const R: usize>(
+        &mut self,
+        pos: usize,
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+    ) {
+        let plan = &self.plans[pos];
+        let xp = plan.parent.map_or(Vector6::zeros(), |pp| self.xpos[pp]);
+        let z1 = self.z[pos][JOINT].fixed_rows::<R>(0).into_owned();
+        let kind = self.kinds[pos];
+        let (x0, x1) =
+            exact::backward::<R, 1>(&self.pool[plan.pool0..], kind, &self.z[pos][BODY], &z1, &xp);
+        self.xpos[pos] = x0;
+        x[plan.body] = x0;
+        for m in &self.members[plan.joint.0..plan.joint.1] {
+            lambda[m.lambda0..m.lambda0 + m.rows]
+                .copy_from_slice(&x1.as_slice()[m.row0..m.row0 + m.rows]);
+        }
+    }
+
+    /// Forward substitution for a unit wrench on each axis of the body at `pos` (6 right-hand sides), along the
+    /// path from it to its root only: every other front has a zero right-hand side, so its `Z` is zero.
+    fn block_forward(&mut self, pos: usize, col: usize) {
+        let mut p = pos;
+        let mut y = Matrix6::identity();
+        loop {
+            let plan = &self.plans[p];
+            self.blk_col[p] = col;
+            let yp = if plan.exact > 0 {
+                let pool = &self.pool[plan.pool0..];
+                let kind = self.kinds[p];
+                with_rows!(plan.exact, R => {
+                    let (z0, z1, yp) =
+                        exact::forward::<R, 6>(pool, kind, &y, &SMatrix::<f64, R, 6>::zeros());
+                    self.blk_z[p][BODY] = z0;
+                    self.blk_z[p][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
+                    yp
+                })
+            } else {
+                let present = plan.present();
+                let mut ys = [y, Matrix6::zeros(), Matrix6::zeros(), Matrix6::zeros()];
+                for k in 0..3 {
+                    if !present[k] {
+                        continue;
+                    }
+                    let zk = self.inv[plan.inverse(k)] * ys[k];
+                    for u in k + 1..4 {
+                        if present[u] {
+                            ys[u] -= self.lower[plan.block(k, u)] * zk;
+                        }
+                    }
+                    self.blk_z[p][k] = zk;
+                }
+                ys[PARENT]
+            };
+            match plan.parent {
+                Some(pp) => {
+                    y = yp;
+                    p = pp;
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Back substitution at `pos` for the column whose forward pass was [`Self::block_forward`] `col`, from its
+    /// parent's `X` (fronts off that column's path have `Z` = 0).
+    fn block_backward(&mut self, pos: usize, col: usize) {
+        let plan = &self.plans[pos];
+        let xp = plan.parent.map_or(Matrix6::zeros(), |pp| self.blk_x[pp]);
+        let on_path = self.blk_col[pos] == col;
+        let z = |k: usize| {
+            if on_path {
+                self.blk_z[pos][k]
+            } else {
+                Matrix6::zeros()
+            }
+        };
+        let x0 = if plan.exact > 0 {
+            let pool = &self.pool[plan.pool0..];
+            let kind = self.kinds[pos];
+            with_rows!(plan.exact, R => {
+                let z1 = z(JOINT).fixed_rows::<R>(0).into_owned();
+                exact::backward::<R, 6>(pool, kind, &z(BODY), &z1, &xp).0
+            })
+        } else {
+            let present = plan.present();
+            let mut xs = [Matrix6::zeros(); 4];
+            xs[PARENT] = xp;
+            for k in (0..3).rev() {
+                if !present[k] {
+                    continue;
+                }
+                let mut v = z(k);
+                for u in k + 1..4 {
+                    if present[u] {
+                        v -= self.upper[plan.block(k, u)] * xs[u];
+                    }
+                }
+                xs[k] = v;
+            }
+            xs[BODY]
+        };
+        self.blk_x[pos] = x0;
     }
 
     /// Eliminates the first three slots of the front at `pos`, stores the factors and returns the update to
@@ -309,17 +586,60 @@ impl SaddlePointSolver for TreeSolver {
         for (pos, plan) in self.plans.iter().enumerate() {
             self.acc[pos] = sys.diag[plan.body];
         }
-        // One front buffer for all bodies: assembled in place rather than returned (4.6 kB per copy).
+        // One front buffer for all padded fronts: assembled in place rather than returned (4.6 kB per copy).
         let mut f = [[Matrix6::zeros(); 4]; 4];
         for pos in 0..self.plans.len() {
-            self.assemble(sys, pos, &mut f);
-            let update = self.eliminate(pos, &mut f)?;
+            let plan = &self.plans[pos];
+            let update = if plan.exact > 0 {
+                with_rows!(plan.exact, R => self.factor_exact::<R>(sys, pos))?
+            } else {
+                self.assemble(sys, pos, &mut f);
+                self.eliminate(pos, &mut f)?
+            };
             if let Some(pp) = self.plans[pos].parent {
                 self.acc[pp] += update;
             }
         }
         self.factored = true;
         Ok(())
+    }
+
+    /// One multi-right-hand-side pass per requested body instead of six solves: the unit wrenches on a body
+    /// only reach the fronts on its path to the root in the forward pass, and the blocks are only needed at the
+    /// requested bodies, so the backward pass runs over the union of their root paths. The six columns ride
+    /// together as 6×6 blocks. With 2 feet of a 19-body character this touches about a third of the fronts of a
+    /// full solve per column, and does it for 6 columns at once.
+    fn inverse_blocks(&mut self, bodies: &[usize], out: &mut [Matrix6<f64>]) -> bool {
+        let n = self.plans.len();
+        let nb = bodies.len();
+        if !self.factored || out.len() != nb * nb || bodies.iter().any(|&b| b >= n) {
+            return false;
+        }
+        self.blk_need.fill(false);
+        for &b in bodies {
+            let mut p = Some(self.pos_of[b]);
+            while let Some(q) = p {
+                if self.blk_need[q] {
+                    break;
+                }
+                self.blk_need[q] = true;
+                p = self.plans[q].parent;
+            }
+        }
+        self.blk_col.fill(usize::MAX);
+        for (col, &bj) in bodies.iter().enumerate() {
+            self.block_forward(self.pos_of[bj], col);
+            // Parents come after their children in the elimination order: descending positions go root-first.
+            for pos in (0..n).rev() {
+                if self.blk_need[pos] {
+                    self.block_backward(pos, col);
+                }
+            }
+            for (row, &bi) in bodies.iter().enumerate() {
+                out[row * nb + col] = self.blk_x[self.pos_of[bi]];
+            }
+        }
+        true
     }
 
     /// Solves with the last factorisation. With no valid factorisation, or slices whose lengths do not match
@@ -342,6 +662,10 @@ impl SaddlePointSolver for TreeSolver {
         // Forward: L w = y, storing z_k = D_k⁻¹ w_k; children push their updates into the parent's rhs.
         for pos in 0..n {
             let plan = &self.plans[pos];
+            if plan.exact > 0 {
+                with_rows!(plan.exact, R => self.forward_exact::<R>(pos, b));
+                continue;
+            }
             let present = plan.present();
             let mut y = [
                 self.yb[pos],
@@ -368,6 +692,10 @@ impl SaddlePointSolver for TreeSolver {
         // Backward, roots first: x_k = z_k − Σ_u D_k⁻¹ F[k][u] x_u.
         for pos in (0..n).rev() {
             let plan = &self.plans[pos];
+            if plan.exact > 0 {
+                with_rows!(plan.exact, R => self.backward_exact::<R>(pos, x, lambda));
+                continue;
+            }
             let present = plan.present();
             let mut xs = [Vector6::zeros(); 4];
             if let Some(pp) = plan.parent {

@@ -11,7 +11,8 @@ use crate::dynamics::system::SaddlePointSolver;
 impl ContactState {
     /// Fills the blocks `W_ij` between the contact bodies with the solver's current factorisation: column `k` of
     /// `W_{·j}` is the velocity response to a unit wrench `e_k` on contact body `j` with the joints holding
-    /// (`[A −Jᵀ; J 0](x; λ) = (e_k; 0)`). 6 solves per contact body.
+    /// (`[A −Jᵀ; J 0](x; λ) = (e_k; 0)`). One [`SaddlePointSolver::inverse_blocks`] pass when the solver has one
+    /// (the tree solver), else 6 solves per contact body.
     pub(super) fn compute_w(
         &mut self,
         solver: &mut dyn SaddlePointSolver,
@@ -22,6 +23,10 @@ impl ContactState {
         let nb = self.bodies.len();
         self.w.clear();
         self.w.resize(nb * nb, Matrix6::zeros());
+        // The tree solver gets all blocks in one multi-right-hand-side pass along the bodies' root paths.
+        if solver.inverse_blocks(&self.bodies, &mut self.w) {
+            return;
+        }
         for col in 0..nb {
             let bj = self.bodies[col];
             for k in 0..6 {
@@ -135,6 +140,14 @@ mod tests {
             .unwrap();
         state.compute_w(&mut solver, 3, sys.constraint_rows());
         let inverse = sys.to_dense().try_inverse().unwrap();
+        // The tree solver's one-pass blocks (root paths only) equal the dense solver's column-by-column ones.
+        let by_columns = state.w.clone();
+        let mut tree = crate::dynamics::TreeSolver::new();
+        crate::dynamics::SaddlePointSolver::factor(&mut tree, &sys).unwrap();
+        state.compute_w(&mut tree, 3, sys.constraint_rows());
+        for (t, d) in state.w.iter().zip(&by_columns) {
+            assert!((t - d).abs().max() <= 1e-10 * d.abs().max().max(1.0));
+        }
         for (r, &bi) in state.bodies.iter().enumerate() {
             for (c, &bj) in state.bodies.iter().enumerate() {
                 let block = inverse.view((6 * bi, 6 * bj), (6, 6));

@@ -216,6 +216,8 @@ pub(crate) struct ContactState {
     pub points: Vec<ContactPoint>,
     pub free: Vec<Body>,
     pub impulses: Vec<ContactImpulse>,
+    /// The body of each entry of `impulses` (the PGS warm start matches contacts by index and body).
+    impulse_bodies: Vec<usize>,
     /// Witness points in their body's frame (the other side's for a world body, else the world point), so the
     /// gaps follow the bodies through post-stabilization.
     local: Vec<(Vector3<f64>, Vector3<f64>)>,

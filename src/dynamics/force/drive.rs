@@ -86,12 +86,26 @@ impl JointDrive {
     }
 }
 
-impl Force for JointDrive {
-    fn bodies(&self) -> (usize, Option<usize>) {
-        (self.child, self.parent)
-    }
+/// A drive's world torque on the child and its non-zero gradient blocks. A drive is a pure torque that depends
+/// only on the two rotations and angular velocities, so every gradient lives in the 3×3 angular corner of the
+/// 6×6 blocks [`Force::eval`] returns; the step uses these directly (no 6×6 blocks to clear, copy and add).
+/// The parent receives `−torque`; its blocks follow: `∂τ_p/∂δθ_c = −dc`, `∂τ_p/∂δθ_p = −dp`,
+/// `∂τ_c/∂ω_p = ∂τ_p/∂ω_c = −dwc`, `∂τ_p/∂ω_p = dwc`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DriveTorque {
+    /// World torque `τ` on the child (N·m).
+    pub torque: Vector3<f64>,
+    /// `∂τ/∂δθ_c`.
+    pub dc: Matrix3<f64>,
+    /// `∂τ/∂δθ_p` (zero without a parent body).
+    pub dp: Matrix3<f64>,
+    /// `∂τ/∂ω_c`.
+    pub dwc: Matrix3<f64>,
+}
 
-    fn eval(&self, bodies: &[Body]) -> ForceEval {
+impl JointDrive {
+    /// The torque and its angular gradient blocks at the bodies' current state (see [`DriveTorque`]).
+    pub fn torque(&self, bodies: &[Body]) -> DriveTorque {
         let c = &bodies[self.child];
         let (qp, wp) = match self.parent {
             Some(p) => (bodies[p].orientation, bodies[p].omega()),
@@ -100,51 +114,69 @@ impl Force for JointDrive {
         let rp = qp.to_rotation_matrix().into_inner();
         let f = self.frame.to_rotation_matrix().into_inner();
         let a = rp * f;
-        let k = Matrix3::from_diagonal(&self.stiffness);
-        let d = Matrix3::from_diagonal(&self.damping);
 
         let e = log_rotation(&(qp.inverse() * c.orientation * self.target_rotation.inverse()));
         let g = left_jacobian_inverse(&e) * rp.transpose();
         let dw = c.omega() - wp;
-        let tau_f = -k * (f.transpose() * e)
-            - d * (a.transpose() * dw - f.transpose() * self.target_velocity)
+        let tau_f = -self.stiffness.component_mul(&(f.transpose() * e))
+            - self
+                .damping
+                .component_mul(&(a.transpose() * dw - f.transpose() * self.target_velocity))
             + self.feedforward;
         let tau = a * tau_f;
 
-        let dtau_dc = -a * k * f.transpose() * g;
-        let dtau_dwc = -a * d * a.transpose();
+        // A·diag(K) and A·diag(D): the diagonal gains scale the columns of A.
+        let mut ak = a;
+        let mut ad = a;
+        for j in 0..3 {
+            ak.column_mut(j).scale_mut(self.stiffness[j]);
+            ad.column_mut(j).scale_mut(self.damping[j]);
+        }
+        let dc = -(ak * (f.transpose() * g));
+        let dwc = -(ad * a.transpose());
+        // The parent turns the error the other way (−dc) and carries the axes A with it:
+        // ∂τ/∂δθ_p = −[τ] + A(K Fᵀ G − D Aᵀ[ω_c − ω_p]) = −[τ] − dc + dwc·[ω_c − ω_p].
+        let dp = if self.parent.is_some() {
+            -cross_matrix(&tau) - dc + dwc * cross_matrix(&dw)
+        } else {
+            Matrix3::zeros()
+        };
+        DriveTorque {
+            torque: tau,
+            dc,
+            dp,
+            dwc,
+        }
+    }
+}
 
+impl Force for JointDrive {
+    fn bodies(&self) -> (usize, Option<usize>) {
+        (self.child, self.parent)
+    }
+
+    fn eval(&self, bodies: &[Body]) -> ForceEval {
+        let t = self.torque(bodies);
         let mut out = ForceEval::zero();
-        out.wrench[0].fixed_rows_mut::<3>(0).copy_from(&tau);
-        out.dp[0][0]
-            .fixed_view_mut::<3, 3>(0, 0)
-            .copy_from(&dtau_dc);
-        out.dv[0][0]
-            .fixed_view_mut::<3, 3>(0, 0)
-            .copy_from(&dtau_dwc);
+        out.wrench[0].fixed_rows_mut::<3>(0).copy_from(&t.torque);
+        out.dp[0][0].fixed_view_mut::<3, 3>(0, 0).copy_from(&t.dc);
+        out.dv[0][0].fixed_view_mut::<3, 3>(0, 0).copy_from(&t.dwc);
         if self.parent.is_some() {
-            // The parent turns the error the other way and also carries the axes A with it.
-            let dtau_dp = -cross_matrix(&tau)
-                + a * (k * f.transpose() * g - d * a.transpose() * cross_matrix(&dw));
-            out.wrench[1].fixed_rows_mut::<3>(0).copy_from(&(-tau));
-            out.dp[0][1]
-                .fixed_view_mut::<3, 3>(0, 0)
-                .copy_from(&dtau_dp);
+            out.wrench[1].fixed_rows_mut::<3>(0).copy_from(&(-t.torque));
+            out.dp[0][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&t.dp);
             out.dp[1][0]
                 .fixed_view_mut::<3, 3>(0, 0)
-                .copy_from(&(-dtau_dc));
+                .copy_from(&(-t.dc));
             out.dp[1][1]
                 .fixed_view_mut::<3, 3>(0, 0)
-                .copy_from(&(-dtau_dp));
+                .copy_from(&(-t.dp));
             out.dv[0][1]
                 .fixed_view_mut::<3, 3>(0, 0)
-                .copy_from(&(-dtau_dwc));
+                .copy_from(&(-t.dwc));
             out.dv[1][0]
                 .fixed_view_mut::<3, 3>(0, 0)
-                .copy_from(&(-dtau_dwc));
-            out.dv[1][1]
-                .fixed_view_mut::<3, 3>(0, 0)
-                .copy_from(&dtau_dwc);
+                .copy_from(&(-t.dwc));
+            out.dv[1][1].fixed_view_mut::<3, 3>(0, 0).copy_from(&t.dwc);
         }
         out
     }

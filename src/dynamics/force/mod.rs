@@ -11,7 +11,7 @@ mod gravity;
 mod user;
 
 pub use damping::Damping;
-pub use drive::{DriveFrame, JointDrive};
+pub use drive::{DriveFrame, DriveTorque, JointDrive};
 pub use gravity::Gravity;
 pub use user::{ForceFrame, UserForce};
 

@@ -213,6 +213,8 @@ impl Analysis {
                 pivot: [0; 3],
                 block0: 0,
                 slot: [0; 6],
+                exact: 0,
+                pool0: 0,
             });
         }
         Ok(out)

@@ -6,10 +6,12 @@ mod state;
 
 pub use state::{BodyState, Fnv1a, StateError, WorldState};
 
-use nalgebra::{Matrix6, UnitQuaternion, Vector3, Vector6};
+use std::ops::{AddAssign, SubAssign};
+
+use nalgebra::{Matrix3, Matrix6, UnitQuaternion, Vector3, Vector6};
 
 use super::auto_solver::AutoSolver;
-use super::body::Body;
+use super::body::{Body, gyroscopic_terms};
 use super::constraint::Constraint;
 use super::contact::{
     ContactError, ContactImpulse, ContactOptions, ContactPoint, ContactReport, ContactSolver,
@@ -18,7 +20,7 @@ use super::contact::{
     refuse_free, validate_options,
     velocity::StepSolve,
 };
-use super::force::{Force, ForceEval, JointDrive, UserForce};
+use super::force::{DriveTorque, Force, ForceEval, JointDrive, UserForce};
 use super::stabilize::{
     PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, max_separation,
     post_stabilize,
@@ -129,6 +131,8 @@ pub struct World {
     wrench: Vec<Vector6<f64>>,
     dfdp: Vec<Matrix6<f64>>,
     dfdv: Vec<Matrix6<f64>>,
+    /// World inertia `R I Rᵀ` of each body at the start of the step (gyroscopic terms and mass matrix).
+    inertia: Vec<Matrix3<f64>>,
     cpl_dp: Vec<[Matrix6<f64>; 2]>,
     cpl_dv: Vec<[Matrix6<f64>; 2]>,
     rhs_a: Vec<Vector6<f64>>,
@@ -192,6 +196,7 @@ impl World {
             wrench: Vec::new(),
             dfdp: Vec::new(),
             dfdv: Vec::new(),
+            inertia: Vec::new(),
             cpl_dp: Vec::new(),
             cpl_dv: Vec::new(),
             rhs_a: Vec::new(),
@@ -323,6 +328,7 @@ impl World {
         self.wrench = vec![Vector6::zeros(); n];
         self.dfdp = vec![Matrix6::zeros(); n];
         self.dfdv = vec![Matrix6::zeros(); n];
+        self.inertia = vec![Matrix3::zeros(); n];
         self.cpl_dp = vec![[Matrix6::zeros(); 2]; pairs.len()];
         self.cpl_dv = vec![[Matrix6::zeros(); 2]; pairs.len()];
         self.rhs_a = vec![Vector6::zeros(); n];
@@ -363,25 +369,57 @@ impl World {
         self.cpl_dv[s][ba] += e.dv[1][0];
     }
 
+    /// Adds a drive's torque and its 3×3 angular gradient blocks (all that is non-zero) into the accumulators.
+    fn scatter_drive(&mut self, k: usize, t: &DriveTorque) {
+        fn corner(m: &mut Matrix6<f64>, add: &Matrix3<f64>, sign: f64) {
+            let mut c = m.fixed_view_mut::<3, 3>(0, 0);
+            if sign > 0.0 {
+                c += add;
+            } else {
+                c -= add;
+            }
+        }
+        let (c, p, slot) = self.drive_slots[k];
+        self.wrench[c].fixed_rows_mut::<3>(0).add_assign(&t.torque);
+        corner(&mut self.dfdp[c], &t.dc, 1.0);
+        corner(&mut self.dfdv[c], &t.dwc, 1.0);
+        let (Some(p), Some((s, swapped))) = (p, slot) else {
+            return;
+        };
+        self.wrench[p].fixed_rows_mut::<3>(0).sub_assign(&t.torque);
+        corner(&mut self.dfdp[p], &t.dp, -1.0);
+        corner(&mut self.dfdv[p], &t.dwc, 1.0);
+        // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max); (child, parent) is (i, j) unless swapped.
+        let (cp, pc) = if swapped { (1, 0) } else { (0, 1) };
+        corner(&mut self.cpl_dp[s][cp], &t.dp, 1.0);
+        corner(&mut self.cpl_dp[s][pc], &t.dc, -1.0);
+        corner(&mut self.cpl_dv[s][cp], &t.dwc, -1.0);
+        corner(&mut self.cpl_dv[s][pc], &t.dwc, -1.0);
+    }
+
     /// Sums all forces and their gradients at the current state (drive targets are those set for `t + h`).
     fn accumulate_forces(&mut self) {
         for (i, body) in self.bodies.iter().enumerate() {
-            let (f, dp, dv) = body.gyroscopic();
-            self.wrench[i] = f;
+            let r = body.rotation();
+            let inertia = r * body.inertia_body * r.transpose();
+            self.inertia[i] = inertia;
+            let (t, dp, dv) = gyroscopic_terms(&body.omega(), &inertia);
+            self.wrench[i].fixed_rows_mut::<3>(0).copy_from(&t);
             self.wrench[i]
                 .fixed_rows_mut::<3>(3)
-                .axpy(body.mass, &self.gravity, 1.0);
-            self.dfdp[i] = dp;
-            self.dfdv[i] = dv;
+                .copy_from(&(self.gravity * body.mass));
+            self.dfdp[i].fill(0.0);
+            self.dfdp[i].fixed_view_mut::<3, 3>(0, 0).copy_from(&dp);
+            self.dfdv[i].fill(0.0);
+            self.dfdv[i].fixed_view_mut::<3, 3>(0, 0).copy_from(&dv);
         }
         for s in self.cpl_dp.iter_mut().chain(self.cpl_dv.iter_mut()) {
             s[0].fill(0.0);
             s[1].fill(0.0);
         }
         for k in 0..self.drives.len() {
-            let e = self.drives[k].eval(&self.bodies);
-            let (a, b, slot) = self.drive_slots[k];
-            self.scatter(a, b, slot, &e);
+            let t = self.drives[k].torque(&self.bodies);
+            self.scatter_drive(k, &t);
         }
         for k in 0..self.user_forces.len() {
             let e = self.user_forces[k].eval(&self.bodies);
@@ -430,7 +468,11 @@ impl World {
             );
         }
         for (i, body) in self.bodies.iter().enumerate() {
-            let m = body.mass_matrix();
+            let mut m = Matrix6::zeros();
+            m.fixed_view_mut::<3, 3>(0, 0).copy_from(&self.inertia[i]);
+            for d in 3..6 {
+                m[(d, d)] = body.mass;
+            }
             let v = body.velocity;
             if implicit {
                 self.sys.diag[i] = m - self.dfdp[i] * (h * h) - self.dfdv[i] * h;
@@ -442,8 +484,9 @@ impl World {
         }
         for (s, c) in self.sys.couplings.iter_mut().enumerate() {
             if implicit {
-                c.a_ij = -self.cpl_dp[s][0] * (h * h) - self.cpl_dv[s][0] * h;
-                c.a_ji = -self.cpl_dp[s][1] * (h * h) - self.cpl_dv[s][1] * h;
+                // Scaled by −h², −h rather than negated: a negated block is a slow element-wise pass.
+                c.a_ij = self.cpl_dp[s][0] * (-h * h) - self.cpl_dv[s][0] * h;
+                c.a_ji = self.cpl_dp[s][1] * (-h * h) - self.cpl_dv[s][1] * h;
                 // f̃ = f − ∂f/∂v·v includes the cross terms.
                 self.rhs_a[c.i] -= self.cpl_dv[s][0] * self.bodies[c.j].velocity * h;
                 self.rhs_a[c.j] -= self.cpl_dv[s][1] * self.bodies[c.i].velocity * h;

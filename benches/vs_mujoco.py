@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""flinch's character step beside MuJoCo's mj_step on the same character, timed in the same run (issue 12).
+
+1. Exports the embedded walk character (the demo clip, samples/data/cmu_02_01_walk.bvh) with
+   `flinch export-mjcf -o DIR` (120 Hz reference: MuJoCo's timestep is 1/120 s).
+2. Times mujoco.mj_step on DIR/character.xml from the keyframe `sample0`, with the Euler and the implicitfast
+   integrator: the median over batches of the mean µs per call in a batch (a whole forward step: kinematics,
+   mass matrix and its factorisation, passive forces, integration; contacts are disabled in the export).
+3. Runs the `step_speed` example binary (`--json`) for flinch's `Character::step` of the same character
+   (kinematic root, no contacts), right after, in the same run.
+
+Needs `pip install mujoco` and a release build of the binaries:
+    cargo build --release --bin flinch --example step_speed
+Usage: python3 benches/vs_mujoco.py [--target-dir DIR] [--batches N]
+Prints `figure mujoco_step_us` (the faster of the two integrators), `figure mujoco_euler_step_us`,
+`figure mujoco_implicitfast_step_us`, `figure flinch_step_us` and `figure speed_ratio_vs_mujoco`
+(MuJoCo µs / flinch µs: above 1 means flinch is faster).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    import mujoco
+except ImportError:
+    sys.exit("the mujoco module is not installed (pip install mujoco)")
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def binary(target_dir, *parts):
+    path = os.path.join(target_dir, "release", *parts)
+    if not os.path.isfile(path):
+        sys.exit(f"{path} not found: cargo build --release --bin flinch --example step_speed")
+    return path
+
+
+def per_call_us(fn, calls, batches):
+    """Median over `batches` of the mean µs per call in a batch of `calls` calls."""
+    samples = []
+    for _ in range(batches):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        samples.append((time.perf_counter() - t0) * 1e6 / calls)
+    return statistics.median(samples)
+
+
+def time_mujoco(xml, integrator, batches):
+    model = mujoco.MjModel.from_xml_path(xml)
+    model.opt.integrator = integrator
+    data = mujoco.MjData(model)
+    key = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_KEY, "sample0")
+
+    def restart():
+        if key >= 0:
+            mujoco.mj_resetDataKeyframe(model, data, key)
+        else:
+            mujoco.mj_resetData(model, data)
+
+    restart()
+    for _ in range(240):
+        mujoco.mj_step(model, data)
+
+    # The character falls freely (no actuators, no contacts): restart every batch so the state stays sane.
+    def batch_step():
+        mujoco.mj_step(model, data)
+
+    samples = []
+    for _ in range(batches):
+        restart()
+        samples.append(per_call_us(batch_step, calls=200, batches=1))
+    return statistics.median(samples), model
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--target-dir",
+        default=os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")),
+        help="cargo target directory holding release/flinch and release/examples/step_speed",
+    )
+    parser.add_argument("--batches", type=int, default=41)
+    args = parser.parse_args()
+    flinch = binary(args.target_dir, "flinch")
+    step_speed = binary(args.target_dir, "examples", "step_speed")
+
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([flinch, "export-mjcf", "-o", out], check=True, stdout=subprocess.DEVNULL)
+        xml = os.path.join(out, "character.xml")
+        euler, model = time_mujoco(xml, mujoco.mjtIntegrator.mjINT_EULER, args.batches)
+        implicitfast, _ = time_mujoco(xml, mujoco.mjtIntegrator.mjINT_IMPLICITFAST, args.batches)
+    run = subprocess.run(
+        [step_speed, "--json", "--only", "free", "--batches", str(args.batches)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    flinch_us = figures["step_us"]
+    mujoco_us = min(euler, implicitfast)
+    print(
+        f"character: flinch's export of the embedded walk, nbody={model.nbody - 1} nv={model.nv}, "
+        f"timestep {model.opt.timestep:.6f} s, mujoco {mujoco.__version__}; flinch {figures['bodies']} bodies"
+    )
+    print(f"MuJoCo mj_step: Euler {euler:.2f} us, implicitfast {implicitfast:.2f} us")
+    print(f"flinch Character::step (kinematic root, no contacts): {flinch_us:.2f} us")
+    print(f"figure mujoco_euler_step_us {euler:.2f} us")
+    print(f"figure mujoco_implicitfast_step_us {implicitfast:.2f} us")
+    print(f"figure mujoco_step_us {mujoco_us:.2f} us")
+    print(f"figure flinch_step_us {flinch_us:.2f} us")
+    print(f"figure speed_ratio_vs_mujoco {mujoco_us / flinch_us:.3f} ratio")
+
+
+if __name__ == "__main__":
+    main()

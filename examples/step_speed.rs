@@ -1,0 +1,266 @@
+//! The cost of one `Character::step` of the embedded walk character (the demo clip,
+//! `samples/data/cmu_02_01_walk.bvh`) at 120 Hz, kinematic root, default configuration (issue 12):
+//!
+//! - `figure step_us`: no contacts (goal ≤ 8 µs);
+//! - `figure step_contacts8_us`: 8 static foot–ground contacts (4 sole corners per foot, normal +Y, the default
+//!   Lemke LCP), set with `Character::set_contacts` before every step, so the feet are pressed on the ground
+//!   while the root follows its clip (goal ≤ 20 µs);
+//! - `figure step_contacts8_pgs_us`: the same with the boxed-friction PGS (50 sweeps, tolerance 1e-6 N·s),
+//!   warm-started from the previous step's impulses.
+//!
+//! Each figure is the median over `--batches` batches (default 41) of the mean µs per step in a batch of
+//! `--steps` steps (default 200), after a warm-up, the clip restarted whenever it ends. The sole corners are
+//! recomputed every step from the feet's capsules (outside the timed region the way a caller's collision query
+//! would be; the `set_contacts` call itself is timed with the step). `--json` prints the figures as one JSON
+//! object instead (for `benches/vs_mujoco.py`).
+//!
+//! `cargo run --release --example step_speed [-- --steps N --batches N --json]`
+
+use std::time::Instant;
+
+use flinch::control::{Character, CharacterConfig, CharacterState};
+use flinch::dynamics::{ContactOptions, ContactOther, ContactPoint, ContactSolver};
+use flinch::io::{ImportOptions, load_embedded_walk};
+use nalgebra::Vector3;
+
+/// Feet whose soles get the contacts: the model bodies named like this (the CMU skeleton's).
+const FEET: [&str; 2] = ["LeftFoot", "RightFoot"];
+
+fn main() {
+    let mut steps = 200usize;
+    let mut batches = 41usize;
+    let mut json = false;
+    let mut only = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = |name: &str| -> usize {
+            args.next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{name} needs a positive integer"))
+        };
+        match a.as_str() {
+            "--steps" => steps = value("--steps").max(1),
+            "--batches" => batches = value("--batches").max(1),
+            "--json" => json = true,
+            "--only" => only = args.next(),
+            other => panic!(
+                "unknown argument {other} (--steps N, --batches N, --json, --only free|contacts|pgs)"
+            ),
+        }
+    }
+
+    let imported = load_embedded_walk(&ImportOptions::default()).expect("embedded walk");
+    let config = CharacterConfig::default();
+    let mut free = Character::from_imported(imported.clone(), &config).expect("character");
+    let mut pressed = Character::from_imported(imported.clone(), &config).expect("character");
+    let mut pgs = Character::from_imported(imported, &config).expect("character");
+    let feet: Vec<usize> = FEET
+        .iter()
+        .map(|name| {
+            free.model()
+                .bodies
+                .iter()
+                .position(|b| b.name == *name)
+                .unwrap_or_else(|| panic!("no body {name}"))
+        })
+        .collect();
+    let h = free.step_size();
+    let bodies = free.model().bodies.len();
+
+    let start = free.save_state();
+    // `--only` (for profiling) skips the other figure: it is printed as 0.
+    let run = |which: &str| only.as_deref().is_none_or(|o| o == which);
+    let step_us = if run("free") {
+        time_steps(&mut free, &start, h, steps, batches, |_, _| {})
+    } else {
+        0.0
+    };
+    let mut contacts = Vec::with_capacity(8);
+    let mut report = ContactSummary::default();
+    let step_contacts8_us = if run("contacts") {
+        time_steps(&mut pressed, &start, h, steps, batches, |c, timed| {
+            if timed {
+                c.set_contacts(&contacts, &[]).expect("contacts");
+            } else {
+                sole_contacts(c, &feet, &mut contacts);
+            }
+        })
+    } else {
+        0.0
+    };
+    // The same with the boxed-friction PGS (50 sweeps, 1e-6 N·s; warm-started from the previous step's impulses).
+    pgs.set_contact_options(ContactOptions {
+        solver: ContactSolver::Pgs {
+            max_sweeps: 50,
+            tolerance: 1e-6,
+        },
+        ..ContactOptions::default()
+    })
+    .expect("options");
+    let step_contacts8_pgs_us = if run("pgs") {
+        time_steps(&mut pgs, &start, h, steps, batches, |c, timed| {
+            if timed {
+                c.set_contacts(&contacts, &[]).expect("contacts");
+            } else {
+                sole_contacts(c, &feet, &mut contacts);
+            }
+        })
+    } else {
+        0.0
+    };
+    // One more pass to report what the contacts did (not timed).
+    for _ in 0..if run("contacts") { steps } else { 0 } {
+        restart_at_end(&mut pressed, &start);
+        sole_contacts(&pressed, &feet, &mut contacts);
+        pressed.set_contacts(&contacts, &[]).expect("contacts");
+        let r = step(&mut pressed, h);
+        report.add(&r.contacts);
+        report.normal += pressed
+            .world()
+            .contact_impulses()
+            .iter()
+            .map(|i| i.normal)
+            .sum::<f64>();
+    }
+    // Post-stabilization passes of the contact-free step (not timed).
+    let mut passes = 0;
+    for _ in 0..if run("free") { steps } else { 0 } {
+        restart_at_end(&mut free, &start);
+        passes += step(&mut free, h).post_stab.map_or(0, |p| p.iterations);
+    }
+    if json {
+        println!(
+            "{{\"bodies\": {bodies}, \"h\": {h}, \"step_us\": {step_us:.4}, \"step_contacts8_us\": {step_contacts8_us:.4}, \"step_contacts8_pgs_us\": {step_contacts8_pgs_us:.4}}}"
+        );
+        return;
+    }
+    println!(
+        "embedded walk character: {bodies} bodies, h = 1/{:.0} s, kinematic root; median of {batches} batches of {steps} steps",
+        1.0 / h
+    );
+    println!(
+        "without contacts: {:.2} post-stabilization projections per step",
+        passes as f64 / steps as f64
+    );
+    println!(
+        "with 8 contacts: {:.1} contacts, LCP size {:.1}, {:.1} Lemke pivots, {:.2} position LCPs per step, mean normal impulse {:.3} N·s, {} PGS fallbacks",
+        report.contacts as f64 / steps as f64,
+        report.lcp as f64 / steps as f64,
+        report.pivots as f64 / steps as f64,
+        report.projections as f64 / steps as f64,
+        report.normal / steps as f64,
+        report.fell_back
+    );
+    println!("figure step_us {step_us:.2} us");
+    println!("figure step_contacts8_us {step_contacts8_us:.2} us");
+    println!("figure step_contacts8_pgs_us {step_contacts8_pgs_us:.2} us");
+}
+
+/// Totals of the contact reports.
+#[derive(Default)]
+struct ContactSummary {
+    contacts: usize,
+    lcp: usize,
+    pivots: usize,
+    projections: usize,
+    fell_back: usize,
+    normal: f64,
+}
+
+impl ContactSummary {
+    fn add(&mut self, r: &flinch::dynamics::ContactReport) {
+        self.contacts += r.contacts;
+        self.lcp += r.lcp_size;
+        self.pivots += r.pivots;
+        self.projections += r.projections;
+        self.fell_back += usize::from(r.fell_back);
+    }
+}
+
+/// Restarts the clip (restores the start state) when it has ended, so the timing always sees the walk.
+fn restart_at_end(c: &mut Character, start: &CharacterState) {
+    if c.finished() {
+        c.restore_state(start).expect("restore");
+    }
+}
+
+/// One step; the guard must not have reset the character.
+fn step(c: &mut Character, h: f64) -> flinch::dynamics::StepReport {
+    let r = c.step(h).expect("step");
+    if let Some(f) = c.last_fault() {
+        panic!("the guard reset the character: {f:?}");
+    }
+    r
+}
+
+/// Median over `batches` of the mean µs per step of `steps` steps; `before(c, timed)` runs before each step,
+/// first untimed (`timed` false), then inside the timed region (`timed` true).
+fn time_steps(
+    c: &mut Character,
+    start: &CharacterState,
+    h: f64,
+    steps: usize,
+    batches: usize,
+    mut before: impl FnMut(&mut Character, bool),
+) -> f64 {
+    for _ in 0..240 {
+        restart_at_end(c, start);
+        before(c, false);
+        before(c, true);
+        step(c, h);
+    }
+    let mut samples: Vec<f64> = (0..batches)
+        .map(|_| {
+            let mut total = 0.0;
+            for _ in 0..steps {
+                restart_at_end(c, start);
+                before(c, false);
+                let t0 = Instant::now();
+                before(c, true);
+                std::hint::black_box(c.step(h).expect("step"));
+                total += t0.elapsed().as_secs_f64();
+            }
+            total * 1e6 / steps as f64
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// Four static contacts per foot at the corners of its sole: for each capsule end of the foot body, the points
+/// `±radius` sideways (horizontal, across the capsule axis) and `radius` below the axis. The ground is put at
+/// each corner (zero gap, normal +Y), so the velocity LCP presses the feet on it every step.
+fn sole_contacts(c: &Character, feet: &[usize], out: &mut Vec<ContactPoint>) {
+    out.clear();
+    for &foot in feet {
+        let frame = c.body_frame(foot);
+        let capsule = c.model().bodies[foot]
+            .capsules
+            .iter()
+            .max_by(|a, b| (a.b - a.a).norm().total_cmp(&(b.b - b.a).norm()))
+            .expect("foot capsule");
+        let (a, b) = (frame * capsule.a, frame * capsule.b);
+        let axis = b - a;
+        let across = Vector3::new(-axis.z, 0.0, axis.x);
+        let across = if across.norm() > 1e-9 {
+            across.normalize()
+        } else {
+            Vector3::x()
+        };
+        let down = Vector3::new(0.0, -capsule.radius, 0.0);
+        for end in [a, b] {
+            for side in [-1.0, 1.0] {
+                let point = end.coords + across * (side * capsule.radius) + down;
+                out.push(ContactPoint {
+                    body: foot,
+                    other: ContactOther::Static,
+                    point,
+                    other_point: point,
+                    normal: Vector3::y(),
+                    friction: 0.8,
+                    restitution: 0.0,
+                });
+            }
+        }
+    }
+}

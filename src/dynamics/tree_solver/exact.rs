@@ -1,0 +1,237 @@
+//! Exact-size fronts: the elimination of a non-root body without world rows, its `R`-row joint group and the
+//! update to its parent, with every block at its true size (`6×6`, `R×6`, `6×R`, `R×R`).
+//!
+//! This is the front of almost every body of a character (only the root carries world rows). The padded path
+//! (every group a `Matrix6`) spends most of its work on the zero rows of a ball joint's 3 rows; here the joint
+//! pivot is `R×R` and the products with it are `R×6`, monomorphised for each `R` in 1 … 6, so a ball joint costs
+//! about half of a padded one (see docs/performance.md). The arithmetic is the same block LU as the padded path
+//! (same pivots, same order), so the results agree to round-off.
+//!
+//! Layout of one front in the solver's `f64` pool (column-major blocks, offsets from [`Offsets::of`]):
+//! `inv0` = body pivot⁻¹ (6×6), `u_bp` = inv0·C_cp (6×6), `l_pb` = C_pc (6×6), `u_bj` = inv0·J_cᵀ (6×R, the
+//! negated U_bj), `l_jb` = J_c (R×6), `u_jp` = inv1·F_jp (R×6), `l_pj` = −F_pj (6×R), `inv1` = joint pivot⁻¹
+//! (R×R). Without a
+//! coupling the `u_bp`/`l_pb` blocks are left unused.
+//!
+//! **Angular couplings.** Joint drives (the only couplings a character has) are pure torques of the rotations and
+//! angular velocities, so their coupling blocks are zero outside the 3×3 angular corner. Such a front stores
+//! `u_bp` as 6×3 (its other columns are zero) and `l_pb` as 3×3, and every product with them is a third to a
+//! half of the 6×6 one. The test is exact (entries equal to 0.0), so any other coupling takes the full path.
+
+use nalgebra::{Matrix3, Matrix6, SMatrix, SMatrixView};
+
+use super::inverse6::{invert_body, invert_small};
+
+/// Offsets of a front's blocks inside its pool slice.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Offsets {
+    inv0: usize,
+    u_bp: usize,
+    l_pb: usize,
+    u_bj: usize,
+    l_jb: usize,
+    u_jp: usize,
+    l_pj: usize,
+    inv1: usize,
+}
+
+impl Offsets {
+    /// Offsets for a joint group of `r` rows (nothing depends on the front's position: offsets are relative).
+    pub(super) const fn of(r: usize) -> Self {
+        Offsets {
+            inv0: 0,
+            u_bp: 36,
+            l_pb: 72,
+            u_bj: 108,
+            l_jb: 108 + 6 * r,
+            u_jp: 108 + 12 * r,
+            l_pj: 108 + 18 * r,
+            inv1: 108 + 24 * r,
+        }
+    }
+
+    /// Pool length of a front with an `r`-row joint group.
+    pub(super) const fn len(r: usize) -> usize {
+        108 + 24 * r + r * r
+    }
+}
+
+/// `x·y` for small fixed sizes, as column-major multiply-adds with constant bounds. nalgebra's product of these
+/// odd shapes (6×3·3×6, 3×6·6×3, …) is a generic, out-of-line loop whose overhead was most of a front's
+/// instructions; with constant bounds the compiler unrolls and vectorises this one in place.
+#[inline(always)]
+pub(super) fn mul<const A: usize, const B: usize, const C: usize>(
+    x: &SMatrix<f64, A, B>,
+    y: &SMatrix<f64, B, C>,
+) -> SMatrix<f64, A, C> {
+    let mut out = SMatrix::<f64, A, C>::zeros();
+    let (xs, ys) = (x.as_slice(), y.as_slice());
+    let o = out.as_mut_slice();
+    for j in 0..C {
+        for k in 0..B {
+            let ykj = ys[k + j * B];
+            for i in 0..A {
+                o[i + j * A] += xs[i + k * A] * ykj;
+            }
+        }
+    }
+    out
+}
+
+fn view<const A: usize, const B: usize>(pool: &[f64], off: usize) -> SMatrixView<'_, f64, A, B> {
+    SMatrixView::<f64, A, B>::from_slice(&pool[off..off + A * B])
+}
+
+fn store<const A: usize, const B: usize>(pool: &mut [f64], off: usize, m: &SMatrix<f64, A, B>) {
+    pool[off..off + A * B].copy_from_slice(m.as_slice());
+}
+
+/// The coupling of a front with its parent: `(A[c][p], A[p][c])`.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Coupling<'a> {
+    None,
+    /// Only the angular 3×3 corners are non-zero (given as 3×3).
+    Angular(&'a Matrix3<f64>, &'a Matrix3<f64>),
+    Full(&'a Matrix6<f64>, &'a Matrix6<f64>),
+}
+
+/// The coupling kind a front was factored with, kept for its solve passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) enum Kind {
+    #[default]
+    None,
+    Angular,
+    Full,
+}
+
+impl Coupling<'_> {
+    pub(super) fn kind(&self) -> Kind {
+        match self {
+            Coupling::None => Kind::None,
+            Coupling::Angular(..) => Kind::Angular,
+            Coupling::Full(..) => Kind::Full,
+        }
+    }
+}
+
+/// Whether a coupling block is zero outside its angular 3×3 corner.
+pub(super) fn angular_only(m: &Matrix6<f64>) -> bool {
+    // Column-major: the linear rows of the first three columns, then all of the last three columns.
+    let s = m.as_slice();
+    s[3..6] == [0.0; 3]
+        && s[9..12] == [0.0; 3]
+        && s[15..18] == [0.0; 3]
+        && s[18..].iter().all(|&v| v == 0.0)
+}
+
+/// Which pivot of the front was singular.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Singular {
+    Body,
+    Joint,
+}
+
+/// Factors one front. `acc` is the body pivot after the children's updates, `jc`/`jp` the joint rows on the
+/// body and on its parent, `coupling` the blocks `(A[c][p], A[p][c])`. Writes the factors to `pool` (the
+/// front's slice) and returns the update to the parent's pivot.
+pub(super) fn factor<const R: usize>(
+    pool: &mut [f64],
+    acc: &Matrix6<f64>,
+    jc: &SMatrix<f64, R, 6>,
+    jp: &SMatrix<f64, R, 6>,
+    coupling: Coupling<'_>,
+    tol: f64,
+) -> Result<Matrix6<f64>, Singular> {
+    let o = Offsets::of(R);
+    let inv0 = invert_body(acc, tol * acc.amax()).ok_or(Singular::Body)?;
+    // Signs are folded into what is stored (`n_bj = −U_bj`, `n_pj = −F_pj`), so no block is ever negated (a
+    // negated nalgebra block is an element-by-element pass of its own). Slot body: U_bj = D⁻¹·F_bj with
+    // F_bj = −J_cᵀ; the joint pivot's update is F_jj −= F_jb·U_bj, i.e. F_jj = J_c·D⁻¹·J_cᵀ.
+    let n_bj: SMatrix<f64, 6, R> = mul(&inv0, &jc.transpose());
+    let f_jj: SMatrix<f64, R, R> = mul(jc, &n_bj);
+    let mut f_jp: SMatrix<f64, R, 6> = *jp;
+    let mut n_pj: SMatrix<f64, 6, R> = jp.transpose();
+    match coupling {
+        Coupling::None => {}
+        Coupling::Angular(cp, pc) => {
+            let u_bp: SMatrix<f64, 6, 3> = mul(&inv0.fixed_columns::<3>(0).into_owned(), cp);
+            let mut f_jp3 = f_jp.fixed_columns_mut::<3>(0);
+            f_jp3 -= mul(jc, &u_bp);
+            let mut n_pj3 = n_pj.fixed_rows_mut::<3>(0);
+            n_pj3 -= mul(pc, &n_bj.fixed_rows::<3>(0).into_owned());
+            store(pool, o.u_bp, &u_bp);
+            store(pool, o.l_pb, pc);
+        }
+        Coupling::Full(cp, pc) => {
+            let u_bp = mul(&inv0, cp);
+            f_jp -= mul(jc, &u_bp);
+            n_pj -= mul(pc, &n_bj);
+            store(pool, o.u_bp, &u_bp);
+            store(pool, o.l_pb, pc);
+        }
+    }
+    let inv1 = invert_small::<R>(&f_jj, tol * f_jj.amax()).ok_or(Singular::Joint)?;
+    let u_jp = mul(&inv1, &f_jp);
+    // F_pp = −C_pc·U_bp − F_pj·U_jp.
+    let mut f_pp = mul(&n_pj, &u_jp);
+    match coupling {
+        Coupling::None => {}
+        Coupling::Angular(_, pc) => {
+            let u_bp3 = view::<6, 3>(pool, o.u_bp).fixed_rows::<3>(0).into_owned();
+            let mut f_pp3 = f_pp.fixed_view_mut::<3, 3>(0, 0);
+            f_pp3 -= mul(pc, &u_bp3);
+        }
+        Coupling::Full(_, pc) => f_pp -= mul(pc, &view::<6, 6>(pool, o.u_bp).into_owned()),
+    }
+    store(pool, o.inv0, &inv0);
+    store(pool, o.u_bj, &n_bj);
+    store(pool, o.l_jb, jc);
+    store(pool, o.u_jp, &u_jp);
+    store(pool, o.l_pj, &n_pj);
+    store(pool, o.inv1, &inv1);
+    Ok(f_pp)
+}
+
+/// Forward substitution of one front for `C` right-hand sides (columns): from the body's accumulated
+/// right-hand side `y0` and the joint rows' `y1`, returns `z0 = D₀⁻¹w₀`, `z1 = D₁⁻¹w₁` and the update to the
+/// parent's right-hand side.
+pub(super) fn forward<const R: usize, const C: usize>(
+    pool: &[f64],
+    kind: Kind,
+    y0: &SMatrix<f64, 6, C>,
+    y1: &SMatrix<f64, R, C>,
+) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>, SMatrix<f64, 6, C>) {
+    let o = Offsets::of(R);
+    let z0 = view::<6, 6>(pool, o.inv0) * y0;
+    let w1 = y1 - view::<R, 6>(pool, o.l_jb) * z0;
+    let z1 = view::<R, R>(pool, o.inv1) * w1;
+    let mut yp = view::<6, R>(pool, o.l_pj) * z1;
+    match kind {
+        Kind::None => {}
+        Kind::Angular => {
+            let mut yp3 = yp.fixed_rows_mut::<3>(0);
+            yp3 -= view::<3, 3>(pool, o.l_pb) * z0.fixed_rows::<3>(0);
+        }
+        Kind::Full => yp -= view::<6, 6>(pool, o.l_pb) * z0,
+    }
+    (z0, z1, yp)
+}
+
+/// Back substitution of one front from the parent's solution `xp`: returns the body's `x` and the joint's λ.
+pub(super) fn backward<const R: usize, const C: usize>(
+    pool: &[f64],
+    kind: Kind,
+    z0: &SMatrix<f64, 6, C>,
+    z1: &SMatrix<f64, R, C>,
+    xp: &SMatrix<f64, 6, C>,
+) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>) {
+    let o = Offsets::of(R);
+    let x1 = z1 - view::<R, 6>(pool, o.u_jp) * xp;
+    let mut x0 = z0 + view::<6, R>(pool, o.u_bj) * x1;
+    match kind {
+        Kind::None => {}
+        Kind::Angular => x0 -= view::<6, 3>(pool, o.u_bp) * xp.fixed_rows::<3>(0),
+        Kind::Full => x0 -= view::<6, 6>(pool, o.u_bp) * xp,
+    }
+    (x0, x1)
+}
