@@ -99,6 +99,10 @@ fn run_pair(clip: &str, character: &str) -> Result<(), Box<dyn std::error::Error
     let plain = bake(character, &demo_ball, BakeMode::Layered, |_| {})?;
     if let Some(h) = &plain.evaluation.hit {
         println!("figure hit_peak_unscaled_ball_deg {:.3} deg", h.peak_deg);
+        println!(
+            "figure hit_return_unscaled_ball_s {:.4} s",
+            h.return_s.unwrap_or(f64::INFINITY)
+        );
     }
     let summary = bake_onto(
         &char_path,
