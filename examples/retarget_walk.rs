@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use flinch::bake::{BakeMode, HitScript, bake};
 use flinch::control::{Character, CharacterConfig};
 use flinch::io::ImportOptions;
-use flinch::scene::impulse_on_body;
 use flinch::retarget::{
     RetargetOptions, bake_onto, load_onto, performer_config, retarget, scaled_ball,
 };
+use flinch::scene::impulse_on_body;
 
 fn data() -> PathBuf {
     std::env::var_os("FLINCH_DATA")

@@ -61,7 +61,8 @@ mod tests {
 
     #[test]
     fn the_ball_comes_from_the_right_of_the_travel() {
-        let sk = Skeleton::new(vec![Joint::new("root", None, Vector3::zeros(), Vec::new())]).unwrap();
+        let sk =
+            Skeleton::new(vec![Joint::new("root", None, Vector3::zeros(), Vec::new())]).unwrap();
         let pose = |x: f64, z: f64| Pose {
             translations: vec![Vector3::new(x, 1.0, z)],
             rotations: vec![UnitQuaternion::identity()],
