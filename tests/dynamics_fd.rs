@@ -6,7 +6,7 @@ mod common;
 use common::Lcg;
 use flinch::dynamics::{
     BallJoint, Body, Constraint, Damping, FixedJoint, Force, ForceFrame, Gravity, HingeJoint,
-    JointDrive, PenaltyContact, Prescribed, UniversalJoint, UserForce,
+    JointDrive, PenaltyContact, PositionSpring, Prescribed, UniversalJoint, UserForce,
 };
 use nalgebra::{Matrix3, Matrix6, UnitQuaternion, Vector3, Vector6};
 
@@ -236,6 +236,18 @@ fn force_gradients_match_finite_differences() {
                     frame: ForceFrame::Body,
                 }),
                 "user force (body)",
+            ),
+            (
+                Box::new(PositionSpring {
+                    body: 1,
+                    stiffness: 4000.0,
+                    damping: 120.0,
+                    target: rvec(&mut rng, 1.0),
+                    target_velocity: rvec(&mut rng, 2.0),
+                    force: rvec(&mut rng, 10.0),
+                    torque: rvec(&mut rng, 3.0),
+                }),
+                "position spring (root assist)",
             ),
         ];
         for (f, name) in &forces {

@@ -20,7 +20,8 @@ pub mod stream;
 
 pub use character::{
     Character, CharacterConfig, CharacterError, CharacterState, ControlTerms, FaultEvent,
-    FaultKind, GuardConfig, PreparedClip,
+    FaultKind, FreeRootFigures, GetUpConfig, GuardConfig, PreparedClip, RootConfig, RootEvent,
+    RootPolicy, RootState,
 };
 pub use gains::{Gains, JointGains, subtree_loads};
 pub use inverse::{JointWrenches, dense_oracle, newton_euler};

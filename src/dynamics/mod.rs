@@ -27,7 +27,8 @@ pub use contact::{
 };
 pub use dense_lu::DenseLuSolver;
 pub use force::{
-    Damping, DriveTorque, Force, ForceEval, ForceFrame, Gravity, JointDrive, UserForce,
+    Damping, DriveTorque, Force, ForceEval, ForceFrame, Gravity, JointDrive, PositionSpring,
+    UserForce,
 };
 pub use stabilize::{PostStabReport, Stabilization};
 pub use system::{
@@ -35,6 +36,6 @@ pub use system::{
 };
 pub use tree_solver::TreeSolver;
 pub use world::{
-    BodyState, DriveId, Fnv1a, Integrator, PositionUpdate, StateError, StepError, StepReport,
-    UserForceId, World, WorldState,
+    BodyState, DriveId, Fnv1a, Integrator, PositionUpdate, SpringId, StateError, StepError,
+    StepReport, UserForceId, World, WorldState,
 };

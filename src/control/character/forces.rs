@@ -68,6 +68,9 @@ impl Character {
         contacts: &[crate::dynamics::ContactPoint],
         free: &[crate::dynamics::Body],
     ) -> Result<(), CharacterError> {
+        if self.root.is_some() {
+            return self.set_free_root_contacts(contacts, free);
+        }
         Ok(self.world.set_contacts(contacts, free)?)
     }
 

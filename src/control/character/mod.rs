@@ -18,6 +18,7 @@ mod forces;
 mod guard;
 mod prepared;
 mod query;
+mod root;
 mod state;
 
 mod streamed;
@@ -30,6 +31,7 @@ use crate::skeleton::{Clip, Skeleton};
 pub use guard::{FaultEvent, FaultKind, GuardConfig};
 pub use prepared::PreparedClip;
 use prepared::build_world;
+pub use root::{FreeRootFigures, GetUpConfig, RootConfig, RootEvent, RootPolicy, RootState};
 pub use state::CharacterState;
 
 /// Everything that shapes a character: the body model, the preprocessing and the default gains.
@@ -44,6 +46,8 @@ pub struct CharacterConfig {
     pub gains: Gains,
     /// The simulation guard's thresholds (see [`GuardConfig`]).
     pub guard: GuardConfig,
+    /// The root policy (kinematic by default), the assist and the balance thresholds (see [`RootConfig`]).
+    pub root: RootConfig,
 }
 
 impl CharacterConfig {
@@ -92,6 +96,9 @@ pub enum CharacterError {
     /// Contacts handed to the character were refused.
     #[error(transparent)]
     Contact(#[from] crate::dynamics::ContactError),
+    /// The ground of a free root could not be built from the clip (no feet, bad ground settings).
+    #[error(transparent)]
+    Ground(#[from] crate::control::ground::GroundError),
 }
 
 /// What the controller applies: both terms by default; switches for experiments.
@@ -110,6 +117,28 @@ impl Default for ControlTerms {
             feedback: true,
         }
     }
+}
+
+/// How a free root's balance state shapes the joint drives (all ones while tracking).
+pub(super) struct Shaping<'a> {
+    /// Stiffness factor (damping is kept).
+    stiffness: f64,
+    /// Feedforward factor.
+    feedforward: f64,
+    /// Factor of the clip's target velocities and joint anchor biases.
+    follow: f64,
+    /// A held pose (joint rotations per body) and the blend from it toward the clip (0: held).
+    held: Option<(&'a [nalgebra::UnitQuaternion<f64>], f64)>,
+}
+
+impl Shaping<'_> {
+    /// On the clip.
+    const TRACK: Shaping<'static> = Shaping {
+        stiffness: 1.0,
+        feedforward: 1.0,
+        follow: 1.0,
+        held: None,
+    };
 }
 
 /// A physically simulated character replaying its reference motion.
@@ -134,6 +163,8 @@ pub struct Character {
     stream: Option<Box<Stream>>,
     /// Time constant (s) of the low-pass through which a streamed character's gains follow its feedforward.
     stream_gain_time_constant: f64,
+    /// The free root's assist, ground and balance state (`None`: kinematic root).
+    root: Option<Box<root::RootRuntime>>,
 }
 
 impl std::fmt::Debug for Character {
@@ -170,8 +201,10 @@ impl Character {
     /// A character of a prepared clip, on its first reference sample: builds only its world and workspaces (the
     /// clip's tables stay shared with every other character of `prepared`).
     pub fn from_prepared(prepared: Arc<PreparedClip>) -> Character {
-        let built = build_world(&prepared.reference);
-        Character {
+        let free = prepared.root.policy.is_free();
+        let built = build_world(&prepared.reference, free);
+        let assist = built.root_assist;
+        let mut character = Character {
             world: built.world,
             drives: built.drives,
             joints: built.joints,
@@ -185,8 +218,18 @@ impl Character {
             root_track: built.root_track,
             stream: None,
             stream_gain_time_constant: super::stream::GAIN_TIME_CONSTANT_S,
+            root: None,
             prepared,
+        };
+        // A free policy was checked when the clip was prepared: its ground exists.
+        if let (Some(assist), Ok(ground)) = (assist, character.prepared.ground()) {
+            let ground = Arc::clone(ground);
+            let policy = character.prepared.root.policy;
+            character.root = Some(Box::new(root::RootRuntime::new(
+                &character, policy, ground, assist,
+            )));
         }
+        character
     }
 
     /// The prepared clip this character plays (clone the `Arc` to make more characters of it).
@@ -251,6 +294,9 @@ impl Character {
                 "time step must be positive, got {h}"
             )));
         }
+        if self.root.is_some() {
+            return self.step_free(h);
+        }
         let t = self.world.time();
         if self.stream.is_some() {
             self.set_streamed_targets(h);
@@ -271,25 +317,52 @@ impl Character {
     fn set_drive_targets(&mut self, t: f64, t_next: f64) {
         // A clone of the `Arc` (no allocation) frees `self` for the drives below.
         let prepared = Arc::clone(&self.prepared);
+        self.set_shaped_drive_targets(t, t_next, &prepared.reference.feedforward, &Shaping::TRACK);
+    }
+
+    /// [`Character::set_drive_targets`] with the feedforward table `feedforward` (per step and body, like
+    /// [`ReferenceMotion::feedforward`]) and the free root's `shaping` (its balance state's gains and pose).
+    fn set_shaped_drive_targets(
+        &mut self,
+        t: f64,
+        t_next: f64,
+        feedforward: &[Vector3<f64>],
+        shaping: &Shaping<'_>,
+    ) {
+        let prepared = Arc::clone(&self.prepared);
         let reference = &*prepared.reference;
         let (k, s) = locate(reference, t);
         let (k1, s1) = locate(reference, t_next);
         for b in 0..self.drives.len() {
             let Some(id) = self.drives[b] else { continue };
             let nb = reference.bodies();
-            let tau = lerp_sample(reference, k, s, |k| reference.feedforward[k * nb + b]);
+            let tau = lerp_sample(reference, k, s, |k| feedforward[k * nb + b]);
             let correction = lerp_sample(reference, k, s, |k| {
                 prepared.stiffness_correction[k * nb + b]
             });
             let velocity = lerp_sample(reference, k, s, |k| reference.target_velocity[k * nb + b]);
             let bias = lerp_sample(reference, k, s, |k| reference.anchor_bias[k * nb + b]);
-            let rotation = reference.rotation_between(k1, s1, b);
+            let mut rotation = reference.rotation_between(k1, s1, b);
+            if let Some((held, alpha)) = shaping.held {
+                rotation = held[b].slerp(&rotation, alpha);
+            }
             let targets = JointStepTargets {
-                feedforward: tau,
-                target_velocity: velocity,
-                anchor_bias: bias,
+                feedforward: tau * shaping.feedforward,
+                target_velocity: velocity * shaping.follow,
+                anchor_bias: bias * shaping.follow,
             };
-            self.apply_drive(b, id, &targets, tau, correction, rotation);
+            self.apply_drive(
+                b,
+                id,
+                &targets,
+                tau,
+                correction * shaping.feedforward,
+                rotation,
+            );
+            if shaping.stiffness != 1.0 {
+                let drive = self.world.drive_mut(id);
+                drive.stiffness *= shaping.stiffness;
+            }
         }
     }
 

@@ -5,7 +5,7 @@
 //! (bodies, joints, drives, solver workspaces) and its control state, so a crowd playing one clip stores the
 //! clip's tables once (`docs/performance.md`, "Memory and crowds").
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use nalgebra::Vector3;
 
@@ -14,8 +14,9 @@ use super::super::kinematics::BodyKinematics;
 use super::super::reference::{Dofs, ReferenceMotion};
 use super::super::residual::stiffness_corrections;
 use super::super::stream::RootTrack;
-use super::{CharacterConfig, CharacterError, GuardConfig};
-use crate::dynamics::{Body, DriveId, JointDrive, Stabilization, World};
+use super::{CharacterConfig, CharacterError, GuardConfig, RootConfig};
+use crate::control::ground::{GroundError, GroundReference};
+use crate::dynamics::{Body, DriveId, JointDrive, PositionSpring, SpringId, Stabilization, World};
 use crate::io::Imported;
 use crate::model::Model;
 use crate::skeleton::{Clip, Skeleton};
@@ -36,6 +37,10 @@ pub struct PreparedClip {
     pub(super) stiffness_correction: Vec<Vector3<f64>>,
     /// The guard thresholds each new character starts with (a character may change its own).
     pub(super) guard: GuardConfig,
+    /// The root policy and balance thresholds each new character starts with.
+    pub(super) root: RootConfig,
+    /// The ground of a free root: built with the clip for a free policy, else at the first switch to one.
+    ground: OnceLock<Result<Arc<GroundReference>, GroundError>>,
 }
 
 /// A character's world built on a reference, with the handles the controller needs.
@@ -47,6 +52,8 @@ pub(super) struct BuiltWorld {
     /// The reference kinematics of step 0 (the buffer is kept by the character for its guard's resets).
     pub kinematics: Vec<BodyKinematics>,
     pub root_track: RootTrack,
+    /// The root assist's world drive and spring (a free root).
+    pub root_assist: Option<(DriveId, SpringId)>,
 }
 
 impl PreparedClip {
@@ -73,6 +80,7 @@ impl PreparedClip {
                 config.guard
             )));
         }
+        config.root.validate().map_err(CharacterError::Argument)?;
         if !config.gains.is_valid() {
             return Err(CharacterError::Gains {
                 bone: "default".into(),
@@ -115,10 +123,10 @@ impl PreparedClip {
             .collect::<Result<Vec<_>, _>>()?;
         // The corrections evaluate the world's own drives; every character's world is built the same way, so
         // one built here (and dropped) gives each of them its exact corrections.
-        let built = build_world(&reference);
+        let built = build_world(&reference, false);
         let stiffness_correction =
             stiffness_corrections(&reference, &built.world, &built.drives, &gains);
-        Ok(PreparedClip {
+        let prepared = PreparedClip {
             model,
             skeleton,
             clip,
@@ -126,7 +134,35 @@ impl PreparedClip {
             gains,
             stiffness_correction,
             guard: config.guard,
-        })
+            root: config.root,
+            ground: OnceLock::new(),
+        };
+        if config.root.policy.is_free() {
+            prepared.ground()?;
+        }
+        Ok(prepared)
+    }
+
+    /// The ground of the clip (floor, sole points, stance, ground-reaction feedforward, residual root wrench), built
+    /// on first use with the configured [`RootConfig::ground`]; an error for a clip without feet.
+    pub fn ground(&self) -> Result<&Arc<GroundReference>, GroundError> {
+        self.ground
+            .get_or_init(|| {
+                GroundReference::build(
+                    &self.model,
+                    &self.skeleton,
+                    &self.reference,
+                    &self.root.ground,
+                )
+                .map(Arc::new)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The root policy and balance thresholds new characters start with.
+    pub fn root_config(&self) -> &RootConfig {
+        &self.root
     }
 
     /// The reference motion (shared by every character of this clip).
@@ -163,7 +199,9 @@ impl PreparedClip {
 /// Builds a character's world on the first reference sample: one body per model body, the root prescribed along
 /// the reference path (through the returned [`RootTrack`], which a stream may redirect), a joint and a drive per
 /// other body, prepared for stepping.
-pub(super) fn build_world(reference: &Arc<ReferenceMotion>) -> BuiltWorld {
+/// With `free`, the root is a free body instead, with the assist's drive to the world and centre-of-mass spring
+/// (both without gains until the controller sets them).
+pub(super) fn build_world(reference: &Arc<ReferenceMotion>, free: bool) -> BuiltWorld {
     let mut kin = Vec::new();
     reference.kinematics(0, &mut kin);
     let mut world = World::new();
@@ -182,10 +220,17 @@ pub(super) fn build_world(reference: &Arc<ReferenceMotion>) -> BuiltWorld {
         body.velocity = reference.twist(0, b);
         world.add_body(body);
     }
-    let path = Arc::clone(reference);
     let root_track = RootTrack::default();
-    let track = root_track.clone();
-    world.add_prescribed(0, Box::new(move |t: f64| track.pose(&path, t)));
+    let root_assist = if free {
+        let drive = JointDrive::new(world.bodies(), 0, None, Vector3::zeros(), Vector3::zeros());
+        let spring = PositionSpring::new(world.bodies(), 0);
+        Some((world.add_drive(drive), world.add_spring(spring)))
+    } else {
+        let path = Arc::clone(reference);
+        let track = root_track.clone();
+        world.add_prescribed(0, Box::new(move |t: f64| track.pose(&path, t)));
+        None
+    };
     let mut drives = vec![None; kin.len()];
     let mut joints = vec![usize::MAX; kin.len()];
     for b in 1..kin.len() {
@@ -220,5 +265,6 @@ pub(super) fn build_world(reference: &Arc<ReferenceMotion>) -> BuiltWorld {
         joints,
         kinematics: kin,
         root_track,
+        root_assist,
     }
 }

@@ -23,7 +23,7 @@ impl Character {
         if let Some(stream) = &self.stream {
             return stream.reached_rotation(b);
         }
-        let (k, s) = locate(&self.prepared.reference, self.world.time());
+        let (k, s) = locate(&self.prepared.reference, self.clip_time());
         self.prepared.reference.rotation_between(k, s, b)
     }
 

@@ -8,11 +8,13 @@
 mod damping;
 mod drive;
 mod gravity;
+mod spring;
 mod user;
 
 pub use damping::Damping;
 pub use drive::{DriveFrame, DriveTorque, JointDrive};
 pub use gravity::Gravity;
+pub use spring::PositionSpring;
 pub use user::{ForceFrame, UserForce};
 
 use nalgebra::{Matrix6, Vector6};

@@ -2,12 +2,12 @@
 
 use nalgebra::Vector3;
 
-use super::{DriveId, UserForceId, World};
+use super::{DriveId, SpringId, UserForceId, World};
 use crate::dynamics::body::Body;
 use crate::dynamics::constraint::{
     BallJoint, Constraint, FixedJoint, HingeJoint, Prescribed, Trajectory, UniversalJoint,
 };
-use crate::dynamics::force::{Damping, Force, JointDrive, UserForce};
+use crate::dynamics::force::{Damping, Force, JointDrive, PositionSpring, UserForce};
 
 impl World {
     /// Adds a body; returns its index.
@@ -105,9 +105,32 @@ impl World {
         UserForceId(self.user_forces.len() - 1)
     }
 
+    /// A user force.
+    pub fn user_force(&self, id: UserForceId) -> &UserForce {
+        &self.user_forces[id.0]
+    }
+
     /// A user force, mutable.
     pub fn user_force_mut(&mut self, id: UserForceId) -> &mut UserForce {
         &mut self.user_forces[id.0]
+    }
+
+    /// Adds a centre-of-mass spring (a free root's assist); retarget it between steps through
+    /// [`World::spring_mut`].
+    pub fn add_spring(&mut self, s: PositionSpring) -> SpringId {
+        self.springs.push(s);
+        self.dirty = true;
+        SpringId(self.springs.len() - 1)
+    }
+
+    /// A centre-of-mass spring, mutable.
+    pub fn spring_mut(&mut self, id: SpringId) -> &mut PositionSpring {
+        &mut self.springs[id.0]
+    }
+
+    /// A centre-of-mass spring.
+    pub fn spring(&self, id: SpringId) -> &PositionSpring {
+        &self.springs[id.0]
     }
 
     /// Adds viscous damping to `body` (N·m·s/rad, N·s/m).

@@ -20,7 +20,7 @@ use super::contact::{
     refuse_free, validate_options,
     velocity::StepSolve,
 };
-use super::force::{DriveTorque, Force, ForceEval, JointDrive, UserForce};
+use super::force::{DriveTorque, Force, ForceEval, JointDrive, PositionSpring, UserForce};
 use super::stabilize::{
     PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, max_separation,
     post_stabilize,
@@ -94,6 +94,10 @@ pub struct DriveId(pub usize);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct UserForceId(pub usize);
 
+/// Handle of a centre-of-mass spring ([`World::add_spring`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SpringId(pub usize);
+
 /// Where a two-body force writes its cross blocks: coupling slot and whether (a, b) is the slot's (j, i).
 type Slot = Option<(usize, bool)>;
 
@@ -108,6 +112,7 @@ pub struct World {
     constraints: Vec<Box<dyn Constraint>>,
     drives: Vec<JointDrive>,
     user_forces: Vec<UserForce>,
+    springs: Vec<PositionSpring>,
     forces: Vec<Box<dyn Force>>,
     gravity: Vector3<f64>,
     stabilization: Stabilization,
@@ -179,6 +184,7 @@ impl World {
             constraints: Vec::new(),
             drives: Vec::new(),
             user_forces: Vec::new(),
+            springs: Vec::new(),
             forces: Vec::new(),
             gravity: Vector3::new(0.0, -9.81, 0.0),
             stabilization: Stabilization::default(),
@@ -424,6 +430,10 @@ impl World {
         for k in 0..self.user_forces.len() {
             let e = self.user_forces[k].eval(&self.bodies);
             self.scatter(self.user_forces[k].body, None, None, &e);
+        }
+        for k in 0..self.springs.len() {
+            let e = self.springs[k].eval(&self.bodies);
+            self.scatter(self.springs[k].body, None, None, &e);
         }
         for k in 0..self.forces.len() {
             let e = self.forces[k].eval(&self.bodies);

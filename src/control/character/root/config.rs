@@ -1,0 +1,200 @@
+//! What a character's root does (issue 11, `docs/root.md`): nailed to the clip, free, or free with an assist, and
+//! the thresholds of its balance state machine.
+
+use serde::{Deserialize, Serialize};
+
+use crate::control::ground::GroundConfig;
+
+/// How the root (pelvis) of a character moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RootPolicy {
+    /// The root follows the clip exactly (prescribed); the body hangs from it. No ground needed.
+    #[default]
+    Kinematic,
+    /// The root is a free body: the character stands on its feet through the ground contacts and the
+    /// ground-reaction feedforward alone (no assist), so it falls as soon as it loses its balance.
+    Free,
+    /// A free root with an assist ("hand of god"): the residual root wrench of the inverse dynamics plus an
+    /// implicit spring–damper toward the clip's root pose, scaled by the assist weight, fading out after a big hit.
+    Assisted,
+}
+
+impl RootPolicy {
+    /// Whether the root is a free body (`Free` or `Assisted`).
+    pub fn is_free(self) -> bool {
+        self != RootPolicy::Kinematic
+    }
+}
+
+/// The get-up after a fall.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GetUpConfig {
+    /// Get up after resting (default true; `Assisted` only: getting up needs the assist).
+    pub enabled: bool,
+    /// Time spent resting before getting up (s). Default 0.5.
+    pub delay_s: f64,
+    /// Blend time from the resting pose to the clip pose (s). Default 1.5.
+    pub blend_s: f64,
+    /// Clip time the character gets up into and resumes tracking from (s). Default 0: the clip's first frame.
+    pub clip_time_s: f64,
+}
+
+impl Default for GetUpConfig {
+    fn default() -> Self {
+        GetUpConfig {
+            enabled: true,
+            delay_s: 0.5,
+            blend_s: 1.5,
+            clip_time_s: 0.0,
+        }
+    }
+}
+
+/// The root policy, the assist and the balance state machine's thresholds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RootConfig {
+    /// Kinematic (default), free or assisted.
+    pub policy: RootPolicy,
+    /// Strength of the assist in [0, 1] (`Assisted`). Default 1.
+    pub assist_weight: f64,
+    /// Natural frequency of the assist spring on the whole body's mass and inertia (Hz). Default 3.
+    pub assist_frequency_hz: f64,
+    /// Damping ratio of the assist. Default 1 (critical).
+    pub assist_damping_ratio: f64,
+    /// A hit (applied impulses plus projectile contact impulses in one step, N·s) above this starts the assist's
+    /// fade: the character staggers. Default 15 (the demo's 0.45 kg ball at 15 m/s gives ≈ 6).
+    pub hit_threshold_ns: f64,
+    /// Time over which the assist fades to zero after a big hit (s). Default 0.25.
+    pub fade_time_s: f64,
+    /// Staggering ends back in tracking if no fall is detected this long after the hit (s). Default 1.5.
+    pub stagger_time_s: f64,
+    /// Falling: the root's distance from its target above this (m). Default 0.25.
+    pub fall_distance_m: f64,
+    /// Falling: the root's tilt from its target above this (degrees). Default 35.
+    pub fall_angle_deg: f64,
+    /// Falling: the centre of mass's ground projection this far outside the support polygon (m). Default 0.15.
+    pub support_margin_m: f64,
+    /// Ragdoll stiffness as a fraction of the tracking gains (damping kept). Default 0.1.
+    pub limp_fraction: f64,
+    /// Time over which the gains drop to the limp fraction once falling (s). Default 0.2.
+    pub limp_time_s: f64,
+    /// Resting: every body slower than this (m/s; angular speed counted at 0.1 m) ... Default 0.15.
+    pub rest_speed_mps: f64,
+    /// ... for this long (s). Default 0.5.
+    pub rest_time_s: f64,
+    /// The get-up.
+    pub getup: GetUpConfig,
+    /// The ground: floor, friction, stance detection.
+    pub ground: GroundConfig,
+}
+
+impl Default for RootConfig {
+    fn default() -> Self {
+        RootConfig {
+            policy: RootPolicy::Kinematic,
+            assist_weight: 1.0,
+            assist_frequency_hz: 3.0,
+            assist_damping_ratio: 1.0,
+            hit_threshold_ns: 15.0,
+            fade_time_s: 0.25,
+            stagger_time_s: 1.5,
+            fall_distance_m: 0.25,
+            fall_angle_deg: 35.0,
+            support_margin_m: 0.15,
+            limp_fraction: 0.1,
+            limp_time_s: 0.2,
+            rest_speed_mps: 0.15,
+            rest_time_s: 0.5,
+            getup: GetUpConfig::default(),
+            ground: GroundConfig::default(),
+        }
+    }
+}
+
+impl RootConfig {
+    /// Checks every number: finite, in range. The error names the first offending field.
+    pub fn validate(&self) -> Result<(), String> {
+        let checks: [(&str, f64, bool); 15] = [
+            (
+                "assist_weight",
+                self.assist_weight,
+                (0.0..=1.0).contains(&self.assist_weight),
+            ),
+            (
+                "assist_frequency_hz",
+                self.assist_frequency_hz,
+                self.assist_frequency_hz > 0.0,
+            ),
+            (
+                "assist_damping_ratio",
+                self.assist_damping_ratio,
+                self.assist_damping_ratio >= 0.0,
+            ),
+            (
+                "hit_threshold_ns",
+                self.hit_threshold_ns,
+                self.hit_threshold_ns >= 0.0,
+            ),
+            ("fade_time_s", self.fade_time_s, self.fade_time_s >= 0.0),
+            (
+                "stagger_time_s",
+                self.stagger_time_s,
+                self.stagger_time_s >= 0.0,
+            ),
+            (
+                "fall_distance_m",
+                self.fall_distance_m,
+                self.fall_distance_m > 0.0,
+            ),
+            (
+                "fall_angle_deg",
+                self.fall_angle_deg,
+                self.fall_angle_deg > 0.0,
+            ),
+            (
+                "support_margin_m",
+                self.support_margin_m,
+                self.support_margin_m >= 0.0,
+            ),
+            (
+                "limp_fraction",
+                self.limp_fraction,
+                (0.0..=1.0).contains(&self.limp_fraction),
+            ),
+            ("limp_time_s", self.limp_time_s, self.limp_time_s >= 0.0),
+            (
+                "rest_speed_mps",
+                self.rest_speed_mps,
+                self.rest_speed_mps > 0.0,
+            ),
+            ("rest_time_s", self.rest_time_s, self.rest_time_s >= 0.0),
+            (
+                "getup.delay_s",
+                self.getup.delay_s,
+                self.getup.delay_s >= 0.0,
+            ),
+            (
+                "getup.blend_s",
+                self.getup.blend_s,
+                self.getup.blend_s > 0.0,
+            ),
+        ];
+        for (name, value, in_range) in checks {
+            if !(value.is_finite() && in_range) {
+                return Err(format!(
+                    "root.{name} is out of range or not finite: {value}"
+                ));
+            }
+        }
+        if !(self.getup.clip_time_s.is_finite() && self.getup.clip_time_s >= 0.0) {
+            return Err(format!(
+                "root.getup.clip_time_s must be finite and ≥ 0: {}",
+                self.getup.clip_time_s
+            ));
+        }
+        self.ground.validate().map_err(|e| format!("root.{e}"))
+    }
+}

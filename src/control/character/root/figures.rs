@@ -1,0 +1,133 @@
+//! The free-root figures of issue 11 (`docs/root.md`, "Figures"), measured while stepping a character: tracking,
+//! root path, foot slide in stance, penetration, residual wrench, joint gaps, NaN steps, state events. Shared by
+//! the `free_root_walk` and `knockdown` examples, the tests and `flinch eval --root`.
+
+use nalgebra::Vector3;
+
+use super::RootState;
+use crate::control::character::{Character, CharacterError};
+
+/// What a free-root run measured.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FreeRootFigures {
+    /// RMS over every joint and step of the joint rotation error against the clip (degrees).
+    pub track_rms_deg: f64,
+    /// RMS over the steps of the root (pelvis CoM) distance to the clip's root (mm).
+    pub root_pos_rms_mm: f64,
+    /// Largest horizontal travel of a sole point from where its clip stance began, while the clip has it in
+    /// stance and the simulation has it on the floor (mm).
+    pub foot_slide_mm: f64,
+    /// Deepest body point below the floor after a step (mm).
+    pub max_penetration_mm: f64,
+    /// Mean over the clip's stance samples of |residual root force| / (m g).
+    pub residual_wrench_frac: f64,
+    /// Largest joint anchor separation after a step (mm).
+    pub max_joint_gap_mm: f64,
+    /// Steps whose state was not finite or that the guard had to reset.
+    pub nan_steps: usize,
+    /// Steps taken.
+    pub steps: usize,
+}
+
+/// A sole point's stance in progress: where it was when both the clip and the simulation had it down.
+#[derive(Clone, Copy)]
+struct Stance {
+    start: Option<Vector3<f64>>,
+}
+
+impl Character {
+    /// Steps a free-root character for `duration` seconds at its preprocessed step, calling `each` after every
+    /// step (hits, events), and measures [`FreeRootFigures`]. Figures that compare with the clip (tracking, root
+    /// path, slide) count only steps in `Tracking`.
+    pub fn run_free_root(
+        &mut self,
+        duration: f64,
+        mut each: impl FnMut(&mut Character) -> Result<(), CharacterError>,
+    ) -> Result<FreeRootFigures, CharacterError> {
+        let ground = self
+            .root
+            .as_ref()
+            .map(|r| r.ground.clone())
+            .ok_or_else(|| {
+                CharacterError::Argument("run_free_root needs a free or assisted root".into())
+            })?;
+        let h = self.step_size();
+        let steps = (duration / h).round() as usize;
+        let nb = self.model().bodies.len();
+        let np = ground.points.len();
+        let mut stances = vec![Stance { start: None }; np];
+        let mut f = FreeRootFigures {
+            residual_wrench_frac: ground.residual_fraction(),
+            ..FreeRootFigures::default()
+        };
+        let (mut track_sq, mut track_n, mut root_sq, mut root_n) = (0.0, 0usize, 0.0, 0usize);
+        for _ in 0..steps {
+            let report = self.step(h)?;
+            f.steps += 1;
+            if self.last_fault().is_some() {
+                f.nan_steps += 1;
+            }
+            f.max_joint_gap_mm = f.max_joint_gap_mm.max(report.max_separation * 1e3);
+            f.max_penetration_mm = f.max_penetration_mm.max(self.ground_penetration() * 1e3);
+            let tracking = self.root_state() == RootState::Tracking;
+            if tracking {
+                for b in 1..nb {
+                    track_sq += self.joint_deviation(b).to_degrees().powi(2);
+                    track_n += 1;
+                }
+                let (x, _) = self.root_target(self.time());
+                root_sq += (self.world().body(0).position - x).norm_squared() * 1e6;
+                root_n += 1;
+            }
+            let k = ((self.clip_time() / h).round() as usize).min(self.reference().steps - 1);
+            for (i, p) in ground.points.iter().enumerate() {
+                let b = self.world().body(p.body);
+                let local = p.local - self.reference().topology.com[p.body];
+                let w = b.position + b.orientation * local;
+                let down = ground.stance[k * np + i] && w.y - ground.floor < 0.005;
+                match (&mut stances[i].start, down && tracking) {
+                    (Some(s), true) => {
+                        let d = Vector3::new(w.x - s.x, 0.0, w.z - s.z).norm() * 1e3;
+                        f.foot_slide_mm = f.foot_slide_mm.max(d);
+                    }
+                    (start @ None, true) => *start = Some(w),
+                    (start, false) => *start = None,
+                }
+            }
+            each(self)?;
+        }
+        f.track_rms_deg = (track_sq / track_n.max(1) as f64).sqrt();
+        f.root_pos_rms_mm = (root_sq / root_n.max(1) as f64).sqrt();
+        Ok(f)
+    }
+}
+
+impl FreeRootFigures {
+    /// `figure` lines (the examples' format), names prefixed by `prefix`.
+    pub fn figure_lines(&self, prefix: &str) -> Vec<String> {
+        vec![
+            format!(
+                "figure {prefix}free_track_rms_deg {:.4} deg",
+                self.track_rms_deg
+            ),
+            format!(
+                "figure {prefix}root_pos_rms_mm {:.3} mm",
+                self.root_pos_rms_mm
+            ),
+            format!("figure {prefix}foot_slide_mm {:.3} mm", self.foot_slide_mm),
+            format!(
+                "figure {prefix}max_penetration_mm {:.3} mm",
+                self.max_penetration_mm
+            ),
+            format!(
+                "figure {prefix}residual_wrench_frac {:.4}",
+                self.residual_wrench_frac
+            ),
+            format!(
+                "figure {prefix}max_joint_gap_mm {:.2e} mm",
+                self.max_joint_gap_mm
+            ),
+            format!("figure {prefix}nan_steps {}", self.nan_steps),
+        ]
+    }
+}

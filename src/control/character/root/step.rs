@@ -1,0 +1,425 @@
+//! One step of a free-root character: the balance state's shaping of the drives, the root assist's targets and
+//! gains, the ground contacts merged with the caller's, the step, and the state machine's update.
+
+use std::sync::Arc;
+
+use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
+
+use super::machine::{Machine, Observation};
+use super::probes::{ground_contacts, outside_support, penetration, probes};
+use super::{RootPolicy, RootRuntime, RootState};
+use crate::control::character::forces::Lasting;
+use crate::control::character::{Character, CharacterError, Shaping};
+use crate::control::ground::GroundReference;
+use crate::control::reference::ReferenceMotion;
+use crate::control::sampling::{lerp_sample, locate, root_pose};
+use crate::dynamics::{ContactOther, DriveId, SpringId, StepReport};
+
+impl RootRuntime {
+    /// The free root of `c` (whose world was built free, with the assist's `drive` and `spring`).
+    pub(in crate::control::character) fn new(
+        c: &Character,
+        policy: RootPolicy,
+        ground: Arc<GroundReference>,
+        (drive, spring): (DriveId, SpringId),
+    ) -> RootRuntime {
+        let reference = &c.prepared.reference;
+        let config = c.prepared.root;
+        // Whole-body mass and rotational inertia about the centre of mass, on the first sample.
+        let mut kin = Vec::new();
+        reference.kinematics(0, &mut kin);
+        let topo = &reference.topology;
+        let mass: f64 = topo.mass.iter().sum();
+        let com = kin
+            .iter()
+            .zip(&topo.mass)
+            .map(|(k, m)| k.com * *m)
+            .sum::<Vector3<f64>>()
+            / mass;
+        let mut inertia = Matrix3::zeros();
+        for (b, k) in kin.iter().enumerate() {
+            let r = k.rotation.to_rotation_matrix();
+            let d = k.com - com;
+            inertia += r * topo.inertia[b] * r.transpose()
+                + topo.mass[b] * (Matrix3::identity() * d.norm_squared() - d * d.transpose());
+        }
+        let inertia = inertia.trace() / 3.0;
+        let omega = std::f64::consts::TAU * config.assist_frequency_hz;
+        let zeta = config.assist_damping_ratio;
+        let gains = [
+            mass * omega * omega,
+            2.0 * zeta * mass * omega,
+            inertia * omega * omega,
+            2.0 * zeta * inertia * omega,
+        ];
+        let probes = probes(&c.prepared.model, topo, &ground);
+        let nb = reference.bodies();
+        RootRuntime {
+            policy,
+            config,
+            ground,
+            drive,
+            spring,
+            gains,
+            machine: Machine::new(nb, 1.0),
+            clip_offset: 0.0,
+            anchor: Isometry3::identity(),
+            user_contacts: Vec::with_capacity(16),
+            user_free: Vec::with_capacity(16),
+            contacts: Vec::with_capacity(probes.len() + 16),
+            probes,
+            penetration: 0.0,
+        }
+    }
+
+    /// The clip time played at world time `t`.
+    pub(super) fn clip_time(&self, t: f64) -> f64 {
+        if self.machine.state == RootState::GettingUp {
+            self.config.getup.clip_time_s
+        } else {
+            t - self.clip_offset
+        }
+    }
+
+    /// The anchored clip root pose (root body CoM) at world time `t`.
+    pub(super) fn target_pose(
+        &self,
+        reference: &ReferenceMotion,
+        t: f64,
+    ) -> (Vector3<f64>, UnitQuaternion<f64>) {
+        let (x, q) = root_pose(reference, self.clip_time(t));
+        (
+            self.anchor * nalgebra::Point3::from(x),
+            self.anchor.rotation * q,
+        )
+            .into_coords()
+    }
+
+    /// The assist's weight now: the configured weight (0 for a `Free` root) times the state's level.
+    fn assist_weight(&self) -> f64 {
+        match self.policy {
+            RootPolicy::Assisted => self.config.assist_weight * self.machine.level,
+            _ => 0.0,
+        }
+    }
+
+    /// Advances the assist level and returns the drives' shaping for a step from `t`.
+    fn shaping(&mut self, t: f64, h: f64) -> (f64, f64, f64, bool, f64) {
+        let c = &self.config;
+        let m = &mut self.machine;
+        let rate = |time: f64| if time > 0.0 { h / time } else { 1.0 };
+        let since = t - m.since;
+        // (stiffness, feedforward, follow, held pose, blend toward the clip)
+        match m.state {
+            RootState::Tracking => {
+                m.level = (m.level + rate(c.fade_time_s)).min(1.0);
+                (1.0, 1.0, 1.0, false, 1.0)
+            }
+            RootState::Staggering => {
+                m.level = (m.level - rate(c.fade_time_s)).max(0.0);
+                (1.0, 1.0, 1.0, false, 1.0)
+            }
+            RootState::Falling => {
+                m.level = 0.0;
+                let u = if c.limp_time_s > 0.0 {
+                    (since / c.limp_time_s).min(1.0)
+                } else {
+                    1.0
+                };
+                let k = 1.0 + (c.limp_fraction - 1.0) * u;
+                (k, 1.0 - u, 0.0, true, 0.0)
+            }
+            RootState::Ragdoll | RootState::Resting => {
+                m.level = 0.0;
+                (c.limp_fraction, 0.0, 0.0, true, 0.0)
+            }
+            RootState::GettingUp => {
+                let a = m.getup_alpha(t, c.getup.blend_s);
+                m.level = a;
+                (
+                    c.limp_fraction + (1.0 - c.limp_fraction) * a,
+                    a,
+                    0.0,
+                    true,
+                    a,
+                )
+            }
+        }
+    }
+}
+
+trait IntoCoords {
+    fn into_coords(self) -> (Vector3<f64>, UnitQuaternion<f64>);
+}
+
+impl IntoCoords for (nalgebra::Point3<f64>, UnitQuaternion<f64>) {
+    fn into_coords(self) -> (Vector3<f64>, UnitQuaternion<f64>) {
+        (self.0.coords, self.1)
+    }
+}
+
+impl Character {
+    /// Stores the caller's contacts of the next step, to be merged with the ground's (a free root).
+    pub(in crate::control::character) fn set_free_root_contacts(
+        &mut self,
+        contacts: &[crate::dynamics::ContactPoint],
+        free: &[crate::dynamics::Body],
+    ) -> Result<(), CharacterError> {
+        // Checked now, so a bad set is refused where it is given.
+        self.world.set_contacts(contacts, free)?;
+        if let Some(r) = &mut self.root {
+            r.user_contacts.clear();
+            r.user_contacts.extend_from_slice(contacts);
+            r.user_free.clear();
+            r.user_free.extend_from_slice(free);
+        }
+        Ok(())
+    }
+
+    /// One step of a free root (see the module documentation).
+    pub(in crate::control::character) fn step_free(
+        &mut self,
+        h: f64,
+    ) -> Result<StepReport, CharacterError> {
+        let Some(mut rt) = self.root.take() else {
+            unreachable!("step_free is called for a free root only")
+        };
+        let result = self.step_free_with(&mut rt, h);
+        self.root = Some(rt);
+        result
+    }
+
+    fn step_free_with(
+        &mut self,
+        rt: &mut RootRuntime,
+        h: f64,
+    ) -> Result<StepReport, CharacterError> {
+        let prepared = Arc::clone(&self.prepared);
+        let reference = &*prepared.reference;
+        let ground = Arc::clone(&rt.ground);
+        let t = self.world.time();
+        let t1 = t + h;
+        let (stiffness, feedforward, follow, held, blend) = rt.shaping(t, h);
+        let (tau0, tau1) = (rt.clip_time(t), rt.clip_time(t1));
+        let shaping = Shaping {
+            stiffness,
+            feedforward,
+            follow,
+            held: held.then_some((&rt.machine.held[..], blend)),
+        };
+        self.set_shaped_drive_targets(tau0, tau1, &ground.feedforward, &shaping);
+
+        // The root assist: the residual wrench and a spring–damper toward the anchored clip root pose.
+        let w = rt.assist_weight();
+        let (mut x1, mut q1) = rt.target_pose(reference, t1);
+        let (k1, s1) = locate(reference, tau1);
+        let twist = lerp_sample(reference, k1, s1, |k| {
+            reference.twists[k * reference.bodies()].0
+        });
+        let vel = lerp_sample(reference, k1, s1, |k| {
+            reference.twists[k * reference.bodies()].1
+        });
+        let (mut omega1, mut v1) = (rt.anchor.rotation * twist, rt.anchor.rotation * vel);
+        if rt.machine.state == RootState::GettingUp {
+            let (x0, q0) = rt.machine.held_root;
+            x1 = x0.lerp(&x1, blend);
+            q1 = q0.slerp(&q1, blend);
+            omega1 = Vector3::zeros();
+            v1 = Vector3::zeros();
+        }
+        let (k0, s0) = locate(reference, tau0);
+        let residual_force = lerp_sample(reference, k0, s0, |k| ground.residual_force[k]);
+        let residual_torque = lerp_sample(reference, k0, s0, |k| ground.residual_torque[k]);
+        let spring = self.world.spring_mut(rt.spring);
+        spring.stiffness = w * rt.gains[0];
+        spring.damping = w * rt.gains[1];
+        spring.target = x1;
+        spring.target_velocity = v1;
+        spring.force = rt.anchor.rotation * residual_force * w * feedforward;
+        spring.torque = rt.anchor.rotation * residual_torque * w * feedforward;
+        let drive = self.world.drive_mut(rt.drive);
+        drive.stiffness = Vector3::repeat(w * rt.gains[2]);
+        drive.damping = Vector3::repeat(w * rt.gains[3]);
+        drive.target_rotation = q1;
+        drive.target_velocity = omega1;
+
+        // Contacts: the caller's first (their impulses keep their indices), then the ground's.
+        rt.contacts.clear();
+        rt.contacts.extend_from_slice(&rt.user_contacts);
+        let users = rt.contacts.len();
+        let body_on_ground = ground_contacts(
+            &rt.probes,
+            self.world.bodies(),
+            ground.floor,
+            rt.config.ground.friction,
+            &mut rt.contacts,
+        );
+        if !rt.contacts.is_empty() {
+            self.world.set_contacts(&rt.contacts, &rt.user_free)?;
+        }
+        rt.user_contacts.clear();
+        rt.user_free.clear();
+
+        let mut hit = 0.0;
+        for a in &self.forces {
+            hit += match a.lasting {
+                Lasting::Impulse(j) => j.norm(),
+                Lasting::Steps(_) => self.world.user_force(a.id).force.norm() * h,
+            };
+        }
+        self.arm_impulses(h);
+        let result = self.world.step(h);
+        self.expire_forces();
+        if result.is_ok() {
+            for (c, i) in rt.contacts[..users]
+                .iter()
+                .zip(self.world.contact_impulses())
+            {
+                if matches!(c.other, ContactOther::Free(_)) {
+                    hit += i.impulse.norm();
+                }
+            }
+        }
+        let report = self.guard_step(result, t1)?;
+        if self.last_fault.is_some() {
+            // Back on the clip at t1: the machine starts over, the clip unanchored.
+            rt.machine = Machine::new(reference.bodies(), 1.0);
+            rt.anchor = Isometry3::identity();
+            rt.clip_offset = 0.0;
+            rt.penetration = 0.0;
+            return Ok(report);
+        }
+        rt.penetration = penetration(&rt.probes, self.world.bodies(), ground.floor);
+        let observation = self.observe(rt, reference, t1, hit, body_on_ground);
+        self.advance_machine(rt, reference, &observation);
+        Ok(report)
+    }
+
+    /// What the state machine needs from the state after a step.
+    fn observe(
+        &self,
+        rt: &RootRuntime,
+        reference: &ReferenceMotion,
+        t1: f64,
+        hit: f64,
+        body_on_ground: bool,
+    ) -> Observation {
+        let bodies = self.world.bodies();
+        let (x, q) = rt.target_pose(reference, t1);
+        let root = &bodies[0];
+        let tilt = root.orientation.angle_to(&q).to_degrees();
+        let mut unbalanced = (root.position - x).norm() > rt.config.fall_distance_m
+            || tilt > rt.config.fall_angle_deg;
+        let mass: f64 = bodies.iter().map(|b| b.mass).sum();
+        let com = bodies
+            .iter()
+            .map(|b| b.position * b.mass)
+            .sum::<Vector3<f64>>()
+            / mass;
+        if let Some(d) = outside_support(
+            &rt.probes,
+            bodies,
+            rt.ground.floor,
+            rt.config.ground.stance_height_m,
+            [com.x, com.z],
+        ) {
+            unbalanced |= d > rt.config.support_margin_m;
+        }
+        let max_speed = bodies
+            .iter()
+            .map(|b| {
+                b.velocity.fixed_rows::<3>(3).norm() + 0.1 * b.velocity.fixed_rows::<3>(0).norm()
+            })
+            .fold(0.0, f64::max);
+        Observation {
+            time: t1,
+            hit,
+            unbalanced,
+            body_on_ground,
+            max_speed,
+        }
+    }
+
+    /// The state machine's transitions after a step (`docs/root.md`, "States").
+    fn advance_machine(&self, rt: &mut RootRuntime, reference: &ReferenceMotion, o: &Observation) {
+        let c = rt.config;
+        let assisted = rt.assist_weight() >= 0.5 * c.assist_weight.max(1e-9)
+            && rt.policy == RootPolicy::Assisted;
+        let m = &mut rt.machine;
+        let t = o.time;
+        let since = t - m.since;
+        if o.max_speed < c.rest_speed_mps {
+            m.still_since.get_or_insert(t);
+        } else {
+            m.still_since = None;
+        }
+        let still_for = m.still_since.map_or(0.0, |s| t - s);
+        match m.state {
+            RootState::Tracking => {
+                if o.hit > c.hit_threshold_ns && rt.policy == RootPolicy::Assisted {
+                    m.enter(RootState::Staggering, t);
+                } else if o.unbalanced && !assisted {
+                    m.enter(RootState::Falling, t);
+                    hold_pose(m, self.world.bodies(), &reference.topology.parent);
+                }
+            }
+            RootState::Staggering => {
+                if o.unbalanced {
+                    m.enter(RootState::Falling, t);
+                    hold_pose(m, self.world.bodies(), &reference.topology.parent);
+                } else if since > c.stagger_time_s {
+                    m.enter(RootState::Tracking, t);
+                }
+            }
+            RootState::Falling => {
+                if since >= c.limp_time_s && (o.body_on_ground || since > 1.0) {
+                    m.enter(RootState::Ragdoll, t);
+                }
+            }
+            RootState::Ragdoll => {
+                if still_for >= c.rest_time_s {
+                    m.enter(RootState::Resting, t);
+                }
+            }
+            RootState::Resting => {
+                if c.getup.enabled && rt.policy == RootPolicy::Assisted && since >= c.getup.delay_s
+                {
+                    let bodies = self.world.bodies();
+                    let root = (bodies[0].position, bodies[0].orientation);
+                    // Play the clip where the character lies: turned to its heading, shifted under it.
+                    let (xc, qc) = root_pose(reference, c.getup.clip_time_s);
+                    let yaw = yaw_of(&(root.1 * qc.inverse()));
+                    let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), yaw);
+                    let moved = turn * xc;
+                    let shift = Vector3::new(root.0.x - moved.x, 0.0, root.0.z - moved.z);
+                    rt.anchor = Isometry3::from_parts(Translation3::from(shift), turn);
+                    m.enter(RootState::GettingUp, t);
+                    hold_pose(m, bodies, &reference.topology.parent);
+                    m.held_root = root;
+                    m.level = 0.0;
+                }
+            }
+            RootState::GettingUp => {
+                if since >= c.getup.blend_s {
+                    m.enter(RootState::Tracking, t);
+                    rt.clip_offset = t - c.getup.clip_time_s;
+                }
+            }
+        }
+    }
+}
+
+/// Holds the current joint rotations (child in parent frame) as the machine's pose.
+fn hold_pose(m: &mut Machine, bodies: &[crate::dynamics::Body], parent: &[usize]) {
+    for b in 1..bodies.len() {
+        m.held[b] = bodies[parent[b]].orientation.inverse() * bodies[b].orientation;
+    }
+    m.held[0] = bodies[0].orientation;
+}
+
+/// The turn about the vertical of a rotation (its twist about +y).
+fn yaw_of(q: &UnitQuaternion<f64>) -> f64 {
+    let c = q.quaternion().coords;
+    // coords = (i, j, k, w): the twist about y keeps (j, w).
+    2.0 * c.y.atan2(c.w)
+}
