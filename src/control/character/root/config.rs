@@ -81,7 +81,7 @@ pub struct RootConfig {
     pub limp_fraction: f64,
     /// Time over which the gains drop to the limp fraction once falling (s). Default 0.2.
     pub limp_time_s: f64,
-    /// Resting: every body slower than this (m/s; angular speed counted at 0.1 m) ... Default 0.15.
+    /// Resting: every body slower than this (m/s; angular speed counted at 0.1 m) ... Default 0.25.
     pub rest_speed_mps: f64,
     /// ... for this long (s). Default 0.5.
     pub rest_time_s: f64,
@@ -106,7 +106,7 @@ impl Default for RootConfig {
             support_margin_m: 0.15,
             limp_fraction: 0.1,
             limp_time_s: 0.2,
-            rest_speed_mps: 0.15,
+            rest_speed_mps: 0.25,
             rest_time_s: 0.5,
             getup: GetUpConfig::default(),
             ground: GroundConfig::default(),
