@@ -200,6 +200,15 @@ impl Character {
         let t = self.world.time();
         let t1 = t + h;
         let (stiffness, feedforward, follow, held, blend) = rt.shaping(t, h);
+        if matches!(rt.machine.state, RootState::Ragdoll | RootState::Resting) {
+            // Limp: the joints resist motion (stiffness about the pose they are in) instead of pulling the body,
+            // lying on the floor, back toward the pose it fell in.
+            hold_pose(
+                &mut rt.machine,
+                self.world.bodies(),
+                &reference.topology.parent,
+            );
+        }
         let (tau0, tau1) = (rt.clip_time(t), rt.clip_time(t1));
         let shaping = Shaping {
             stiffness,
