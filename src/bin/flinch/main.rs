@@ -174,8 +174,19 @@ impl ImportArgs {
         config: Option<&std::path::Path>,
     ) -> Result<(String, flinch::control::Character), CliError> {
         let config = self.character_config(rate, config)?;
-        let (name, imported) = self.load(file, Some(rate))?;
-        let character = flinch::control::Character::from_imported(imported, &config)
+        self.character_with(file, &config)
+    }
+
+    /// Builds the character of `file` (the embedded walk when `None`) with `config` (simulated at its
+    /// `preprocess.rate_hz`): its display name and the character. A configuration the clip cannot satisfy (e.g. a
+    /// free root on a clip without feet) is an input error.
+    fn character_with(
+        &self,
+        file: Option<&std::path::Path>,
+        config: &flinch::control::CharacterConfig,
+    ) -> Result<(String, flinch::control::Character), CliError> {
+        let (name, imported) = self.load(file, Some(config.preprocess.rate_hz))?;
+        let character = flinch::control::Character::from_imported(imported, config)
             .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
         Ok((name, character))
     }
