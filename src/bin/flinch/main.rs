@@ -9,6 +9,7 @@ mod eval;
 mod export_mjcf;
 mod inspect;
 mod interrupt;
+mod knockdown;
 mod onto;
 
 use std::path::PathBuf;
@@ -70,7 +71,8 @@ enum Command {
     },
     /// Simulate a clip's character, optionally hit it, and print tracking and recovery figures.
     Eval(eval::EvalArgs),
-    /// The demo: the embedded walk hit by a ball; reacted motion (BVH, GLB), filmstrip and deviation plot (PNG).
+    /// The demo: the embedded walk hit by a ball; reacted motion (BVH, GLB), filmstrip and deviation plot (PNG);
+    /// then a knock-down scene (free roots on the floor: a small and a heavy ball, a filmstrip of the fall).
     Demo(demo::DemoArgs),
     /// Simulate clips with scripted hits and write the reacted motion (BVH, glTF, GLB).
     Bake(bake::BakeArgs),
