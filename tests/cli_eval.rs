@@ -117,8 +117,6 @@ fn eval_with_an_assisted_root_and_a_heavy_push_falls() {
         "eval",
         "--root",
         "assisted",
-        "--duration",
-        "2.5",
         "--hit",
         "role:chest:1.0:0,0,-70",
     ]);
@@ -127,6 +125,16 @@ fn eval_with_an_assisted_root_and_a_heavy_push_falls() {
     assert!(out.contains("Staggering -> Falling"), "{out}");
     assert!(figure(&out, "max_joint_gap_mm") < 1e-3, "{out}");
     assert_eq!(figure(&out, "nan_steps"), 0.0, "{out}");
+    // --duration shortens the run (0.5 s at 120 Hz), a bad one is a usage error.
+    let (code, out, err) = flinch(&["eval", "--root", "free", "--duration", "0.5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("root: free;") && out.contains("\n60 steps, "),
+        "{out}"
+    );
+    let (code, _, err) = flinch(&["eval", "--root", "free", "--duration", "nan"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--duration"), "{err}");
 }
 
 /// An upper-body BVH (hips, spine, head and arms; no legs), in centimetres, 30 frames of swaying.
