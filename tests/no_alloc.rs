@@ -316,3 +316,125 @@ fn penalty_contact_steps_do_not_allocate() {
         "{allocs} allocations in 100 character steps with penalty feet"
     );
 }
+
+/// Issue 12: a step with LCP contacts allocates nothing once warm. A box rests on static ground on its four
+/// corners, handed every step, with Lemke (friction pyramid) and PGS (boxed friction), for every solver. The
+/// ground rises 0.01 mm a step (a slow platform), so every step's post-stabilization also solves the position
+/// LCP of eq. 3.7: the Delassus matrix, both LCPs and their warm starts all run on buffers sized by the
+/// warm-up. Every third step also hands the midpoints of the bottom edges (8 contacts): a contact count that
+/// shrinks and grows again reuses the buffers of the largest one (and sends Lemke through its cold start).
+#[test]
+fn lcp_contact_steps_do_not_allocate() {
+    use flinch::dynamics::{ContactOptions, ContactOther, ContactPoint, ContactSolver};
+    let corners = [
+        (-0.1, -0.1),
+        (0.1, -0.1),
+        (-0.1, 0.1),
+        (0.1, 0.1),
+        (0.0, -0.1),
+        (0.0, 0.1),
+        (-0.1, 0.0),
+        (0.1, 0.0),
+    ];
+    let contact_solvers = [
+        ContactSolver::Lemke,
+        ContactSolver::Pgs {
+            max_sweeps: 50,
+            tolerance: 1e-10,
+        },
+    ];
+    for (name, make) in solvers() {
+        for contact_solver in contact_solvers {
+            let mut w = World::with_solver(make());
+            w.add_body(
+                Body::cuboid(1.0, Vector3::repeat(0.2))
+                    .at(Vector3::new(0.0, 0.1, 0.0), UnitQuaternion::identity()),
+            );
+            w.set_contact_options(ContactOptions {
+                solver: contact_solver,
+                ..ContactOptions::default()
+            })
+            .unwrap();
+            let mut set = [ContactPoint {
+                body: 0,
+                other: ContactOther::Static,
+                point: Vector3::zeros(),
+                other_point: Vector3::zeros(),
+                normal: Vector3::y(),
+                friction: 0.5,
+                restitution: 0.0,
+            }; 8];
+            let mut floor = 0.0;
+            let mut steps = 0;
+            let mut step = |w: &mut World| {
+                floor += 1e-5;
+                steps += 1;
+                let n = if steps % 3 == 0 { 8 } else { 4 };
+                for (k, &(x, z)) in corners.iter().enumerate().take(n) {
+                    let p = w.body(0).point_world(&Vector3::new(x, -0.1, z));
+                    set[k].point = p;
+                    set[k].other_point = Vector3::new(p.x, floor, p.z);
+                }
+                w.set_contacts(&set[..n], &[]).unwrap();
+                let r = w.step(1.0 / 60.0).unwrap();
+                assert!(r.contacts.contacts == n && !r.contacts.fell_back);
+                r
+            };
+            for _ in 0..5 {
+                step(&mut w);
+            }
+            let before = ALLOCS.load(Ordering::Relaxed);
+            ARMED.with(|a| a.set(true));
+            let (mut projections, mut pushed) = (0, 0.0);
+            for _ in 0..300 {
+                let r = step(&mut w);
+                projections += r.contacts.projections;
+                pushed += w.contact_impulses().iter().map(|i| i.normal).sum::<f64>();
+            }
+            ARMED.with(|a| a.set(false));
+            let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+            assert_eq!(
+                allocs, 0,
+                "{name}, {contact_solver:?}: {allocs} allocations in 300 contact steps"
+            );
+            // The contacts carried the box's weight (m g h per step) and the position LCP ran every step.
+            assert!(
+                (pushed / 300.0 - 9.81 / 60.0).abs() < 1e-3,
+                "{name}, {contact_solver:?}: mean Σλ_n {}",
+                pushed / 300.0
+            );
+            assert_eq!(projections, 300, "{name}, {contact_solver:?}");
+            assert!((w.body(0).position.y - 0.1 - floor).abs() < 1e-6);
+        }
+    }
+}
+
+/// An assisted free root (issue 11): the feet's contacts found and merged with the caller's, the PGS contact
+/// solve, the assist and the state machine allocate nothing once warm (all buffers are sized by the first steps).
+#[test]
+fn assisted_free_root_steps_do_not_allocate() {
+    use flinch::control::{Character, CharacterConfig, RootPolicy};
+    use flinch::io::{ImportOptions, load_embedded_walk};
+    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    let mut config = CharacterConfig::default();
+    config.root.policy = RootPolicy::Assisted;
+    let mut c = Character::from_imported(imported, &config).unwrap();
+    let h = c.step_size();
+    for _ in 0..150 {
+        c.step(h).unwrap();
+    }
+    let before = ALLOCS.load(Ordering::Relaxed);
+    ARMED.with(|a| a.set(true));
+    let mut contacts = 0;
+    for _ in 0..150 {
+        contacts += c.step(h).unwrap().contacts.contacts;
+    }
+    ARMED.with(|a| a.set(false));
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    assert!(c.last_fault().is_none());
+    assert!(
+        contacts > 150,
+        "the feet touched the floor: {contacts} contacts"
+    );
+    assert_eq!(allocs, 0, "{allocs} allocations in 150 assisted steps");
+}

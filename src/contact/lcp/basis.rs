@@ -12,7 +12,10 @@
 //! with every update, so the owner refactorises (a fresh LU inverse, O(n³)) every k updates or when its own
 //! residual check says the inverse has drifted.
 
-use nalgebra::DMatrix;
+use nalgebra::linalg::{gauss_step, gauss_step_swap};
+use nalgebra::{DMatrix, Dim, Dyn, Matrix, StorageMut};
+
+use super::zeroed_matrix;
 
 /// An n×n basis inverse with in-place O(n²) column-exchange updates and O(n³) refactorisation.
 #[derive(Debug, Clone, Default)]
@@ -20,6 +23,11 @@ pub struct BasisInverse {
     inv: DMatrix<f64>,
     row: Vec<f64>,
     updates: usize,
+    /// Buffers of a refactorisation (the LU factors, the row swaps, the fresh inverse), kept so that it does not
+    /// allocate once the largest basis has been seen.
+    work: DMatrix<f64>,
+    perm: Vec<(usize, usize)>,
+    fresh: DMatrix<f64>,
 }
 
 impl BasisInverse {
@@ -28,18 +36,18 @@ impl BasisInverse {
         Self {
             inv: DMatrix::identity(n, n),
             row: vec![0.0; n],
-            updates: 0,
+            ..Self::default()
         }
     }
 
-    /// Resets to the n×n identity, reusing the buffers when the size is unchanged.
+    /// Resets to the n×n identity, reusing the buffers (they grow only beyond the largest size seen).
     pub fn reset_identity(&mut self, n: usize) {
         if self.inv.nrows() != n {
-            *self = Self::identity(n);
-        } else {
-            self.inv.fill_with_identity();
-            self.updates = 0;
+            zeroed_matrix(&mut self.inv, n, n);
+            self.row.resize(n, 0.0);
         }
+        self.inv.fill_with_identity();
+        self.updates = 0;
     }
 
     /// A fresh inverse of `b` by LU with partial pivoting; `None` if `b` is not square, singular, or the inverse is
@@ -55,14 +63,23 @@ impl BasisInverse {
         if !b.is_square() {
             return false;
         }
-        let Some(inv) = b.clone().lu().try_inverse() else {
-            return false;
-        };
-        if inv.iter().any(|v| !v.is_finite()) {
+        let n = b.nrows();
+        if self.work.shape() != (n, n) {
+            zeroed_matrix(&mut self.work, n, n);
+        }
+        if self.fresh.shape() != (n, n) {
+            zeroed_matrix(&mut self.fresh, n, n);
+        }
+        self.work.copy_from(b);
+        lu_factor(&mut self.work, &mut self.perm);
+        self.fresh.fill_with_identity();
+        if !lu_solve(&self.work, &self.perm, &mut self.fresh)
+            || self.fresh.iter().any(|v| !v.is_finite())
+        {
             return false;
         }
-        self.row.resize(inv.nrows(), 0.0);
-        self.inv = inv;
+        std::mem::swap(&mut self.inv, &mut self.fresh);
+        self.row.resize(n, 0.0);
         self.updates = 0;
         true
     }
@@ -149,6 +166,43 @@ impl BasisInverse {
     }
 }
 
+/// LU factorisation with partial pivoting of `a` in place, recording the row swaps in `perm`: the arithmetic of
+/// nalgebra's `LU::new` step for step (the same pivots, the same Gauss steps), so results are bit-identical to
+/// `a.lu()`, without its allocations (the owned copy and the permutation sequence).
+pub(crate) fn lu_factor(a: &mut DMatrix<f64>, perm: &mut Vec<(usize, usize)>) {
+    perm.clear();
+    perm.reserve(a.nrows().min(a.ncols()));
+    for i in 0..a.nrows().min(a.ncols()) {
+        let piv = a.view_range(i.., i).icamax() + i;
+        let diag = a[(piv, i)];
+        if diag == 0.0 {
+            // No non-zero entry in this column: the solve reports the matrix singular.
+            continue;
+        }
+        if piv != i {
+            perm.push((i, piv));
+            a.columns_range_mut(..i).swap_rows(i, piv);
+            gauss_step_swap(a, diag, i, piv);
+        } else {
+            gauss_step(a, diag, i);
+        }
+    }
+}
+
+/// Solves `A x = b` in place with the factors of [`lu_factor`] (nalgebra's `LU::solve_mut`); false when `A` is
+/// singular (`b` then holds garbage).
+pub(crate) fn lu_solve<C: Dim, S: StorageMut<f64, Dyn, C>>(
+    lu: &DMatrix<f64>,
+    perm: &[(usize, usize)],
+    b: &mut Matrix<f64, Dyn, C, S>,
+) -> bool {
+    for &(i, p) in perm {
+        b.swap_rows(i, p);
+    }
+    let _ = lu.solve_lower_triangular_with_diag_mut(b, 1.0);
+    lu.solve_upper_triangular_mut(b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +237,51 @@ mod tests {
         }
         assert_eq!(bi.updates(), 400);
         assert!(worst < 1e-10, "drift {worst:e}");
+    }
+
+    /// The buffered LU (factor, solve, inverse) is nalgebra's `LU` step for step: bit-identical results, the same
+    /// verdict on singular matrices, and no new storage when a smaller problem follows a larger one.
+    #[test]
+    fn buffered_lu_is_nalgebras_bit_for_bit() {
+        let mut seed = 0x2545_f491_4f6c_dd1d;
+        let mut bi = BasisInverse::default();
+        let (mut work, mut perm) = (DMatrix::zeros(0, 0), Vec::new());
+        for n in [7, 3, 12, 5, 12] {
+            let mut b = DMatrix::from_fn(n, n, |_, _| rng(&mut seed));
+            // A zero and a repeated column make partial pivoting swap and skip.
+            b[(0, 0)] = 0.0;
+            let q = nalgebra::DVector::from_fn(n, |_, _| rng(&mut seed));
+            super::zeroed_matrix(&mut work, n, n);
+            work.copy_from(&b);
+            lu_factor(&mut work, &mut perm);
+            let mut x = q.clone();
+            assert!(lu_solve(&work, &perm, &mut x));
+            assert_eq!(x, b.clone().lu().solve(&q).unwrap(), "n = {n}");
+            assert!(bi.refactor(&b));
+            assert_eq!(bi.inverse(), &b.clone().lu().try_inverse().unwrap());
+            let ptr = bi.inverse().as_ptr();
+            bi.reset_identity(2);
+            bi.reset_identity(n);
+            assert_eq!(bi.inverse().as_ptr(), ptr);
+            assert_eq!(bi.inverse(), &DMatrix::identity(n, n));
+            let mut singular = b.clone();
+            let c = singular.column(1).clone_owned();
+            singular.set_column(2, &c);
+            work.copy_from(&singular);
+            lu_factor(&mut work, &mut perm);
+            let mut x = q.clone();
+            assert_eq!(
+                lu_solve(&work, &perm, &mut x),
+                singular.clone().lu().solve(&q).is_some()
+            );
+        }
+        // A matrix that shrinks keeps its storage: growing back to the largest size seen does not reallocate.
+        let mut m = DMatrix::zeros(10, 10);
+        let ptr = m.as_ptr();
+        super::zeroed_matrix(&mut m, 3, 4);
+        super::zeroed_matrix(&mut m, 10, 10);
+        assert_eq!(m.as_ptr(), ptr);
+        assert!(m.iter().all(|&v| v == 0.0));
     }
 
     #[test]

@@ -17,10 +17,13 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::basis::BasisInverse;
+use super::basis::{BasisInverse, lu_factor, lu_solve};
 use super::ratio::Ratio;
 pub use super::ratio::TieBreak;
-use super::{LcpError, LcpReport, LcpSolver, begin_solve, complementarity_residual};
+use super::{
+    LcpError, LcpReport, LcpSolver, begin_solve, complementarity_residual_in, zeroed_matrix,
+    zeroed_vector,
+};
 
 /// Settings of [`Lemke`].
 #[derive(Debug, Clone, PartialEq)]
@@ -83,6 +86,16 @@ pub struct Lemke {
     tied: Vec<usize>,
     last_basis: Vec<usize>,
     report: LcpReport,
+    /// Buffers, kept so that a solve allocates nothing once the largest problem has been seen: the basis matrix
+    /// (and its LU factors in a warm start), the LU's row swaps and solution, the active-set guess of a warm
+    /// start, copies of z, and `M z + q` of the residual.
+    bmat: DMatrix<f64>,
+    perm: Vec<(usize, usize)>,
+    xq: DVector<f64>,
+    guess_basis: Vec<usize>,
+    guess: DVector<f64>,
+    fresh: DVector<f64>,
+    w: DVector<f64>,
 }
 
 impl Lemke {
@@ -141,8 +154,24 @@ impl Lemke {
         Some(b)
     }
 
+    /// The basis matrix into `bmat`; false when the sizes do not match (where `basis_matrix` gives `None`).
+    fn fill_basis_matrix(&mut self, m: &DMatrix<f64>) -> bool {
+        let n = self.basis.len();
+        if m.nrows() != n || m.ncols() != n || self.d.len() != n {
+            return false;
+        }
+        if self.bmat.shape() != (n, n) {
+            zeroed_matrix(&mut self.bmat, n, n);
+        }
+        // Every entry is written: `column` fills whole columns.
+        for (r, &var) in self.basis.iter().enumerate() {
+            column(var, m, &self.d, self.bmat.column_mut(r).as_mut_slice());
+        }
+        true
+    }
+
     fn refactor(&mut self, m: &DMatrix<f64>) -> Result<(), LcpError> {
-        let ok = self.basis_matrix(m).is_some_and(|b| self.binv.refactor(&b));
+        let ok = self.fill_basis_matrix(m) && self.binv.refactor(&self.bmat);
         if !ok {
             return Err(LcpError::SingularBasis {
                 pivots: self.report.pivots,
@@ -201,7 +230,7 @@ impl Lemke {
     }
 
     /// z from the basic values (round-off negatives clamped to 0) and its residual.
-    fn extract(&self, m: &DMatrix<f64>, q: &DVector<f64>, z: &mut DVector<f64>) -> f64 {
+    fn extract(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, z: &mut DVector<f64>) -> f64 {
         let n = q.len();
         z.fill(0.0);
         for (r, &var) in self.basis.iter().enumerate() {
@@ -209,7 +238,7 @@ impl Lemke {
                 z[var - n] = self.x[r].max(0.0);
             }
         }
-        complementarity_residual(m, q, z)
+        complementarity_residual_in(m, q, z, &mut self.w)
     }
 
     fn setup(&mut self, n: usize) -> Result<(), LcpError> {
@@ -223,6 +252,12 @@ impl Lemke {
             v.clear();
             v.resize(n, 0.0);
         }
+        // The ratio test's tied rows and the LU's swaps number at most n: reserved here, so a solve never grows
+        // them (a later, more degenerate solve of a size seen before would otherwise allocate).
+        self.tied.clear();
+        self.tied.reserve(n);
+        self.perm.clear();
+        self.perm.reserve(n);
         self.d.clear();
         match &self.options.covering {
             None => self.d.resize(n, 1.0),
@@ -251,32 +286,41 @@ impl Lemke {
         z: &mut DVector<f64>,
     ) -> Result<bool, LcpError> {
         let n = q.len();
-        let mut candidates = Vec::with_capacity(2);
-        if self.last_basis.len() == n {
-            candidates.push(self.last_basis.clone());
-        }
+        let last = self.last_basis.len() == n;
         // Values at round-off level are not "active": their columns may be dependent on the others.
+        self.guess_basis.clear();
         let zmax = z.amax();
         if zmax > 0.0 {
-            let guess: Vec<usize> = (0..n)
-                .map(|i| if z[i] > 1e-12 * zmax { n + i } else { i })
-                .collect();
-            if candidates.first() != Some(&guess) {
-                candidates.push(guess);
-            }
+            self.guess_basis
+                .extend((0..n).map(|i| if z[i] > 1e-12 * zmax { n + i } else { i }));
         }
+        let repeats_last = last && self.last_basis == self.guess_basis;
+        let guess = !self.guess_basis.is_empty() && !repeats_last;
         let eps = self.options.pivot_tol;
-        for basis in candidates {
-            self.basis = basis;
+        // The candidates in order: the last basis, then the guess when it differs.
+        for candidate in 0..2 {
+            if candidate == 0 && last {
+                self.basis.clone_from(&self.last_basis);
+            } else if candidate == 1 && guess {
+                self.basis.clone_from(&self.guess_basis);
+            } else {
+                continue;
+            }
             // An LU solve, not an inverse: a third of the flops, and a hit needs no B⁻¹ (a miss restarts cold).
-            let Some(b) = self.basis_matrix(m) else {
+            if !self.fill_basis_matrix(m) {
                 continue;
-            };
-            let bmax = b.amax();
+            }
+            let bmax = self.bmat.amax();
             self.report.refactorisations += 1;
-            let Some(x) = b.lu().solve(q) else {
+            lu_factor(&mut self.bmat, &mut self.perm);
+            if self.xq.len() != n {
+                zeroed_vector(&mut self.xq, n);
+            }
+            self.xq.copy_from(q);
+            if !lu_solve(&self.bmat, &self.perm, &mut self.xq) {
                 continue;
-            };
+            }
+            let x = &self.xq;
             if x.iter().any(|v| !v.is_finite()) {
                 continue;
             }
@@ -307,7 +351,7 @@ impl Lemke {
         self.basic_values(q);
         if q.iter().all(|&v| v >= 0.0) {
             z.fill(0.0);
-            self.report.residual = complementarity_residual(m, q, z);
+            self.report.residual = complementarity_residual_in(m, q, z, &mut self.w);
             return Ok(());
         }
         let limit = self.options.max_pivots.unwrap_or(20 * (n + 1) + 100);
@@ -377,12 +421,16 @@ impl Lemke {
         if self.report.residual > 1e-12 && self.binv.updates() > 0 {
             self.refactor(m)?;
             self.basic_values(q);
-            let mut fresh = z.clone();
+            let mut fresh = std::mem::take(&mut self.fresh);
+            if fresh.len() != z.len() {
+                zeroed_vector(&mut fresh, z.len());
+            }
             let res = self.extract(m, q, &mut fresh);
             if res < self.report.residual {
                 z.copy_from(&fresh);
                 self.report.residual = res;
             }
+            self.fresh = fresh;
         }
         Ok(())
     }
@@ -398,9 +446,18 @@ impl LcpSolver for Lemke {
         let n = q.len();
         let warm_ok = begin_solve(m, q, z, |n| self.setup(n))?;
         if self.options.warm_start && warm_ok && n > 0 {
-            let mut guess = z.clone();
-            if self.try_warm(m, q, &mut guess)? {
+            // The guess is tried on a copy (a miss must leave z for the cold start), kept between solves.
+            let mut guess = std::mem::take(&mut self.guess);
+            if guess.len() != n {
+                zeroed_vector(&mut guess, n);
+            }
+            guess.copy_from(z);
+            let hit = self.try_warm(m, q, &mut guess);
+            if matches!(hit, Ok(true)) {
                 z.copy_from(&guess);
+            }
+            self.guess = guess;
+            if hit? {
                 self.last_basis.clone_from(&self.basis);
                 return Ok(self.report.clone());
             }

@@ -28,6 +28,7 @@ pub use basis::BasisInverse;
 pub use lemke::{Lemke, LemkeOptions, TieBreak};
 pub use pgs::{Pgs, PgsOptions, RowBound};
 pub use residual::{boxed_residual, complementarity_residual};
+pub(crate) use residual::{boxed_residual_in, complementarity_residual_in};
 
 use nalgebra::{DMatrix, DVector};
 
@@ -126,13 +127,31 @@ pub(crate) fn begin_solve(
     let n = q.len();
     let usable = z.len() == n && z.iter().all(|v| v.is_finite());
     if !usable {
-        *z = DVector::zeros(n);
+        zeroed_vector(z, n);
     }
     if let Err(e) = validate(m, q).and_then(|()| prepare(n)) {
         z.fill(0.0);
         return Err(e);
     }
     Ok(usable)
+}
+
+/// Resizes `m` to `rows × cols` of zeros, keeping its storage's capacity: a problem that shrinks and grows again
+/// between steps (contacts come and go) reallocates only when it outgrows every earlier one. `DMatrix`'s own
+/// resizing shrinks its buffer to fit, and a fresh `DMatrix::zeros` allocates every time.
+pub(crate) fn zeroed_matrix(m: &mut DMatrix<f64>, rows: usize, cols: usize) {
+    let mut data: Vec<f64> = std::mem::take(m).data.into();
+    data.clear();
+    data.resize(rows * cols, 0.0);
+    *m = DMatrix::from_vec(rows, cols, data);
+}
+
+/// [`zeroed_matrix`] for a vector: `v` becomes `n` zeros, reallocating only beyond its largest earlier size.
+pub(crate) fn zeroed_vector(v: &mut DVector<f64>, n: usize) {
+    let mut data: Vec<f64> = std::mem::take(v).data.into();
+    data.clear();
+    data.resize(n, 0.0);
+    *v = DVector::from_vec(data);
 }
 
 /// Checks shapes and finiteness; every solver calls it first.

@@ -16,7 +16,8 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::{
-    LcpError, LcpReport, LcpSolver, begin_solve, boxed_residual, complementarity_residual,
+    LcpError, LcpReport, LcpSolver, begin_solve, boxed_residual_in, complementarity_residual_in,
+    zeroed_matrix,
 };
 
 /// Bounds of one PGS row.
@@ -75,6 +76,10 @@ pub struct Pgs {
     pub options: PgsOptions,
     inv_diag: Vec<f64>,
     mt: DMatrix<f64>,
+    /// Buffers of the residual: the bounds at the solution and `M z + q`.
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    w: DVector<f64>,
 }
 
 impl Pgs {
@@ -146,7 +151,7 @@ impl LcpSolver for Pgs {
         }
         // Column-major storage makes rows strided; one O(n²) transpose per solve costs about one sweep.
         if self.mt.shape() != (n, n) {
-            self.mt = DMatrix::zeros(n, n);
+            zeroed_matrix(&mut self.mt, n, n);
         }
         m.transpose_to(&mut self.mt);
         self.inv_diag.clear();
@@ -194,10 +199,16 @@ impl LcpSolver for Pgs {
             report.converged = false;
         }
         report.residual = if self.options.bounds.is_empty() {
-            complementarity_residual(m, q, z)
+            complementarity_residual_in(m, q, z, &mut self.w)
         } else {
-            let (lo, hi): (Vec<f64>, Vec<f64>) = (0..n).map(|i| self.bound(i, z)).unzip();
-            boxed_residual(m, q, z, &lo, &hi)
+            self.lo.clear();
+            self.hi.clear();
+            for i in 0..n {
+                let (lo, hi) = self.bound(i, z);
+                self.lo.push(lo);
+                self.hi.push(hi);
+            }
+            boxed_residual_in(m, q, z, &self.lo, &self.hi, &mut self.w)
         };
         Ok(report)
     }

@@ -80,6 +80,22 @@ pub fn pyramid_from_delassus(
     bn: &DVector<f64>,
     bd: &DVector<f64>,
 ) -> Result<(DMatrix<f64>, DVector<f64>), LcpError> {
+    let (mut mat, mut q) = (DMatrix::zeros(0, 0), DVector::zeros(0));
+    pyramid_from_delassus_into(a, mu, m, bn, bd, &mut mat, &mut q)?;
+    Ok((mat, q))
+}
+
+/// [`pyramid_from_delassus`] into the caller's `mat` and `q`, which are resized (reallocating only beyond their
+/// largest earlier size), so the step builds its LCP without allocating. On `Err` they are left unchanged.
+pub(crate) fn pyramid_from_delassus_into(
+    a: &DMatrix<f64>,
+    mu: &[f64],
+    m: usize,
+    bn: &DVector<f64>,
+    bd: &DVector<f64>,
+    mat: &mut DMatrix<f64>,
+    q: &mut DVector<f64>,
+) -> Result<(), LcpError> {
     let nc = mu.len();
     let nd = nc * m;
     let ok = m > 0
@@ -95,7 +111,7 @@ pub fn pyramid_from_delassus(
         });
     }
     let size = nc + nd + nc;
-    let mut mat = DMatrix::zeros(size, size);
+    super::zeroed_matrix(mat, size, size);
     mat.view_mut((0, 0), (nc + nd, nc + nd)).copy_from(a);
     for i in 0..nc {
         mat[(nc + nd + i, i)] = mu[i];
@@ -105,10 +121,10 @@ pub fn pyramid_from_delassus(
             mat[(nc + nd + i, row)] = -1.0;
         }
     }
-    let mut q = DVector::zeros(size);
+    super::zeroed_vector(q, size);
     q.rows_mut(0, nc).copy_from(bn);
     q.rows_mut(nc, nd).copy_from(bd);
-    Ok((mat, q))
+    Ok(())
 }
 
 #[cfg(test)]

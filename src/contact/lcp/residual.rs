@@ -13,11 +13,22 @@ use nalgebra::{DMatrix, DVector};
 /// fixed threshold is what the tests and the step loop want. Returns 0 for n = 0 and `f64::INFINITY` on
 /// mismatched shapes or non-finite values, so it never panics and never reports a bad `z` as good.
 pub fn complementarity_residual(m: &DMatrix<f64>, q: &DVector<f64>, z: &DVector<f64>) -> f64 {
+    complementarity_residual_in(m, q, z, &mut DVector::zeros(q.len()))
+}
+
+/// [`complementarity_residual`] with `w` as the buffer of `M z + q` (resized as needed, so a solver that keeps it
+/// does not allocate per solve).
+pub(crate) fn complementarity_residual_in(
+    m: &DMatrix<f64>,
+    q: &DVector<f64>,
+    z: &DVector<f64>,
+    w: &mut DVector<f64>,
+) -> f64 {
     let n = q.len();
     if m.nrows() != n || m.ncols() != n || z.len() != n {
         return f64::INFINITY;
     }
-    let w = m * z + q;
+    let w = slack(m, q, z, w);
     let mut r: f64 = 0.0;
     for i in 0..n {
         let term = (-z[i]).max(-w[i]).max((z[i] * w[i]).abs());
@@ -46,11 +57,23 @@ pub fn boxed_residual(
     lo: &[f64],
     hi: &[f64],
 ) -> f64 {
+    boxed_residual_in(m, q, z, lo, hi, &mut DVector::zeros(q.len()))
+}
+
+/// [`boxed_residual`] with `w` as the buffer of `M z + q` (see [`complementarity_residual_in`]).
+pub(crate) fn boxed_residual_in(
+    m: &DMatrix<f64>,
+    q: &DVector<f64>,
+    z: &DVector<f64>,
+    lo: &[f64],
+    hi: &[f64],
+    w: &mut DVector<f64>,
+) -> f64 {
     let n = q.len();
     if m.nrows() != n || m.ncols() != n || z.len() != n || lo.len() != n || hi.len() != n {
         return f64::INFINITY;
     }
-    let w = m * z + q;
+    let w = slack(m, q, z, w);
     let mut r: f64 = 0.0;
     for i in 0..n {
         // max/min rather than f64::clamp: clamp panics when lo > hi, and a caller's bad bounds must not panic.
@@ -62,6 +85,21 @@ pub fn boxed_residual(
         r = r.max(term);
     }
     r
+}
+
+/// `w = M z + q` into the buffer (the same gemm and sum as `m * z + q`, so the figures do not move).
+fn slack<'w>(
+    m: &DMatrix<f64>,
+    q: &DVector<f64>,
+    z: &DVector<f64>,
+    w: &'w mut DVector<f64>,
+) -> &'w DVector<f64> {
+    if w.len() != q.len() {
+        super::zeroed_vector(w, q.len());
+    }
+    m.mul_to(z, w);
+    *w += q;
+    w
 }
 
 #[cfg(test)]

@@ -2,10 +2,11 @@
 //! Cline §4.8.2: `W = M̃⁻¹` restricted to the constraint manifold of the joints is never formed; only its 6×6
 //! blocks between contact bodies are, one sparse solve per unit wrench on a contact body.
 
-use nalgebra::{DMatrix, Matrix6, Vector6};
+use nalgebra::{Matrix6, Vector6};
 
 use super::ContactState;
 use super::rows::OtherPart;
+use crate::contact::lcp::zeroed_matrix;
 use crate::dynamics::system::SaddlePointSolver;
 
 impl ContactState {
@@ -46,15 +47,21 @@ impl ContactState {
         }
     }
 
-    /// `J_c W J_cᵀ` over the stored rows. Each column is `J_c·(W J_rᵀ)`: first `W J_rᵀ` on every contact body
-    /// (two 6×6 products per body), then a dot product per row and side, so the cost is O(rows·bodies·36 +
-    /// rows²·12) instead of O(rows²·4·36) for block triple products per entry.
-    pub(super) fn delassus(&self) -> DMatrix<f64> {
+    /// `J_c W J_cᵀ` over the stored rows into `self.delassus`. Each column is `J_c·(W J_rᵀ)`: first `W J_rᵀ` on
+    /// every contact body (two 6×6 products per body), then a dot product per row and side, so the cost is
+    /// O(rows·bodies·36 + rows²·12) instead of O(rows²·4·36) for block triple products per entry. The matrix and
+    /// the `W J_rᵀ` column live in the state and grow only with the contact count (no allocation per step).
+    pub(super) fn fill_delassus(&mut self) {
         let n = self.rows.len();
         let nb = self.bodies.len();
+        if self.delassus.shape() != (n, n) {
+            zeroed_matrix(&mut self.delassus, n, n);
+        }
+        self.delassus_y.clear();
+        self.delassus_y.resize(nb, Vector6::zeros());
         let w = |i: usize, j: usize| &self.w[i * nb + j];
-        let mut out = DMatrix::zeros(n, n);
-        let mut y = vec![Vector6::zeros(); nb];
+        let (out, y) = (&mut self.delassus, &mut self.delassus_y);
+        // Every entry is written below, so stale values of an earlier step never survive.
         for (c, r) in self.rows.iter().enumerate() {
             for (i, yi) in y.iter_mut().enumerate() {
                 *yi = w(i, r.body) * r.j;
@@ -77,7 +84,6 @@ impl ContactState {
                 out[(k, c)] = v;
             }
         }
-        out
     }
 
     /// Applies impulses `lambda` (one per stored row): the world-body wrenches go into `a` (added), the free
@@ -179,7 +185,8 @@ mod tests {
             }
         }
         let dense = &j * inverse.view((0, 0), (18, 18)) * j.transpose();
-        let mine = state.delassus();
+        state.fill_delassus();
+        let mine = state.delassus.clone();
         assert!(
             (&mine - &dense).abs().max() <= 1e-9 * dense.abs().max(),
             "Delassus off by {}",

@@ -21,7 +21,7 @@ pub(crate) mod position;
 mod rows;
 pub(crate) mod velocity;
 
-use nalgebra::{Matrix6, Vector3, Vector6};
+use nalgebra::{DMatrix, DVector, Matrix6, Vector3, Vector6};
 
 use crate::contact::collision::Contact;
 use crate::contact::lcp::{Lemke, LemkeOptions, Pgs};
@@ -235,6 +235,23 @@ pub(crate) struct ContactState {
     scratch_x: Vec<Vector6<f64>>,
     scratch_l: Vec<f64>,
     zero_b: Vec<f64>,
+    /// Buffers of the LCPs, sized by the largest contact set seen so that a warm step allocates nothing: the
+    /// Delassus matrix `J_c W J_cᵀ` and its `W J_rᵀ` column, the velocities before the step, the sliding
+    /// velocities, the normal and friction right-hand sides, the friction coefficients, the LCP (the pyramid's
+    /// matrix, the right-hand side) and its solution, the momentum or wrench of the final solve, and the contacts
+    /// a projection takes part in.
+    delassus: DMatrix<f64>,
+    delassus_y: Vec<Vector6<f64>>,
+    before: Vec<Vector6<f64>>,
+    slides: Vec<Vector3<f64>>,
+    qn: DVector<f64>,
+    qd: DVector<f64>,
+    mu: Vec<f64>,
+    lcp_m: DMatrix<f64>,
+    lcp_q: DVector<f64>,
+    z: DVector<f64>,
+    wrench: Vec<Vector6<f64>>,
+    projected: Vec<usize>,
     lemke: Lemke,
     /// A second Lemke for the position LCPs, so each keeps its own warm-start basis.
     lemke_position: Lemke,

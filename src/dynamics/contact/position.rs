@@ -7,10 +7,10 @@
 //! Contacts whose body cannot move (a prescribed root against static geometry) have a zero row in the
 //! Delassus matrix and are left out too: no finite push corrects them.
 
-use nalgebra::{DMatrix, DVector, Vector6};
+use nalgebra::{DVector, Vector6};
 
 use super::ContactState;
-use crate::contact::lcp::LcpSolver;
+use crate::contact::lcp::{LcpSolver, zeroed_vector};
 use crate::dynamics::body::Body;
 use crate::dynamics::system::SaddlePointSolver;
 
@@ -33,14 +33,36 @@ pub(crate) struct Projection<'a> {
 }
 
 impl ContactState {
-    /// Corrects `p.dp` so that no contact ends up deeper; returns whether contact impulses were needed.
+    /// Corrects `p.dp` so that no contact ends up deeper; returns whether contact impulses were needed. The
+    /// buffers are the state's (taken out and put back), so a warm projection allocates nothing.
     pub(crate) fn project(&mut self, p: Projection<'_>) -> bool {
+        let mut projected = std::mem::take(&mut self.projected);
+        let mut q = std::mem::take(&mut self.lcp_q);
+        let mut z = std::mem::take(&mut self.z);
+        let mut wrench = std::mem::take(&mut self.wrench);
+        projected.clear();
+        projected.extend((0..self.points.len()).filter(|&k| self.positional(k)));
+        let pushed = self.project_with(p, &projected, &mut q, &mut z, &mut wrench);
+        self.projected = projected;
+        self.lcp_q = q;
+        self.z = z;
+        self.wrench = wrench;
+        pushed
+    }
+
+    /// [`ContactState::project`] over the contacts `positional`, with the buffers of the right-hand side `q`,
+    /// the impulses `z` and the wrench.
+    fn project_with(
+        &mut self,
+        p: Projection<'_>,
+        positional: &[usize],
+        q: &mut DVector<f64>,
+        z: &mut DVector<f64>,
+        wrench: &mut Vec<Vector6<f64>>,
+    ) -> bool {
         self.rows.clear();
-        let positional: Vec<usize> = (0..self.points.len())
-            .filter(|&k| self.positional(k))
-            .collect();
         let nc = positional.len();
-        let mut q = DVector::zeros(nc);
+        zeroed_vector(q, nc);
         for (i, &k) in positional.iter().enumerate() {
             let n = self.points[k].normal;
             let row = self.row(k, &n, p.bodies, false);
@@ -56,7 +78,8 @@ impl ContactState {
         if p.refactored {
             self.compute_w(p.solver, p.bodies.len(), p.b.len());
         }
-        let a: DMatrix<f64> = self.delassus();
+        self.fill_delassus();
+        let a = &self.delassus;
         // Rows of immovable bodies (relative to the best-coupled contact) cannot be corrected: drop them.
         let scale_a = (0..nc).map(|k| a[(k, k)]).fold(0.0, f64::max);
         for k in 0..nc {
@@ -67,8 +90,8 @@ impl ContactState {
         if q.iter().all(|&v| v >= 0.0) {
             return false;
         }
-        let mut z = DVector::zeros(nc);
-        if self.lemke_position.solve(&a, &q, &mut z).is_err() {
+        zeroed_vector(z, nc);
+        if self.lemke_position.solve(a, q, z).is_err() {
             // Redundant normals make A singular but Lemke handles them; should it still fail, push each contact
             // on its own diagonal (a Jacobi step, never pulling).
             for k in 0..nc {
@@ -79,14 +102,15 @@ impl ContactState {
                 };
             }
         }
-        let mut wrench = vec![Vector6::zeros(); p.bodies.len()];
+        wrench.clear();
+        wrench.resize(p.bodies.len(), Vector6::zeros());
         for (r, &l) in z.iter().enumerate() {
             if l > 0.0 {
                 // Free bodies are static here, so there is no free part to collect.
-                let _ = self.scatter(&self.rows[r], l, &mut wrench);
+                let _ = self.scatter(&self.rows[r], l, wrench);
             }
         }
-        p.solver.solve(&wrench, p.b, p.dp, p.lambda);
+        p.solver.solve(wrench, p.b, p.dp, p.lambda);
         true
     }
 }

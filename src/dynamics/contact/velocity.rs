@@ -5,7 +5,9 @@ use nalgebra::{DVector, Vector3, Vector6};
 
 use super::rows::{relative_velocity, tangents};
 use super::{ContactReport, ContactSolver, ContactState};
-use crate::contact::lcp::{LcpReport, LcpSolver, RowBound, pyramid::pyramid_from_delassus};
+use crate::contact::lcp::{
+    LcpReport, LcpSolver, RowBound, pyramid::pyramid_from_delassus_into, zeroed_vector,
+};
 use crate::dynamics::body::Body;
 use crate::dynamics::system::SaddlePointSolver;
 
@@ -29,22 +31,26 @@ const BOXED_DIRECTIONS: usize = 2;
 
 impl ContactState {
     /// Solves the contact LCP after the joint solve gave `v*` in `s.x`, and re-solves with the contact impulses.
+    /// Every buffer is the state's (taken out here and put back), so a warm step allocates nothing.
     pub(crate) fn solve_velocity(&mut self, s: StepSolve<'_>) -> ContactReport {
         let nc = self.points.len();
         self.compute_w(s.solver, s.bodies.len(), s.b.len());
         // Normal rows and their right-hand side: the free relative normal velocity, restitution against the
         // approach speed before the step, and the gap the step may close.
-        let mut qn = DVector::zeros(nc);
-        let mut slides = Vec::with_capacity(nc);
+        let mut qn = std::mem::take(&mut self.qn);
+        zeroed_vector(&mut qn, nc);
+        let mut slides = std::mem::take(&mut self.slides);
+        slides.clear();
         self.rows.clear();
-        let before: Vec<Vector6<f64>> = s.bodies.iter().map(|b| b.velocity).collect();
+        self.before.clear();
+        self.before.extend(s.bodies.iter().map(|b| b.velocity));
         for k in 0..nc {
             let p = self.points[k];
             let row = self.row(k, &p.normal, s.bodies, true);
             qn[k] = self.row_velocity(&row, s.x);
             let approach = p
                 .normal
-                .dot(&relative_velocity(&p, s.bodies, &before, &self.free));
+                .dot(&relative_velocity(&p, s.bodies, &self.before, &self.free));
             if approach < -self.options.restitution_threshold {
                 qn[k] += p.restitution * approach;
             }
@@ -56,34 +62,40 @@ impl ContactState {
             contacts: nc,
             ..ContactReport::default()
         };
-        let z = match self.options.solver {
-            ContactSolver::Lemke => match self.solve_pyramid(&qn, &slides, s.bodies, s.x) {
-                Ok((z, r)) => {
+        let mut z = std::mem::take(&mut self.z);
+        let solved = match self.options.solver {
+            ContactSolver::Lemke => match self.solve_pyramid(&qn, &slides, s.bodies, s.x, &mut z) {
+                Ok(r) => {
                     report.pivots = r.pivots;
                     report.residual = r.residual;
-                    Some(z)
+                    true
                 }
                 Err(()) => {
                     report.fell_back = true;
-                    None
+                    false
                 }
             },
             // Penalty contacts never reach the LCP (the world steps them through `penalty.rs`).
-            ContactSolver::Pgs { .. } | ContactSolver::Penalty(_) => None,
+            ContactSolver::Pgs { .. } | ContactSolver::Penalty(_) => false,
         };
-        let z = z.unwrap_or_else(|| {
-            let (z, r) = self.solve_boxed(&qn, &slides, s.bodies, s.x);
+        if !solved {
+            let r = self.solve_boxed(&qn, &slides, s.bodies, s.x, &mut z);
             report.sweeps = r.iterations;
             report.residual = r.residual;
-            z
-        });
+        }
         report.lcp_size = z.len();
         self.record_impulses(&z);
         // v(t+h): one more solve with the contact impulses in the momentum.
-        let mut a = s.rhs_a.to_vec();
-        let lambda: Vec<f64> = z.iter().take(self.rows.len()).copied().collect();
-        self.apply(&lambda, &mut a);
+        let mut a = std::mem::take(&mut self.wrench);
+        a.clear();
+        a.extend_from_slice(s.rhs_a);
+        let impulses = self.rows.len().min(z.len());
+        self.apply(&z.as_slice()[..impulses], &mut a);
         s.solver.solve(&a, s.b, s.x, s.lambda);
+        self.wrench = a;
+        self.z = z;
+        self.qn = qn;
+        self.slides = slides;
         report
     }
 
@@ -104,54 +116,74 @@ impl ContactState {
         }
     }
 
-    /// Adds `m` friction rows per contact after the normal rows; returns their free velocities.
+    /// Adds `m` friction rows per contact after the normal rows; their free velocities go into `self.qd`.
     fn friction_rows(
         &mut self,
         m: usize,
         slides: &[Vector3<f64>],
         bodies: &[Body],
         v: &[Vector6<f64>],
-    ) -> DVector<f64> {
+    ) {
         let nc = self.points.len();
         self.rows.truncate(nc);
         self.directions.clear();
         for (k, slide) in slides.iter().enumerate() {
             self.push_directions(k, m, slide, bodies);
         }
-        DVector::from_iterator(
-            nc * m,
-            self.rows[nc..].iter().map(|r| self.row_velocity(r, v)),
-        )
+        let mut qd = std::mem::take(&mut self.qd);
+        zeroed_vector(&mut qd, nc * m);
+        for (qi, r) in qd.iter_mut().zip(&self.rows[nc..]) {
+            *qi = self.row_velocity(r, v);
+        }
+        self.qd = qd;
     }
 
-    /// Lemke on the Anitescu–Potra pyramid; `Err` when Lemke fails (the caller falls back to PGS).
+    /// Lemke on the Anitescu–Potra pyramid into `z`; `Err` when Lemke fails (the caller falls back to PGS).
     fn solve_pyramid(
         &mut self,
         qn: &DVector<f64>,
         slides: &[Vector3<f64>],
         bodies: &[Body],
         v: &[Vector6<f64>],
-    ) -> Result<(DVector<f64>, LcpReport), ()> {
+        z: &mut DVector<f64>,
+    ) -> Result<LcpReport, ()> {
         let m = self.options.friction_directions;
-        let qd = self.friction_rows(m, slides, bodies, v);
-        let mu: Vec<f64> = self.points.iter().map(|p| p.friction).collect();
-        let (mat, q) = pyramid_from_delassus(&self.delassus(), &mu, m, qn, &qd).map_err(|_| ())?;
-        let mut z = DVector::zeros(q.len());
-        let report = self.lemke.solve(&mat, &q, &mut z).map_err(|_| ())?;
-        Ok((z, report))
+        self.friction_rows(m, slides, bodies, v);
+        self.mu.clear();
+        self.mu.extend(self.points.iter().map(|p| p.friction));
+        self.fill_delassus();
+        pyramid_from_delassus_into(
+            &self.delassus,
+            &self.mu,
+            m,
+            qn,
+            &self.qd,
+            &mut self.lcp_m,
+            &mut self.lcp_q,
+        )
+        .map_err(|_| ())?;
+        // A cold z: Lemke's warm start tries the last basis, not an active set.
+        zeroed_vector(z, self.lcp_q.len());
+        self.lemke
+            .solve(&self.lcp_m, &self.lcp_q, z)
+            .map_err(|_| ())
     }
 
-    /// PGS on normals plus two tangents per contact boxed by ±μλ_n.
+    /// PGS on normals plus two tangents per contact boxed by ±μλ_n, into `z`.
     fn solve_boxed(
         &mut self,
         qn: &DVector<f64>,
         slides: &[Vector3<f64>],
         bodies: &[Body],
         v: &[Vector6<f64>],
-    ) -> (DVector<f64>, LcpReport) {
+        z: &mut DVector<f64>,
+    ) -> LcpReport {
         let nc = self.points.len();
-        let qd = self.friction_rows(BOXED_DIRECTIONS, slides, bodies, v);
-        let q = DVector::from_iterator(nc * 3, qn.iter().chain(qd.iter()).copied());
+        self.friction_rows(BOXED_DIRECTIONS, slides, bodies, v);
+        let q = &mut self.lcp_q;
+        zeroed_vector(q, nc * 3);
+        q.rows_mut(0, nc).copy_from(qn);
+        q.rows_mut(nc, nc * BOXED_DIRECTIONS).copy_from(&self.qd);
         let (max_iterations, tolerance) = match self.options.solver {
             ContactSolver::Pgs {
                 max_sweeps,
@@ -171,12 +203,16 @@ impl ContactState {
             o.bounds
                 .extend([RowBound::Friction { normal: k, mu }; BOXED_DIRECTIONS]);
         }
-        let mut z = DVector::zeros(q.len());
-        self.warm_start_boxed(&mut z);
-        match self.pgs.solve(&self.delassus(), &q, &mut z) {
-            Ok(r) => (z, r),
+        zeroed_vector(z, nc * 3);
+        self.warm_start_boxed(z);
+        self.fill_delassus();
+        match self.pgs.solve(&self.delassus, &self.lcp_q, z) {
+            Ok(r) => r,
             // Only invalid options end here, and they were validated: no contact impulse is the safe answer.
-            Err(_) => (DVector::zeros(q.len()), LcpReport::default()),
+            Err(_) => {
+                zeroed_vector(z, nc * 3);
+                LcpReport::default()
+            }
         }
     }
 
