@@ -207,6 +207,10 @@ fn non_finite_root_settings_are_refused_with_the_field_named() {
     let e = Character::from_imported(imported.clone(), &config).unwrap_err();
     assert!(e.to_string().contains("hit_threshold_ns"), "{e}");
     let mut config = assisted();
+    config.root.online_reaction = -0.5;
+    let e = Character::from_imported(imported.clone(), &config).unwrap_err();
+    assert!(e.to_string().contains("online_reaction"), "{e}");
+    let mut config = assisted();
     config.root.ground.friction = f64::NAN;
     let e = Character::from_imported(imported, &config).unwrap_err();
     assert!(e.to_string().contains("ground"), "{e}");

@@ -129,6 +129,9 @@ pub(super) struct Shaping<'a> {
     follow: f64,
     /// A held pose (joint rotations per body) and the blend from it toward the clip (0: held).
     held: Option<(&'a [nalgebra::UnitQuaternion<f64>], f64)>,
+    /// Per-body torque added to the feedforward (joint frame): the free root's correction for the ground reaction
+    /// the contacts actually carried.
+    extra: Option<&'a [Vector3<f64>]>,
 }
 
 impl Shaping<'_> {
@@ -138,6 +141,7 @@ impl Shaping<'_> {
         feedforward: 1.0,
         follow: 1.0,
         held: None,
+        extra: None,
     };
 }
 
@@ -336,7 +340,10 @@ impl Character {
         for b in 0..self.drives.len() {
             let Some(id) = self.drives[b] else { continue };
             let nb = reference.bodies();
-            let tau = lerp_sample(reference, k, s, |k| feedforward[k * nb + b]);
+            let mut tau = lerp_sample(reference, k, s, |k| feedforward[k * nb + b]);
+            if let Some(extra) = shaping.extra {
+                tau += extra[b];
+            }
             let correction = lerp_sample(reference, k, s, |k| {
                 prepared.stiffness_correction[k * nb + b]
             });
