@@ -323,8 +323,12 @@ impl Character {
         }
         let report = self.guard_step(result, t1)?;
         if self.last_fault.is_some() {
-            // Back on the clip at t1: the machine starts over, the clip unanchored.
-            rt.machine = Machine::new(reference.bodies(), 1.0);
+            // Back on the clip at t1: the machine starts over (its history kept, the jump back to Tracking
+            // recorded), the clip unanchored.
+            if rt.machine.state != RootState::Tracking {
+                rt.machine.enter(RootState::Tracking, t1);
+            }
+            rt.machine.level = 1.0;
             rt.anchor = Isometry3::identity();
             rt.clip_offset = 0.0;
             rt.penetration = 0.0;
