@@ -281,9 +281,10 @@ impl Character {
         self.prepared.reference.h
     }
 
-    /// Whether the simulation has reached the end of the reference (it then holds the last pose).
+    /// Whether the simulation has reached the end of the reference (it then holds the last pose); for a free root,
+    /// the end of the clip as it plays after a get-up.
     pub fn finished(&self) -> bool {
-        self.stream.is_none() && self.world.time() >= self.prepared.reference.duration() - 1e-9
+        self.stream.is_none() && self.clip_time() >= self.prepared.reference.duration() - 1e-9
     }
 
     /// Advances by `h` seconds. At the preprocessed step size the targets and torques are the stored samples

@@ -185,7 +185,9 @@ impl Character {
         h: f64,
     ) -> Result<StepReport, CharacterError> {
         let Some(mut rt) = self.root.take() else {
-            unreachable!("step_free is called for a free root only")
+            return Err(CharacterError::Argument(
+                "a free-root step on a kinematic root".into(),
+            ));
         };
         let result = self.step_free_with(&mut rt, h);
         self.root = Some(rt);
