@@ -60,7 +60,7 @@ pub struct RootConfig {
     pub policy: RootPolicy,
     /// Strength of the assist in [0, 1] (`Assisted`). Default 1.
     pub assist_weight: f64,
-    /// Natural frequency of the assist spring on the whole body's mass and inertia (Hz). Default 5.
+    /// Natural frequency of the assist spring on the whole body's mass and inertia (Hz). Default 4.
     pub assist_frequency_hz: f64,
     /// Damping ratio of the assist. Default 1 (critical).
     pub assist_damping_ratio: f64,
@@ -100,7 +100,7 @@ impl Default for RootConfig {
         RootConfig {
             policy: RootPolicy::Kinematic,
             assist_weight: 1.0,
-            assist_frequency_hz: 5.0,
+            assist_frequency_hz: 4.0,
             assist_damping_ratio: 1.0,
             hit_threshold_ns: 15.0,
             fade_time_s: 0.25,
