@@ -183,17 +183,10 @@ fn write_pictures(
     Ok(strips)
 }
 
-/// The horizontal direction of the root's travel over the clip (unit; +Z when it hardly moves).
+/// The horizontal direction of the root's travel over the clip (unit; +Z when it hardly moves): the retargeter's
+/// rule, so the demo and a retargeted character's ball come from the same side.
 pub(crate) fn walking_direction(clip: &Clip, skeleton: &Skeleton) -> Vector3<f64> {
-    let root = |f: usize| {
-        clip.frames.get(f).map_or(Vector3::zeros(), |p| {
-            p.world_transforms(skeleton)[0].translation.vector
-        })
-    };
-    let d = root(clip.frames.len().saturating_sub(1)) - root(0);
-    Vector3::new(d.x, 0.0, d.z)
-        .try_normalize(0.05)
-        .unwrap_or(Vector3::z())
+    flinch::retarget::travel_direction(skeleton, clip)
 }
 
 /// Runs `flinch demo`.

@@ -6,6 +6,7 @@
 mod config;
 mod figures;
 mod machine;
+mod online;
 mod probes;
 mod step;
 
@@ -45,6 +46,10 @@ pub(super) struct RootRuntime {
     user_free: Vec<Body>,
     /// The merged contact set of the step (reused buffer).
     contacts: Vec<ContactPoint>,
+    /// How many of `contacts` are the caller's (the ground's follow).
+    users: usize,
+    /// The feedforward correction for the ground reaction the contacts carried.
+    online: online::OnlineReaction,
     /// Deepest probe below the floor after the last step (m, ≥ 0).
     penetration: f64,
 }
