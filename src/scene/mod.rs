@@ -12,12 +12,14 @@
 
 mod aim;
 mod between;
+mod knockdown;
 mod slab;
 mod state;
 mod sweep;
 
 pub use aim::aimed_ball;
 pub use between::CharacterContactEvent;
+pub use knockdown::{KnockdownFigures, KnockdownHit, run_knockdown};
 pub use state::{SceneFault, SceneState};
 
 use nalgebra::Vector3;

@@ -60,7 +60,7 @@ pub struct RootConfig {
     pub policy: RootPolicy,
     /// Strength of the assist in [0, 1] (`Assisted`). Default 1.
     pub assist_weight: f64,
-    /// Natural frequency of the assist spring on the whole body's mass and inertia (Hz). Default 3.
+    /// Natural frequency of the assist spring on the whole body's mass and inertia (Hz). Default 5.
     pub assist_frequency_hz: f64,
     /// Damping ratio of the assist. Default 1 (critical).
     pub assist_damping_ratio: f64,
@@ -71,17 +71,17 @@ pub struct RootConfig {
     pub fade_time_s: f64,
     /// Staggering ends back in tracking if no fall is detected this long after the hit (s). Default 1.5.
     pub stagger_time_s: f64,
-    /// Falling: the root's distance from its target above this (m). Default 0.25.
+    /// Falling: the root's distance from its target above this (m). Default 0.15.
     pub fall_distance_m: f64,
     /// Falling: the root's tilt from its target above this (degrees). Default 35.
     pub fall_angle_deg: f64,
     /// Falling: the centre of mass's ground projection this far outside the support polygon (m). Default 0.15.
     pub support_margin_m: f64,
-    /// Ragdoll stiffness as a fraction of the tracking gains (damping kept). Default 0.1.
+    /// Ragdoll stiffness as a fraction of the tracking gains (damping kept). Default 0.2.
     pub limp_fraction: f64,
     /// Time over which the gains drop to the limp fraction once falling (s). Default 0.2.
     pub limp_time_s: f64,
-    /// Resting: every body slower than this (m/s; angular speed counted at 0.1 m) ... Default 0.15.
+    /// Resting: every body slower than this (m/s; angular speed counted at 0.1 m) ... Default 0.25.
     pub rest_speed_mps: f64,
     /// ... for this long (s). Default 0.5.
     pub rest_time_s: f64,
@@ -96,17 +96,17 @@ impl Default for RootConfig {
         RootConfig {
             policy: RootPolicy::Kinematic,
             assist_weight: 1.0,
-            assist_frequency_hz: 3.0,
+            assist_frequency_hz: 5.0,
             assist_damping_ratio: 1.0,
             hit_threshold_ns: 15.0,
             fade_time_s: 0.25,
             stagger_time_s: 1.5,
-            fall_distance_m: 0.25,
+            fall_distance_m: 0.15,
             fall_angle_deg: 35.0,
             support_margin_m: 0.15,
-            limp_fraction: 0.1,
+            limp_fraction: 0.2,
             limp_time_s: 0.2,
-            rest_speed_mps: 0.15,
+            rest_speed_mps: 0.25,
             rest_time_s: 0.5,
             getup: GetUpConfig::default(),
             ground: GroundConfig::default(),
