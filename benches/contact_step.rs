@@ -84,6 +84,36 @@ fn run(solver: ContactSolver, with_contacts: bool) -> (f64, f64, usize, usize) {
     (median, p90, points, lcp)
 }
 
+/// The assisted free root (issue 11): the character finds its own foot contacts (sole points near the fitted
+/// floor) and steps with the root assist; median µs over the steps with the most foot contacts (both feet down),
+/// and over all.
+fn run_assisted() -> (f64, f64, usize, usize) {
+    let mut by_count: Vec<Vec<f64>> = vec![Vec::new(); 64];
+    let mut all = Vec::new();
+    for _ in 0..3 {
+        let imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
+        let mut config = CharacterConfig::default();
+        config.root.policy = flinch::control::RootPolicy::Assisted;
+        let mut c = Character::from_imported(imported, &config).unwrap();
+        let h = c.step_size();
+        while !c.finished() {
+            let t0 = Instant::now();
+            let r = c.step(h).unwrap();
+            let us = t0.elapsed().as_secs_f64() * 1e6;
+            all.push(us);
+            by_count[r.contacts.contacts.min(63)].push(us);
+        }
+    }
+    let most = by_count.iter().rposition(|v| !v.is_empty()).unwrap_or(0);
+    let n = by_count[most].len();
+    (
+        quantile(&mut by_count[most], 0.5),
+        quantile(&mut all, 0.5),
+        most,
+        n,
+    )
+}
+
 fn main() {
     let (free, free90, _, _) = run(ContactSolver::Lemke, false);
     let (lemke, lemke90, n, size) = run(ContactSolver::Lemke, true);
@@ -102,4 +132,11 @@ fn main() {
     println!("figure character_step_8_contacts_penalty_us {penalty:.2} us");
     println!("figure character_step_8_contacts_pgs_us {pgs:.2} us");
     println!("figure character_step_no_contacts_us {free:.2} us");
+    let (most_us, assisted, most, n) = run_assisted();
+    println!(
+        "  assisted free root (PGS): {most} foot contacts {most_us:8.2} ({n} steps); all steps {assisted:8.2}"
+    );
+    println!("figure assisted_step_most_contacts {most}");
+    println!("figure assisted_step_most_contacts_us {most_us:.2} us");
+    println!("figure assisted_step_us {assisted:.2} us");
 }

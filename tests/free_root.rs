@@ -207,6 +207,10 @@ fn non_finite_root_settings_are_refused_with_the_field_named() {
     let e = Character::from_imported(imported.clone(), &config).unwrap_err();
     assert!(e.to_string().contains("hit_threshold_ns"), "{e}");
     let mut config = assisted();
+    config.root.online_reaction = -0.5;
+    let e = Character::from_imported(imported.clone(), &config).unwrap_err();
+    assert!(e.to_string().contains("online_reaction"), "{e}");
+    let mut config = assisted();
     config.root.ground.friction = f64::NAN;
     let e = Character::from_imported(imported, &config).unwrap_err();
     assert!(e.to_string().contains("ground"), "{e}");
@@ -276,4 +280,38 @@ fn a_clip_without_feet_cannot_go_free_but_plays_kinematic() {
     assert!(e.to_string().contains("feet"), "{e}");
     assert_eq!(c.root_policy(), RootPolicy::Kinematic);
     c.step(h).unwrap();
+}
+
+#[test]
+fn scene_events_name_the_character() {
+    use flinch::scene::Scene;
+    let mut scene = Scene::new();
+    // Two copies of one walk share a path: they would touch.
+    scene.set_character_contacts(false);
+    let kinematic = scene.add_character(walk(&CharacterConfig::default()));
+    let free = scene.add_character(walk(&assisted()));
+    let h = scene.character(free).unwrap().step_size();
+    let mut applied = 0.0;
+    for step in 0..180 {
+        if step == 60 {
+            applied = scene.time();
+            let c = scene.character_mut(free).unwrap();
+            let chest = c.body_of_bone("role:chest").unwrap();
+            let at = c.world().body(chest).position;
+            c.apply_body_impulse(chest, at, nalgebra::Vector3::new(0.0, 0.0, -60.0))
+                .unwrap();
+        }
+        scene.step(h).unwrap();
+    }
+    let events: Vec<_> = scene.root_events().collect();
+    assert!(!events.is_empty());
+    assert!(events.iter().all(|(k, _)| *k == free && *k != kinematic));
+    assert_eq!(events[0].1.from, RootState::Tracking);
+    assert_eq!(events[0].1.to, RootState::Staggering);
+    // The first step after the push (the scene may substep: within one of its steps).
+    assert!(
+        events[0].1.time > applied && events[0].1.time <= applied + h + 1e-9,
+        "pushed at {applied}: {:?}",
+        events[0]
+    );
 }

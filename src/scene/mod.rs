@@ -258,6 +258,13 @@ impl Scene {
         self.characters.iter().map(|(k, c)| (CharacterKey(k), c))
     }
 
+    /// The balance state events of every free-root character (`Character::root_events`) with its key: each
+    /// character's transitions in order, characters in key order.
+    pub fn root_events(&self) -> impl Iterator<Item = (CharacterKey, &crate::control::RootEvent)> {
+        self.characters()
+            .flat_map(|(k, c)| c.root_events().iter().map(move |e| (k, e)))
+    }
+
     /// Number of characters.
     pub fn character_count(&self) -> usize {
         self.characters.len()

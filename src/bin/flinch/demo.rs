@@ -1,5 +1,5 @@
 //! `flinch demo`: the embedded CMU walk hit on the right forearm by a ball at 1 s; writes the reacted motion (BVH,
-//! GLB), a filmstrip and a deviation plot, and prints the figures.
+//! GLB), a filmstrip and a deviation plot, and prints the figures; then the knock-down scene (`knockdown.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -11,10 +11,12 @@ use flinch::render::{
     Color, FilmFrame, FilmstripOptions, LinePlot, Series, StickFigure, ViewAxis, filmstrip,
     line_plot,
 };
+use flinch::scene::KnockdownHit;
 use flinch::skeleton::{Clip, Skeleton};
-use nalgebra::Vector3;
+use nalgebra::{Isometry3, Vector3};
 
 use crate::CliError;
+use crate::knockdown::Knockdown;
 
 /// The bone the demo hits, when and how hard (a 0.45 kg ball at 15 m/s: 6.75 N·s).
 const BONE: &str = "RightForeArm";
@@ -30,11 +32,28 @@ pub struct DemoArgs {
     /// Hit with the ball's 6.75 N·s as a scripted impulse at the forearm's centre of mass instead of a ball.
     #[arg(long)]
     impulse: bool,
+    /// Skip the knock-down scene (free roots on the floor) that follows the hit above.
+    #[arg(long)]
+    no_knockdown: bool,
+    /// Knock-down scene: mass of the heavy ball into the chest (kg).
+    #[arg(long, value_name = "KG", default_value_t = KnockdownHit::heavy().mass)]
+    knockdown_mass: f64,
+    /// Knock-down scene: speed of the heavy ball at arrival (m/s).
+    #[arg(long, value_name = "M/S", default_value_t = KnockdownHit::heavy().speed)]
+    knockdown_speed: f64,
+    /// Knock-down scene: simulated time of the heavy ball's run (s); the default covers the fall, the rest and
+    /// the get-up.
+    #[arg(long, value_name = "S", default_value_t = 7.0)]
+    knockdown_duration: f64,
 }
 
 /// The skeleton of one frame as a stick figure (world positions of the joints, bones parent → child).
 fn stick_figure(skeleton: &Skeleton, clip: &Clip, frame: usize) -> StickFigure {
-    let world = clip.frames[frame].world_transforms(skeleton);
+    stick_figure_of(skeleton, &clip.frames[frame].world_transforms(skeleton))
+}
+
+/// The skeleton posed by the world transforms `world` of its joints (skeleton order) as a stick figure.
+pub(crate) fn stick_figure_of(skeleton: &Skeleton, world: &[Isometry3<f64>]) -> StickFigure {
     let joints: Vec<Vector3<f64>> = world.iter().map(|w| w.translation.vector).collect();
     let segments = skeleton
         .joints
@@ -164,21 +183,22 @@ fn write_pictures(
     Ok(strips)
 }
 
-/// The horizontal direction of the root's travel over the clip (unit; +Z when it hardly moves).
-fn walking_direction(clip: &Clip, skeleton: &Skeleton) -> Vector3<f64> {
-    let root = |f: usize| {
-        clip.frames.get(f).map_or(Vector3::zeros(), |p| {
-            p.world_transforms(skeleton)[0].translation.vector
-        })
-    };
-    let d = root(clip.frames.len().saturating_sub(1)) - root(0);
-    Vector3::new(d.x, 0.0, d.z)
-        .try_normalize(0.05)
-        .unwrap_or(Vector3::z())
+/// The horizontal direction of the root's travel over the clip (unit; +Z when it hardly moves): the retargeter's
+/// rule, so the demo and a retargeted character's ball come from the same side.
+pub(crate) fn walking_direction(clip: &Clip, skeleton: &Skeleton) -> Vector3<f64> {
+    flinch::retarget::travel_direction(skeleton, clip)
 }
 
 /// Runs `flinch demo`.
 pub fn run(args: &DemoArgs) -> Result<(), CliError> {
+    let knockdown = Knockdown {
+        mass: args.knockdown_mass,
+        speed: args.knockdown_speed,
+        duration: args.knockdown_duration,
+    };
+    if !args.no_knockdown {
+        knockdown.validate()?;
+    }
     let imported = load_embedded_walk(&ImportOptions::default())
         .map_err(|e| CliError::Other(format!("embedded walk: {e}")))?;
     let report = imported.report.clone();
@@ -264,6 +284,9 @@ pub fn run(args: &DemoArgs) -> Result<(), CliError> {
     }
     for line in baked.evaluation.figure_lines() {
         println!("{line}");
+    }
+    if !args.no_knockdown {
+        crate::knockdown::run(&args.out, &knockdown)?;
     }
     Ok(())
 }

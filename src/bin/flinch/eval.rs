@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use flinch::control::{ControlTerms, EvalOptions, Hit, evaluate};
+use flinch::control::{Character, ControlTerms, EvalOptions, Hit, RootPolicy, evaluate};
 use nalgebra::Vector3;
 
 use crate::{CliError, ImportArgs};
@@ -31,8 +31,34 @@ pub struct EvalArgs {
     /// Simulate at most this many seconds.
     #[arg(long)]
     duration: Option<f64>,
+    /// How the root moves: kinematic (on the clip), free (on its feet on the fitted floor) or assisted (free,
+    /// helped toward the clip's root); the configuration's `root.policy` (default kinematic) when omitted. A free
+    /// or assisted root prints the free-root figures and the ground fit; the clip needs both feet.
+    #[arg(long, value_enum, value_name = "POLICY")]
+    root: Option<RootArg>,
     #[command(flatten)]
     import: ImportArgs,
+}
+
+/// `--root`: the root policy.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum RootArg {
+    /// The root follows the clip (the body hangs from it).
+    Kinematic,
+    /// A free root on the feet, no assist.
+    Free,
+    /// A free root with the assist toward the clip's root.
+    Assisted,
+}
+
+impl From<RootArg> for RootPolicy {
+    fn from(r: RootArg) -> RootPolicy {
+        match r {
+            RootArg::Kinematic => RootPolicy::Kinematic,
+            RootArg::Free => RootPolicy::Free,
+            RootArg::Assisted => RootPolicy::Assisted,
+        }
+    }
 }
 
 /// Parses `BONE:TIME:IX,IY,IZ`.
@@ -72,9 +98,13 @@ pub fn run(args: &EvalArgs) -> Result<(), CliError> {
         .iter()
         .map(|h| parse_hit(h))
         .collect::<Result<Vec<_>, _>>()?;
-    let (name, mut character) =
-        args.import
-            .character(args.file.as_deref(), args.rate, args.config.as_deref())?;
+    let mut config = args
+        .import
+        .character_config(args.rate, args.config.as_deref())?;
+    if let Some(root) = args.root {
+        config.root.policy = root.into();
+    }
+    let (name, mut character) = args.import.character_with(args.file.as_deref(), &config)?;
     for hit in &hits {
         character
             .body_of_bone(&hit.bone)
@@ -89,12 +119,16 @@ pub fn run(args: &EvalArgs) -> Result<(), CliError> {
         args.rate,
         character.reference().steps - 1
     );
+    let terms = ControlTerms {
+        feedforward: !args.no_feedforward,
+        feedback: !args.no_feedback,
+    };
+    if character.root_policy().is_free() {
+        return run_free_root(&name, character, hits, terms, args.duration);
+    }
     let options = EvalOptions {
         hits,
-        terms: ControlTerms {
-            feedforward: !args.no_feedforward,
-            feedback: !args.no_feedback,
-        },
+        terms,
         duration: args.duration,
     };
     let eval =
@@ -110,6 +144,83 @@ pub fn run(args: &EvalArgs) -> Result<(), CliError> {
         );
     }
     for line in eval.figure_lines() {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// `flinch eval --root free|assisted`: steps the free-root character over the clip (or `duration`), applying the
+/// hits at their times, and prints the ground fit, the balance state events and the free-root figures.
+fn run_free_root(
+    name: &str,
+    mut character: Character,
+    mut hits: Vec<Hit>,
+    terms: ControlTerms,
+    duration: Option<f64>,
+) -> Result<(), CliError> {
+    let failed = |e: flinch::control::CharacterError| CliError::Other(format!("{name}: {e}"));
+    let clip = character.reference().duration();
+    let duration = match duration {
+        None => clip,
+        Some(d) if d.is_finite() && d > 0.0 => d.min(clip),
+        Some(d) => {
+            return Err(CliError::Input(format!(
+                "--duration {d}: expected a positive number of seconds"
+            )));
+        }
+    };
+    character.set_control_terms(terms);
+    let Some(ground) = character.ground() else {
+        return Err(CliError::Other(format!(
+            "{name}: the free root has no ground"
+        )));
+    };
+    println!(
+        "root: {}; floor {:.4} m, stance-foot height error {:.2} mm, {} sole points",
+        match character.root_policy() {
+            RootPolicy::Kinematic => "kinematic",
+            RootPolicy::Free => "free",
+            RootPolicy::Assisted => "assisted",
+        },
+        ground.floor,
+        ground.stance_height_error * 1e3,
+        ground.point_count()
+    );
+    let (floor_m, stance_error_mm) = (ground.floor, ground.stance_height_error * 1e3);
+    // Hits as `flinch eval` applies them on a kinematic root: at the body's centre of mass, spread over the
+    // step that starts within half a step of their time.
+    hits.sort_by(|a, b| a.time.total_cmp(&b.time));
+    let mut next = 0;
+    let mut apply_due = |c: &mut Character| {
+        let h = c.step_size();
+        while next < hits.len() && hits[next].time <= c.time() + 0.5 * h {
+            let body = c.body_of_bone(&hits[next].bone)?;
+            let point = c.world().body(body).position;
+            c.apply_body_impulse(body, point, hits[next].impulse)?;
+            next += 1;
+        }
+        Ok(())
+    };
+    apply_due(&mut character).map_err(failed)?;
+    let figures = character
+        .run_free_root(duration, &mut apply_due)
+        .map_err(failed)?;
+    println!(
+        "{} steps, final state {}",
+        figures.steps,
+        character.root_state().name()
+    );
+    for e in character.root_events() {
+        println!(
+            "event t {:.3} s {} -> {}",
+            e.time,
+            e.from.name(),
+            e.to.name()
+        );
+    }
+    println!("figure floor_m {floor_m:.4} m");
+    println!("figure stance_height_error_mm {stance_error_mm:.2} mm");
+    for line in figures.figure_lines("") {
         println!("{line}");
     }
     Ok(())

@@ -9,6 +9,7 @@ mod eval;
 mod export_mjcf;
 mod inspect;
 mod interrupt;
+mod knockdown;
 mod onto;
 
 use std::path::PathBuf;
@@ -70,7 +71,8 @@ enum Command {
     },
     /// Simulate a clip's character, optionally hit it, and print tracking and recovery figures.
     Eval(eval::EvalArgs),
-    /// The demo: the embedded walk hit by a ball; reacted motion (BVH, GLB), filmstrip and deviation plot (PNG).
+    /// The demo: the embedded walk hit by a ball; reacted motion (BVH, GLB), filmstrip and deviation plot (PNG);
+    /// then a knock-down scene (free roots on the floor: a small and a heavy ball, a filmstrip of the fall).
     Demo(demo::DemoArgs),
     /// Simulate clips with scripted hits and write the reacted motion (BVH, glTF, GLB).
     Bake(bake::BakeArgs),
@@ -174,8 +176,19 @@ impl ImportArgs {
         config: Option<&std::path::Path>,
     ) -> Result<(String, flinch::control::Character), CliError> {
         let config = self.character_config(rate, config)?;
-        let (name, imported) = self.load(file, Some(rate))?;
-        let character = flinch::control::Character::from_imported(imported, &config)
+        self.character_with(file, &config)
+    }
+
+    /// Builds the character of `file` (the embedded walk when `None`) with `config` (simulated at its
+    /// `preprocess.rate_hz`): its display name and the character. A configuration the clip cannot satisfy (e.g. a
+    /// free root on a clip without feet) is an input error.
+    fn character_with(
+        &self,
+        file: Option<&std::path::Path>,
+        config: &flinch::control::CharacterConfig,
+    ) -> Result<(String, flinch::control::Character), CliError> {
+        let (name, imported) = self.load(file, Some(config.preprocess.rate_hz))?;
+        let character = flinch::control::Character::from_imported(imported, config)
             .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
         Ok((name, character))
     }

@@ -129,6 +129,9 @@ pub(super) struct Shaping<'a> {
     follow: f64,
     /// A held pose (joint rotations per body) and the blend from it toward the clip (0: held).
     held: Option<(&'a [nalgebra::UnitQuaternion<f64>], f64)>,
+    /// Per-body torque added to the feedforward (joint frame): the free root's correction for the ground reaction
+    /// the contacts actually carried.
+    extra: Option<&'a [Vector3<f64>]>,
 }
 
 impl Shaping<'_> {
@@ -138,6 +141,7 @@ impl Shaping<'_> {
         feedforward: 1.0,
         follow: 1.0,
         held: None,
+        extra: None,
     };
 }
 
@@ -277,9 +281,10 @@ impl Character {
         self.prepared.reference.h
     }
 
-    /// Whether the simulation has reached the end of the reference (it then holds the last pose).
+    /// Whether the simulation has reached the end of the reference (it then holds the last pose); for a free root,
+    /// the end of the clip as it plays after a get-up.
     pub fn finished(&self) -> bool {
-        self.stream.is_none() && self.world.time() >= self.prepared.reference.duration() - 1e-9
+        self.stream.is_none() && self.clip_time() >= self.prepared.reference.duration() - 1e-9
     }
 
     /// Advances by `h` seconds. At the preprocessed step size the targets and torques are the stored samples
@@ -336,7 +341,10 @@ impl Character {
         for b in 0..self.drives.len() {
             let Some(id) = self.drives[b] else { continue };
             let nb = reference.bodies();
-            let tau = lerp_sample(reference, k, s, |k| feedforward[k * nb + b]);
+            let mut tau = lerp_sample(reference, k, s, |k| feedforward[k * nb + b]);
+            if let Some(extra) = shaping.extra {
+                tau += extra[b];
+            }
             let correction = lerp_sample(reference, k, s, |k| {
                 prepared.stiffness_correction[k * nb + b]
             });

@@ -16,7 +16,10 @@ use super::super::residual::stiffness_corrections;
 use super::super::stream::RootTrack;
 use super::{CharacterConfig, CharacterError, GuardConfig, RootConfig};
 use crate::control::ground::{GroundError, GroundReference};
-use crate::dynamics::{Body, DriveId, JointDrive, PositionSpring, SpringId, Stabilization, World};
+use crate::dynamics::{
+    Body, ContactOptions, ContactSolver, DriveId, JointDrive, PositionSpring, SpringId,
+    Stabilization, World,
+};
 use crate::io::Imported;
 use crate::model::Model;
 use crate::skeleton::{Clip, Skeleton};
@@ -41,6 +44,17 @@ pub struct PreparedClip {
     pub(super) root: RootConfig,
     /// The ground of a free root: built with the clip for a free policy, else at the first switch to one.
     ground: OnceLock<Result<Arc<GroundReference>, GroundError>>,
+}
+
+/// The contact options a free root's world starts with: PGS, 30 sweeps, 1e-6 N·s.
+pub fn free_root_contact_options() -> ContactOptions {
+    ContactOptions {
+        solver: ContactSolver::Pgs {
+            max_sweeps: 30,
+            tolerance: 1e-6,
+        },
+        ..ContactOptions::default()
+    }
 }
 
 /// A character's world built on a reference, with the handles the controller needs.
@@ -224,6 +238,9 @@ pub(super) fn build_world(reference: &Arc<ReferenceMotion>, free: bool) -> Built
     let root_assist = if free {
         let drive = JointDrive::new(world.bodies(), 0, None, Vector3::zeros(), Vector3::zeros());
         let spring = PositionSpring::new(world.bodies(), 0);
+        // The feet's contacts every step: warm-started PGS costs a third of Lemke for the same figures
+        // (docs/root.md, "Contacts"); a caller may still choose Lemke.
+        let _ = world.set_contact_options(free_root_contact_options());
         Some((world.add_drive(drive), world.add_spring(spring)))
     } else {
         let path = Arc::clone(reference);

@@ -85,7 +85,7 @@ impl Character {
             None => self
                 .prepared
                 .clip
-                .sample(self.world.time().min(self.prepared.clip.duration())),
+                .sample(self.clip_time().clamp(0.0, self.prepared.clip.duration())),
         }
     }
 

@@ -28,9 +28,10 @@ pub struct GroundConfig {
     pub floor_m: Option<f64>,
     /// Coulomb friction of the floor (the inverse dynamics' pyramid and the simulated contacts). Default 0.9.
     pub friction: f64,
-    /// A sole point within this height of the floor (m) may be in stance. Default 0.03.
+    /// A sole point within this height of the floor (m) may be in stance. Default 0.003: stance must mean touching
+    /// (a looser 3 cm put ground reaction on points the simulation holds above the floor; docs/root.md).
     pub stance_height_m: f64,
-    /// ... and slower than this horizontally (m/s). Default 0.5.
+    /// ... and slower than this horizontally (m/s). Default 0.3.
     pub stance_speed_mps: f64,
     /// Weight of the root torque misfit against the force misfit in the ground-reaction fit (1/m²): the force
     /// carries the body, so it comes first. Default 0.25 (a torque error counts like a force error at 2 m).
@@ -42,8 +43,8 @@ impl Default for GroundConfig {
         GroundConfig {
             floor_m: None,
             friction: 0.9,
-            stance_height_m: 0.03,
-            stance_speed_mps: 0.5,
+            stance_height_m: 0.003,
+            stance_speed_mps: 0.3,
             torque_weight: 0.25,
         }
     }

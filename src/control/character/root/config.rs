@@ -60,7 +60,7 @@ pub struct RootConfig {
     pub policy: RootPolicy,
     /// Strength of the assist in [0, 1] (`Assisted`). Default 1.
     pub assist_weight: f64,
-    /// Natural frequency of the assist spring on the whole body's mass and inertia (Hz). Default 5.
+    /// Natural frequency of the assist spring on the whole body's mass and inertia (Hz). Default 4.
     pub assist_frequency_hz: f64,
     /// Damping ratio of the assist. Default 1 (critical).
     pub assist_damping_ratio: f64,
@@ -77,7 +77,7 @@ pub struct RootConfig {
     pub fall_angle_deg: f64,
     /// Falling: the centre of mass's ground projection this far outside the support polygon (m). Default 0.15.
     pub support_margin_m: f64,
-    /// Ragdoll stiffness as a fraction of the tracking gains (damping kept). Default 0.2.
+    /// Ragdoll stiffness as a fraction of the tracking gains (damping kept). Default 0.3.
     pub limp_fraction: f64,
     /// Time over which the gains drop to the limp fraction once falling (s). Default 0.2.
     pub limp_time_s: f64,
@@ -85,6 +85,10 @@ pub struct RootConfig {
     pub rest_speed_mps: f64,
     /// ... for this long (s). Default 0.5.
     pub rest_time_s: f64,
+    /// Gain in [0, 1] of the per-step feedforward correction toward the ground reaction the contacts actually
+    /// carried in the last step (instead of the inverse dynamics' NNLS share). Default 0.6; 0 turns it off
+    /// (`docs/root.md`, "Online ground reaction").
+    pub online_reaction: f64,
     /// The get-up.
     pub getup: GetUpConfig,
     /// The ground: floor, friction, stance detection.
@@ -96,7 +100,7 @@ impl Default for RootConfig {
         RootConfig {
             policy: RootPolicy::Kinematic,
             assist_weight: 1.0,
-            assist_frequency_hz: 5.0,
+            assist_frequency_hz: 4.0,
             assist_damping_ratio: 1.0,
             hit_threshold_ns: 15.0,
             fade_time_s: 0.25,
@@ -104,10 +108,11 @@ impl Default for RootConfig {
             fall_distance_m: 0.15,
             fall_angle_deg: 35.0,
             support_margin_m: 0.15,
-            limp_fraction: 0.2,
+            limp_fraction: 0.3,
             limp_time_s: 0.2,
             rest_speed_mps: 0.25,
             rest_time_s: 0.5,
+            online_reaction: 0.6,
             getup: GetUpConfig::default(),
             ground: GroundConfig::default(),
         }
@@ -117,7 +122,12 @@ impl Default for RootConfig {
 impl RootConfig {
     /// Checks every number: finite, in range. The error names the first offending field.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(&str, f64, bool); 15] = [
+        let checks: [(&str, f64, bool); 16] = [
+            (
+                "online_reaction",
+                self.online_reaction,
+                (0.0..=1.0).contains(&self.online_reaction),
+            ),
             (
                 "assist_weight",
                 self.assist_weight,

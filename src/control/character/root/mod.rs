@@ -6,6 +6,7 @@
 mod config;
 mod figures;
 mod machine;
+mod online;
 mod probes;
 mod step;
 
@@ -19,7 +20,7 @@ pub use machine::{RootEvent, RootState};
 
 use super::{Character, CharacterError};
 use crate::control::ground::GroundReference;
-use crate::dynamics::{Body, ContactPoint, DriveId, SpringId};
+use crate::dynamics::{Body, ContactOptions, ContactPoint, DriveId, SpringId};
 use probes::Probe;
 
 /// The mutable state of a free root (absent for a kinematic root).
@@ -45,6 +46,10 @@ pub(super) struct RootRuntime {
     user_free: Vec<Body>,
     /// The merged contact set of the step (reused buffer).
     contacts: Vec<ContactPoint>,
+    /// How many of `contacts` are the caller's (the ground's follow).
+    users: usize,
+    /// The feedforward correction for the ground reaction the contacts carried.
+    online: online::OnlineReaction,
     /// Deepest probe below the floor after the last step (m, ≥ 0).
     penetration: f64,
 }
@@ -139,11 +144,21 @@ impl Character {
     /// root assist's drive and spring of a free root.
     fn rebuild_world(&mut self, free: bool) -> Option<(DriveId, SpringId)> {
         let state = self.world.save_state();
+        let options = self.world.contact_options();
+        let default = if free {
+            ContactOptions::default()
+        } else {
+            super::prepared::free_root_contact_options()
+        };
         let built = super::prepared::build_world(&self.prepared.reference, free);
         self.world = built.world;
         self.drives = built.drives;
         self.joints = built.joints;
         self.root_track = built.root_track;
+        // Contact options the caller chose survive the switch; the previous mode's default gives way to the new.
+        if options != default {
+            let _ = self.world.set_contact_options(options);
+        }
         // Same bodies in the same order: restoring cannot fail.
         let _ = self.world.restore_state(&state);
         built.root_assist

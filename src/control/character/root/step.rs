@@ -6,6 +6,7 @@ use std::sync::Arc;
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 
 use super::machine::{Machine, Observation};
+use super::online::OnlineReaction;
 use super::probes::{ground_contacts, outside_support, penetration, probes};
 use super::{RootPolicy, RootRuntime, RootState};
 use crate::control::character::forces::Lasting;
@@ -67,6 +68,8 @@ impl RootRuntime {
             user_contacts: Vec::with_capacity(16),
             user_free: Vec::with_capacity(16),
             contacts: Vec::with_capacity(probes.len() + 16),
+            users: 0,
+            online: OnlineReaction::default(),
             probes,
             penetration: 0.0,
         }
@@ -182,7 +185,9 @@ impl Character {
         h: f64,
     ) -> Result<StepReport, CharacterError> {
         let Some(mut rt) = self.root.take() else {
-            unreachable!("step_free is called for a free root only")
+            return Err(CharacterError::Argument(
+                "a free-root step on a kinematic root".into(),
+            ));
         };
         let result = self.step_free_with(&mut rt, h);
         self.root = Some(rt);
@@ -200,12 +205,45 @@ impl Character {
         let t = self.world.time();
         let t1 = t + h;
         let (stiffness, feedforward, follow, held, blend) = rt.shaping(t, h);
+        if matches!(rt.machine.state, RootState::Ragdoll | RootState::Resting) {
+            // Limp: the joints resist motion (stiffness about the pose they are in) instead of pulling the body,
+            // lying on the floor, back toward the pose it fell in.
+            hold_pose(
+                &mut rt.machine,
+                self.world.bodies(),
+                &reference.topology.parent,
+            );
+        }
         let (tau0, tau1) = (rt.clip_time(t), rt.clip_time(t1));
+        let impulses = self.world.contact_impulses();
+        let online = rt.config.online_reaction > 0.0
+            && feedforward > 0.0
+            && impulses.len() == rt.contacts.len()
+            && impulses.len() > rt.users;
+        if online {
+            let (k, s) = locate(reference, tau0);
+            let k = if s > 0.5 {
+                (k + 1).min(reference.steps - 1)
+            } else {
+                k
+            };
+            rt.online.update(
+                reference,
+                &ground,
+                k,
+                self.world.bodies(),
+                &rt.contacts[rt.users..],
+                &impulses[rt.users..],
+                h,
+                rt.config.online_reaction,
+            );
+        }
         let shaping = Shaping {
             stiffness,
             feedforward,
             follow,
             held: held.then_some((&rt.machine.held[..], blend)),
+            extra: online.then_some(&rt.online.extra[..]),
         };
         self.set_shaped_drive_targets(tau0, tau1, &ground.feedforward, &shaping);
 
@@ -235,8 +273,12 @@ impl Character {
         spring.damping = w * rt.gains[1];
         spring.target = x1;
         spring.target_velocity = v1;
-        spring.force = rt.anchor.rotation * residual_force * w * feedforward;
-        spring.torque = rt.anchor.rotation * residual_torque * w * feedforward;
+        let (force, torque) = (
+            rt.anchor.rotation * residual_force,
+            rt.anchor.rotation * residual_torque,
+        );
+        spring.force = force * w * feedforward;
+        spring.torque = torque * w * feedforward;
         let drive = self.world.drive_mut(rt.drive);
         drive.stiffness = Vector3::repeat(w * rt.gains[2]);
         drive.damping = Vector3::repeat(w * rt.gains[3]);
@@ -247,6 +289,7 @@ impl Character {
         rt.contacts.clear();
         rt.contacts.extend_from_slice(&rt.user_contacts);
         let users = rt.contacts.len();
+        rt.users = users;
         let body_on_ground = ground_contacts(
             &rt.probes,
             self.world.bodies(),
@@ -282,8 +325,12 @@ impl Character {
         }
         let report = self.guard_step(result, t1)?;
         if self.last_fault.is_some() {
-            // Back on the clip at t1: the machine starts over, the clip unanchored.
-            rt.machine = Machine::new(reference.bodies(), 1.0);
+            // Back on the clip at t1: the machine starts over (its history kept, the jump back to Tracking
+            // recorded), the clip unanchored.
+            if rt.machine.state != RootState::Tracking {
+                rt.machine.enter(RootState::Tracking, t1);
+            }
+            rt.machine.level = 1.0;
             rt.anchor = Isometry3::identity();
             rt.clip_offset = 0.0;
             rt.penetration = 0.0;
