@@ -71,7 +71,8 @@ typedef enum FlinchStatus {
    */
   FLINCH_STATUS_UNKNOWN_BONE = 8,
   /**
-   * The character could not be built from the clip, or the simulation step failed.
+   * The character could not be built from the clip, a clip without feet was asked to stand on a free root, or
+   * the simulation step failed.
    */
   FLINCH_STATUS_SIMULATION = 9,
   /**
@@ -106,6 +107,57 @@ typedef enum FlinchFaultKind {
    */
   FLINCH_FAULT_KIND_SPEED = 3,
 } FlinchFaultKind;
+
+/**
+ * How a character's root (pelvis) moves; the `policy` values of `flinch_character_set_root_policy`.
+ */
+typedef enum FlinchRootPolicy {
+  /**
+   * The root follows the clip exactly (prescribed): the default; no ground needed.
+   */
+  FLINCH_ROOT_POLICY_KINEMATIC = 0,
+  /**
+   * A free root body standing on its feet through the ground contacts, without assist: it falls as soon as it
+   * loses its balance.
+   */
+  FLINCH_ROOT_POLICY_FREE = 1,
+  /**
+   * A free root with an assist toward the clip's root pose, scaled by the assist weight and fading out after a
+   * big hit.
+   */
+  FLINCH_ROOT_POLICY_ASSISTED = 2,
+} FlinchRootPolicy;
+
+/**
+ * A free-root character's balance state (a kinematic root is always `TRACKING`). The values are those of the
+ * `from` and `to` fields of `FlinchRootEvent`.
+ */
+typedef enum FlinchRootState {
+  /**
+   * On its clip, the assist at its weight.
+   */
+  FLINCH_ROOT_STATE_TRACKING = 0,
+  /**
+   * Hit above the threshold: the assist fades out, the joints still track.
+   */
+  FLINCH_ROOT_STATE_STAGGERING = 1,
+  /**
+   * Balance lost: the gains drop toward the limp fraction.
+   */
+  FLINCH_ROOT_STATE_FALLING = 2,
+  /**
+   * Limp, holding the pose the fall began in.
+   */
+  FLINCH_ROOT_STATE_RAGDOLL = 3,
+  /**
+   * Every body still for the rest time.
+   */
+  FLINCH_ROOT_STATE_RESTING = 4,
+  /**
+   * Blending from the resting pose back into the clip.
+   */
+  FLINCH_ROOT_STATE_GETTING_UP = 5,
+} FlinchRootState;
 
 /**
  * File formats of `flinch_clip_load_memory` (the value passed as its `format` argument).
@@ -345,6 +397,24 @@ typedef struct FlinchRetargetFigures {
    */
   double limb_dir_err_deg;
 } FlinchRetargetFigures;
+
+/**
+ * A balance state transition of a free-root character (the character is the one asked about).
+ */
+typedef struct FlinchRootEvent {
+  /**
+   * World time of the transition (s): the end of the step that caused it.
+   */
+  double time;
+  /**
+   * The state left (a `FlinchRootState` value).
+   */
+  uint32_t from;
+  /**
+   * The state entered (a `FlinchRootState` value).
+   */
+  uint32_t to;
+} FlinchRootEvent;
 
 /**
  * The velocity of one skeleton joint in a streamed target: `angular` (rad/s) of its local rotation, in the
@@ -709,6 +779,104 @@ enum FlinchStatus flinch_bake_onto(const char *character,
                                    double rate_hz,
                                    struct FlinchBakeSummary *out,
                                    struct FlinchRetargetFigures *figures);
+
+/**
+ * Switches a character's root policy (`policy`: a `FlinchRootPolicy` value) at runtime. Between `FREE` and
+ * `ASSISTED` only the assist changes; to or from `KINEMATIC` the character's world is rebuilt around the same
+ * body states, and a character made kinematic goes back onto its clip. A clip without feet cannot go free
+ * (`FLINCH_STATUS_SIMULATION`, "no feet"); a value that is no `FlinchRootPolicy` is
+ * `FLINCH_STATUS_INVALID_ARGUMENT`. The policy can also be set at creation with the configuration's `root`
+ * section (`{"root": {"policy": "assisted"}}`).
+ */
+enum FlinchStatus flinch_character_set_root_policy(struct FlinchWorld world,
+                                                   struct FlinchCharacterKey key,
+                                                   int32_t policy);
+
+/**
+ * Writes a character's root policy to `*out`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_root_policy(struct FlinchWorld world,
+                                               struct FlinchCharacterKey key,
+                                               enum FlinchRootPolicy *out);
+
+/**
+ * Sets the assist weight of a character's free root, finite and in [0, 1] (else
+ * `FLINCH_STATUS_INVALID_ARGUMENT`): the strength of an `ASSISTED` root's pull toward its clip (a game may drop
+ * it to 0 at a knockout). No effect on a kinematic root (the configuration's `root.assist_weight` applies when
+ * it goes free).
+ */
+enum FlinchStatus flinch_character_set_assist_weight(struct FlinchWorld world,
+                                                     struct FlinchCharacterKey key,
+                                                     double weight);
+
+/**
+ * Writes a character's balance state to `*out` (`TRACKING` for a kinematic root).
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_root_state(struct FlinchWorld world,
+                                              struct FlinchCharacterKey key,
+                                              enum FlinchRootState *out);
+
+/**
+ * Writes the number of balance state transitions of a character since its root was made free (0 for a kinematic
+ * root; making a root kinematic clears them) to `*out`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_root_event_count(struct FlinchWorld world,
+                                                    struct FlinchCharacterKey key,
+                                                    size_t *out);
+
+/**
+ * Reads balance state transition `index` (< the event count; oldest first) of a character into `*out`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_root_event(struct FlinchWorld world,
+                                              struct FlinchCharacterKey key,
+                                              size_t index,
+                                              struct FlinchRootEvent *out);
+
+/**
+ * Writes the floor height (m, world y) a free-root character stands on to `*out`: fitted to the clip's stance
+ * feet, or the configuration's `root.ground.floor_m`. A kinematic root has no ground
+ * (`FLINCH_STATUS_INVALID_ARGUMENT`).
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_ground_floor(struct FlinchWorld world,
+                                                struct FlinchCharacterKey key,
+                                                double *out);
+
+/**
+ * Writes how deep the deepest body point of a free-root character was below the floor after the last step (m,
+ * ≥ 0; 0 for a kinematic root) to `*out`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_ground_penetration(struct FlinchWorld world,
+                                                      struct FlinchCharacterKey key,
+                                                      double *out);
+
+/**
+ * Writes the clip time (s) a character plays now to `*out`: its world time, unless a get-up after a fall
+ * restarted the clip.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_clip_time(struct FlinchWorld world,
+                                             struct FlinchCharacterKey key,
+                                             double *out);
 
 /**
  * Number of frames of a clip (a detected leading T-pose frame excluded), for an engine sampling it itself.

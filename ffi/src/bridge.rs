@@ -13,6 +13,7 @@ use crate::query::joint_deviations;
 use crate::retarget::{bake_summary, run_bake_onto};
 use crate::stream::{build_streamed, pose_of};
 use flinch_core::control::{PoseVelocities, PreparedClip};
+use flinch_core::control::{RootPolicy as CoreRootPolicy, RootState as CoreRootState};
 use flinch_core::scene::{Ball, BallKey, CharacterKey, Scene};
 
 #[cxx::bridge(namespace = "flinch::detail")]
@@ -43,6 +44,47 @@ mod ffi {
         impulse: [f64; 3],
         /// Key of the ball (0: not a ball).
         ball: u64,
+    }
+
+    /// How a character's root moves (see `FlinchRootPolicy` in flinch.h).
+    #[derive(Debug)]
+    #[repr(u32)]
+    enum RootPolicy {
+        /// The root follows the clip exactly (the default).
+        Kinematic = 0,
+        /// A free root standing on its feet, without assist: falls when it loses its balance.
+        Free = 1,
+        /// A free root with an assist toward the clip's root pose.
+        Assisted = 2,
+    }
+
+    /// A free-root character's balance state (see `FlinchRootState` in flinch.h).
+    #[derive(Debug)]
+    #[repr(u32)]
+    enum RootState {
+        /// On its clip.
+        Tracking = 0,
+        /// Hit above the threshold: the assist fades out.
+        Staggering = 1,
+        /// Balance lost: the gains drop.
+        Falling = 2,
+        /// Limp.
+        Ragdoll = 3,
+        /// Still for the rest time.
+        Resting = 4,
+        /// Blending back into the clip.
+        GettingUp = 5,
+    }
+
+    /// A balance state transition of a character.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    struct RootEvent {
+        /// World time of the transition (s).
+        time: f64,
+        /// The state left.
+        from: RootState,
+        /// The state entered.
+        to: RootState,
     }
 
     /// What `bake_file` did (see `FlinchBakeSummary` in flinch.h).
@@ -185,10 +227,27 @@ mod ffi {
         ) -> Result<u64>;
         /// The hit events of the last step.
         fn events(self: &WorldData) -> Vec<HitEvent>;
+
+        /// Switches a character's root policy (a clip without feet cannot go free).
+        fn set_root_policy(self: &mut WorldData, key: u64, policy: RootPolicy) -> Result<()>;
+        /// A character's root policy.
+        fn root_policy(self: &WorldData, key: u64) -> Result<RootPolicy>;
+        /// Sets the assist weight of a character's free root (finite, in [0, 1]).
+        fn set_assist_weight(self: &mut WorldData, key: u64, weight: f64) -> Result<()>;
+        /// A character's balance state (`Tracking` for a kinematic root).
+        fn root_state(self: &WorldData, key: u64) -> Result<RootState>;
+        /// A character's balance state transitions since its root was made free, oldest first.
+        fn root_events(self: &WorldData, key: u64) -> Result<Vec<RootEvent>>;
+        /// The floor height (m) of a character's free root (an error for a kinematic root).
+        fn ground_floor(self: &WorldData, key: u64) -> Result<f64>;
+        /// The deepest body point below the floor after the last step (m; 0 for a kinematic root).
+        fn ground_penetration(self: &WorldData, key: u64) -> Result<f64>;
+        /// The clip time (s) a character plays now.
+        fn clip_time(self: &WorldData, key: u64) -> Result<f64>;
     }
 }
 
-use ffi::{BakeSummary, HitEvent, Transform};
+use ffi::{BakeSummary, HitEvent, RootEvent, RootPolicy, RootState, Transform};
 
 /// A loaded clip.
 pub struct ClipData(Imported);
@@ -541,5 +600,102 @@ impl WorldData {
                 ball: e.ball.map_or(0, BallKey::to_raw),
             })
             .collect()
+    }
+
+    fn character_mut(
+        &mut self,
+        what: &str,
+        key: u64,
+    ) -> Result<&mut flinch_core::control::Character, String> {
+        self.0
+            .character_mut(CharacterKey::from_raw(key))
+            .map_err(|_| {
+                format!("{what}: character {key:#x} is not in this world (removed or stale)")
+            })
+    }
+
+    fn set_root_policy(&mut self, key: u64, policy: RootPolicy) -> Result<(), String> {
+        // A shared enum crossing from C++ may hold any value of its representation.
+        let policy = match policy {
+            RootPolicy::Kinematic => CoreRootPolicy::Kinematic,
+            RootPolicy::Free => CoreRootPolicy::Free,
+            RootPolicy::Assisted => CoreRootPolicy::Assisted,
+            other => {
+                return Err(format!(
+                    "set_root_policy: {} is not a RootPolicy (0 Kinematic, 1 Free, 2 Assisted)",
+                    other.repr
+                ));
+            }
+        };
+        self.character_mut("set_root_policy", key)?
+            .set_root_policy(policy)
+            .map_err(|e| format!("set_root_policy: {e}"))
+    }
+
+    fn root_policy(&self, key: u64) -> Result<RootPolicy, String> {
+        Ok(match self.character(key)?.root_policy() {
+            CoreRootPolicy::Kinematic => RootPolicy::Kinematic,
+            CoreRootPolicy::Free => RootPolicy::Free,
+            CoreRootPolicy::Assisted => RootPolicy::Assisted,
+        })
+    }
+
+    fn set_assist_weight(&mut self, key: u64, weight: f64) -> Result<(), String> {
+        if !(weight.is_finite() && (0.0..=1.0).contains(&weight)) {
+            return Err(format!(
+                "set_assist_weight: weight must be finite and in [0, 1], got {weight}"
+            ));
+        }
+        self.character_mut("set_assist_weight", key)?
+            .set_assist_weight(weight)
+            .map_err(|e| format!("set_assist_weight: {e}"))
+    }
+
+    fn root_state(&self, key: u64) -> Result<RootState, String> {
+        Ok(root_state(self.character(key)?.root_state()))
+    }
+
+    fn root_events(&self, key: u64) -> Result<Vec<RootEvent>, String> {
+        Ok(self
+            .character(key)?
+            .root_events()
+            .iter()
+            .map(|e| RootEvent {
+                time: e.time,
+                from: root_state(e.from),
+                to: root_state(e.to),
+            })
+            .collect())
+    }
+
+    fn ground_floor(&self, key: u64) -> Result<f64, String> {
+        self.character(key)?
+            .ground()
+            .map(|g| g.floor)
+            .ok_or_else(|| {
+                format!(
+                    "ground_floor: character {key:#x} has a kinematic root, hence no ground (set a Free or Assisted root policy)"
+                )
+            })
+    }
+
+    fn ground_penetration(&self, key: u64) -> Result<f64, String> {
+        Ok(self.character(key)?.ground_penetration())
+    }
+
+    fn clip_time(&self, key: u64) -> Result<f64, String> {
+        Ok(self.character(key)?.clip_time())
+    }
+}
+
+/// The bridge's balance state.
+fn root_state(state: CoreRootState) -> RootState {
+    match state {
+        CoreRootState::Tracking => RootState::Tracking,
+        CoreRootState::Staggering => RootState::Staggering,
+        CoreRootState::Falling => RootState::Falling,
+        CoreRootState::Ragdoll => RootState::Ragdoll,
+        CoreRootState::Resting => RootState::Resting,
+        CoreRootState::GettingUp => RootState::GettingUp,
     }
 }

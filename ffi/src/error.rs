@@ -28,7 +28,8 @@ pub enum FlinchStatus {
     Config = 7,
     /// No skeleton joint has the given bone name.
     UnknownBone = 8,
-    /// The character could not be built from the clip, or the simulation step failed.
+    /// The character could not be built from the clip, a clip without feet was asked to stand on a free root, or
+    /// the simulation step failed.
     Simulation = 9,
     /// A panic was caught inside flinch (a bug; the object it happened in may be unusable).
     Panic = 10,

@@ -22,6 +22,7 @@ mod prepared;
 mod query;
 mod reliability;
 mod retarget;
+mod root;
 mod stream;
 mod world;
 
@@ -35,6 +36,8 @@ mod tests_bake;
 #[cfg(test)]
 mod tests_reliability;
 #[cfg(test)]
+mod tests_root;
+#[cfg(test)]
 mod tests_stream;
 
 use std::ffi::c_char;
@@ -45,6 +48,7 @@ pub use error::FlinchStatus;
 pub use prepared::FlinchPreparedClip;
 pub use query::{FlinchHitEvent, FlinchTransform};
 pub use reliability::{FlinchFault, FlinchFaultKind};
+pub use root::{FlinchRootEvent, FlinchRootPolicy, FlinchRootState};
 pub use stream::FlinchJointVelocity;
 pub use world::{FlinchBall, FlinchCharacterKey, FlinchWorld};
 

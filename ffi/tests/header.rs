@@ -60,6 +60,9 @@ fn header_declares_the_whole_abi_with_docs() {
         "flinch_character_joint_deviations(",
         "FLINCH_FORMAT_GLB = 2",
         "typedef struct FlinchTransform",
+        "FLINCH_ROOT_POLICY_ASSISTED = 2",
+        "FLINCH_ROOT_STATE_GETTING_UP = 5",
+        "typedef struct FlinchRootEvent",
     ] {
         assert!(
             h.contains(item),
@@ -71,6 +74,11 @@ fn header_declares_the_whole_abi_with_docs() {
         "flinch_clip_load_file",
         "flinch_world_step",
         "flinch_world_event",
+        "flinch_character_set_root_policy",
+        "flinch_character_set_assist_weight",
+        "flinch_character_root_state",
+        "flinch_character_root_event",
+        "flinch_character_ground_floor",
     ];
     for f in exported {
         assert!(h.contains(&format!("{f}(")), "{f} not declared");

@@ -25,6 +25,14 @@ namespace flinch {
 using Transform = detail::Transform;
 /// A ball hit of the last World::step.
 using HitEvent = detail::HitEvent;
+/// How a character's root moves: RootPolicy::Kinematic (the default: on its clip), Free (stands on its feet, no
+/// assist), Assisted (free, with an assist toward the clip's root pose).
+using RootPolicy = detail::RootPolicy;
+/// A free-root character's balance state: Tracking, Staggering, Falling, Ragdoll, Resting, GettingUp (the values of
+/// FlinchRootState in flinch.h).
+using RootState = detail::RootState;
+/// A balance state transition: time (s), from, to (RootState).
+using RootEvent = detail::RootEvent;
 
 /// What bake_file did: frames, steps, duration_s, events, has_hit, peak_deg, peak_time_s, peak_joint (rust::String),
 /// return_s (negative: no hits, or never back within 2 degrees), energy_j, track_rms_deg, max_joint_gap_mm.
@@ -195,6 +203,28 @@ public:
         auto v = inner_->local_pose(c.key);
         return std::vector<Transform>(v.begin(), v.end());
     }
+
+    /// Switches a character's root policy at runtime (also set at creation by the configuration's "root" section,
+    /// {"root": {"policy": "assisted"}}). Throws rust::Error for a clip without feet asked to go free.
+    void set_root_policy(CharacterId c, RootPolicy policy) { inner_->set_root_policy(c.key, policy); }
+    /// A character's root policy.
+    RootPolicy root_policy(CharacterId c) const { return inner_->root_policy(c.key); }
+    /// Sets the assist weight of a character's free root (finite, in [0, 1]; else throws); no effect on a kinematic
+    /// root.
+    void set_assist_weight(CharacterId c, double weight) { inner_->set_assist_weight(c.key, weight); }
+    /// A character's balance state (Tracking for a kinematic root).
+    RootState root_state(CharacterId c) const { return inner_->root_state(c.key); }
+    /// A character's balance state transitions since its root was made free, oldest first.
+    std::vector<RootEvent> root_events(CharacterId c) const {
+        auto v = inner_->root_events(c.key);
+        return std::vector<RootEvent>(v.begin(), v.end());
+    }
+    /// The floor height (m, world y) a free-root character stands on; throws for a kinematic root.
+    double ground_floor(CharacterId c) const { return inner_->ground_floor(c.key); }
+    /// How deep the deepest body point was below the floor after the last step (m; 0 for a kinematic root).
+    double ground_penetration(CharacterId c) const { return inner_->ground_penetration(c.key); }
+    /// The clip time (s) a character plays now (the world time, unless a get-up restarted the clip).
+    double clip_time(CharacterId c) const { return inner_->clip_time(c.key); }
 
     /// Spawns a ball (radius m, mass kg, position m, velocity m/s); returns its key.
     std::uint64_t spawn_ball(double radius, double mass, const std::array<double, 3> &position,

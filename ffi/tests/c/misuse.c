@@ -179,6 +179,65 @@ int main(int argc, char **argv) {
   expect("event_out_of_range", flinch_world_event(world, 5, &(FlinchHitEvent){0}), FLINCH_STATUS_INVALID_ARGUMENT,
          "flinch_world_event");
 
+  /* --- free roots: bad enum values, NaN and out-of-range weights, NULL outputs, indices past the end --- */
+  expect("root_policy_bad_enum", flinch_character_set_root_policy(world, key, 3), FLINCH_STATUS_INVALID_ARGUMENT,
+         "not a FlinchRootPolicy");
+  expect("root_policy_negative_enum", flinch_character_set_root_policy(world, key, -1),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_character_set_root_policy");
+  expect("assist_weight_nan", flinch_character_set_assist_weight(world, key, NAN), FLINCH_STATUS_INVALID_ARGUMENT,
+         "flinch_character_set_assist_weight");
+  expect("assist_weight_infinite", flinch_character_set_assist_weight(world, key, INFINITY),
+         FLINCH_STATUS_INVALID_ARGUMENT, "flinch_character_set_assist_weight");
+  expect("assist_weight_above_one", flinch_character_set_assist_weight(world, key, 1.5),
+         FLINCH_STATUS_INVALID_ARGUMENT, "[0, 1]");
+  expect("root_policy_null_out", flinch_character_root_policy(world, key, NULL), FLINCH_STATUS_NULL_POINTER,
+         "flinch_character_root_policy");
+  expect("root_state_null_out", flinch_character_root_state(world, key, NULL), FLINCH_STATUS_NULL_POINTER,
+         "flinch_character_root_state");
+  expect("root_event_count_null_out", flinch_character_root_event_count(world, key, NULL),
+         FLINCH_STATUS_NULL_POINTER, "flinch_character_root_event_count");
+  expect("root_event_null_out", flinch_character_root_event(world, key, 0, NULL), FLINCH_STATUS_NULL_POINTER,
+         "flinch_character_root_event");
+  expect("ground_floor_null_out", flinch_character_ground_floor(world, key, NULL), FLINCH_STATUS_NULL_POINTER,
+         "flinch_character_ground_floor");
+  expect("ground_penetration_null_out", flinch_character_ground_penetration(world, key, NULL),
+         FLINCH_STATUS_NULL_POINTER, "flinch_character_ground_penetration");
+  expect("root_event_out_of_range", flinch_character_root_event(world, key, 0, &(FlinchRootEvent){0}),
+         FLINCH_STATUS_INVALID_ARGUMENT, "out of range");
+  double floor_m = 0.0;
+  expect("ground_floor_kinematic", flinch_character_ground_floor(world, key, &floor_m),
+         FLINCH_STATUS_INVALID_ARGUMENT, "kinematic root");
+  FlinchRootPolicy root_policy = FLINCH_ROOT_POLICY_FREE;
+  expect("root_policy_unchanged",
+         flinch_character_root_policy(world, key, &root_policy) == FLINCH_STATUS_OK &&
+                 root_policy == FLINCH_ROOT_POLICY_KINEMATIC
+             ? FLINCH_STATUS_OK
+             : FLINCH_STATUS_PANIC,
+         FLINCH_STATUS_OK, NULL);
+  /* A clip without feet (a three-bone chain) cannot stand on a free root. */
+  static const char no_feet[] =
+      "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation "
+      "Yrotation\n JOINT Spine\n {\n  OFFSET 0 20 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  JOINT Head\n"
+      "  {\n   OFFSET 0 20 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n   End Site\n   {\n    OFFSET 0 10 0\n"
+      "   }\n  }\n }\n}\nMOTION\nFrames: 3\nFrame Time: 0.0333333\n0 90 0 0 0 0 0 0 0 0 0 0\n"
+      "0 90 0 0 0 0 5 0 0 2 0 0\n0 90 0 0 0 0 10 0 0 4 0 0\n";
+  FlinchClip chain = {0};
+  FlinchCharacter chain_character = {0};
+  FlinchCharacterKey chain_key = {0};
+  require(flinch_clip_load_memory((const uint8_t *)no_feet, sizeof no_feet - 1, FLINCH_FORMAT_BVH, "chain", &chain) ==
+                  FLINCH_STATUS_OK &&
+              flinch_character_create(chain, NULL, &chain_character) == FLINCH_STATUS_OK &&
+              flinch_world_add_character(world, chain_character, &chain_key) == FLINCH_STATUS_OK,
+          "a character without feet");
+  expect("free_root_without_feet", flinch_character_set_root_policy(world, chain_key, FLINCH_ROOT_POLICY_FREE),
+         FLINCH_STATUS_SIMULATION, "no feet");
+  expect("free_root_config_without_feet",
+         flinch_character_create(chain, "{\"root\": {\"policy\": \"assisted\"}}", &chain_character),
+         FLINCH_STATUS_SIMULATION, "no feet");
+  require(flinch_world_remove_character(world, chain_key, NULL) == FLINCH_STATUS_OK &&
+              flinch_clip_destroy(chain) == FLINCH_STATUS_OK,
+          "remove the character without feet");
+
   /* --- two threads on one world: serialized by its lock, both succeed --- */
   double t0 = 0.0, t1 = 0.0;
   flinch_world_time(world, &t0);
@@ -202,6 +261,11 @@ int main(int argc, char **argv) {
   expect("remove_character", flinch_world_remove_character(world, key, NULL), FLINCH_STATUS_OK, NULL);
   expect("stale_key", flinch_character_joint_count(world, key, &count), FLINCH_STATUS_INVALID_HANDLE,
          "flinch_character_joint_count");
+  FlinchRootState root_state = FLINCH_ROOT_STATE_TRACKING;
+  expect("root_state_stale_key", flinch_character_root_state(world, key, &root_state), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_character_root_state");
+  expect("set_root_policy_stale_key", flinch_character_set_root_policy(world, key, FLINCH_ROOT_POLICY_ASSISTED),
+         FLINCH_STATUS_INVALID_HANDLE, "not in this world");
   expect("remove_character_twice", flinch_world_remove_character(world, key, NULL), FLINCH_STATUS_INVALID_HANDLE,
          "flinch_world_remove_character");
   expect("world_destroy", flinch_world_destroy(world), FLINCH_STATUS_OK, NULL);

@@ -1047,6 +1047,9 @@ namespace flinch {
   namespace detail {
     struct Transform;
     struct HitEvent;
+    enum class RootPolicy : ::std::uint32_t;
+    enum class RootState : ::std::uint32_t;
+    struct RootEvent;
     struct BakeSummary;
     struct ClipData;
     struct WorldData;
@@ -1095,6 +1098,55 @@ struct HitEvent final {
   using IsRelocatable = ::std::true_type;
 };
 #endif // CXXBRIDGE1_STRUCT_flinch$detail$HitEvent
+
+#ifndef CXXBRIDGE1_ENUM_flinch$detail$RootPolicy
+#define CXXBRIDGE1_ENUM_flinch$detail$RootPolicy
+// How a character's root moves (see `FlinchRootPolicy` in flinch.h).
+enum class RootPolicy : ::std::uint32_t {
+  // The root follows the clip exactly (the default).
+  Kinematic = 0,
+  // A free root standing on its feet, without assist: falls when it loses its balance.
+  Free = 1,
+  // A free root with an assist toward the clip's root pose.
+  Assisted = 2,
+};
+#endif // CXXBRIDGE1_ENUM_flinch$detail$RootPolicy
+
+#ifndef CXXBRIDGE1_ENUM_flinch$detail$RootState
+#define CXXBRIDGE1_ENUM_flinch$detail$RootState
+// A free-root character's balance state (see `FlinchRootState` in flinch.h).
+enum class RootState : ::std::uint32_t {
+  // On its clip.
+  Tracking = 0,
+  // Hit above the threshold: the assist fades out.
+  Staggering = 1,
+  // Balance lost: the gains drop.
+  Falling = 2,
+  // Limp.
+  Ragdoll = 3,
+  // Still for the rest time.
+  Resting = 4,
+  // Blending back into the clip.
+  GettingUp = 5,
+};
+#endif // CXXBRIDGE1_ENUM_flinch$detail$RootState
+
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$RootEvent
+#define CXXBRIDGE1_STRUCT_flinch$detail$RootEvent
+// A balance state transition of a character.
+struct RootEvent final {
+  // World time of the transition (s).
+  double time CXX_DEFAULT_VALUE(0);
+  // The state left.
+  ::flinch::detail::RootState from;
+  // The state entered.
+  ::flinch::detail::RootState to;
+
+  bool operator==(RootEvent const &) const noexcept;
+  bool operator!=(RootEvent const &) const noexcept;
+  using IsRelocatable = ::std::true_type;
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$RootEvent
 
 #ifndef CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
 #define CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
@@ -1214,6 +1266,30 @@ struct WorldData final : public ::rust::Opaque {
   // The hit events of the last step.
   ::rust::Vec<::flinch::detail::HitEvent> events() const noexcept;
 
+  // Switches a character's root policy (a clip without feet cannot go free).
+  void set_root_policy(::std::uint64_t key, ::flinch::detail::RootPolicy policy);
+
+  // A character's root policy.
+  ::flinch::detail::RootPolicy root_policy(::std::uint64_t key) const;
+
+  // Sets the assist weight of a character's free root (finite, in [0, 1]).
+  void set_assist_weight(::std::uint64_t key, double weight);
+
+  // A character's balance state (`Tracking` for a kinematic root).
+  ::flinch::detail::RootState root_state(::std::uint64_t key) const;
+
+  // A character's balance state transitions since its root was made free, oldest first.
+  ::rust::Vec<::flinch::detail::RootEvent> root_events(::std::uint64_t key) const;
+
+  // The floor height (m) of a character's free root (an error for a kinematic root).
+  double ground_floor(::std::uint64_t key) const;
+
+  // The deepest body point below the floor after the last step (m; 0 for a kinematic root).
+  double ground_penetration(::std::uint64_t key) const;
+
+  // The clip time (s) a character plays now.
+  double clip_time(::std::uint64_t key) const;
+
   ~WorldData() = delete;
 
 private:
@@ -1254,6 +1330,8 @@ bool flinch$detail$cxxbridge1$198$Transform$operator$eq(Transform const &, Trans
 bool flinch$detail$cxxbridge1$198$Transform$operator$ne(Transform const &, Transform const &) noexcept;
 bool flinch$detail$cxxbridge1$198$HitEvent$operator$eq(HitEvent const &, HitEvent const &) noexcept;
 bool flinch$detail$cxxbridge1$198$HitEvent$operator$ne(HitEvent const &, HitEvent const &) noexcept;
+bool flinch$detail$cxxbridge1$198$RootEvent$operator$eq(RootEvent const &, RootEvent const &) noexcept;
+bool flinch$detail$cxxbridge1$198$RootEvent$operator$ne(RootEvent const &, RootEvent const &) noexcept;
 bool flinch$detail$cxxbridge1$198$BakeSummary$operator$eq(BakeSummary const &, BakeSummary const &) noexcept;
 bool flinch$detail$cxxbridge1$198$BakeSummary$operator$ne(BakeSummary const &, BakeSummary const &) noexcept;
 ::std::size_t flinch$detail$cxxbridge1$198$ClipData$operator$sizeof() noexcept;
@@ -1322,6 +1400,22 @@ double flinch$detail$cxxbridge1$198$WorldData$time(::flinch::detail::WorldData c
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$spawn_ball(::flinch::detail::WorldData &self, double radius, double mass, ::rust::Slice<double const> position, ::rust::Slice<double const> velocity, ::std::uint64_t *return$) noexcept;
 
 void flinch$detail$cxxbridge1$198$WorldData$events(::flinch::detail::WorldData const &self, ::rust::Vec<::flinch::detail::HitEvent> *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$set_root_policy(::flinch::detail::WorldData &self, ::std::uint64_t key, ::flinch::detail::RootPolicy policy) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$root_policy(::flinch::detail::WorldData const &self, ::std::uint64_t key, ::flinch::detail::RootPolicy *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$set_assist_weight(::flinch::detail::WorldData &self, ::std::uint64_t key, double weight) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$root_state(::flinch::detail::WorldData const &self, ::std::uint64_t key, ::flinch::detail::RootState *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$root_events(::flinch::detail::WorldData const &self, ::std::uint64_t key, ::rust::Vec<::flinch::detail::RootEvent> *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$ground_floor(::flinch::detail::WorldData const &self, ::std::uint64_t key, double *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$ground_penetration(::flinch::detail::WorldData const &self, ::std::uint64_t key, double *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$clip_time(::flinch::detail::WorldData const &self, ::std::uint64_t key, double *return$) noexcept;
 } // extern "C"
 
 bool Transform::operator==(Transform const &rhs) const noexcept {
@@ -1338,6 +1432,14 @@ bool HitEvent::operator==(HitEvent const &rhs) const noexcept {
 
 bool HitEvent::operator!=(HitEvent const &rhs) const noexcept {
   return flinch$detail$cxxbridge1$198$HitEvent$operator$ne(*this, rhs);
+}
+
+bool RootEvent::operator==(RootEvent const &rhs) const noexcept {
+  return flinch$detail$cxxbridge1$198$RootEvent$operator$eq(*this, rhs);
+}
+
+bool RootEvent::operator!=(RootEvent const &rhs) const noexcept {
+  return flinch$detail$cxxbridge1$198$RootEvent$operator$ne(*this, rhs);
 }
 
 bool BakeSummary::operator==(BakeSummary const &rhs) const noexcept {
@@ -1579,6 +1681,74 @@ void WorldData::apply_impulse(::std::uint64_t key, ::rust::Str bone, ::rust::Sli
   flinch$detail$cxxbridge1$198$WorldData$events(*this, &return$.value);
   return ::std::move(return$.value);
 }
+
+void WorldData::set_root_policy(::std::uint64_t key, ::flinch::detail::RootPolicy policy) {
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$set_root_policy(*this, key, policy);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+}
+
+::flinch::detail::RootPolicy WorldData::root_policy(::std::uint64_t key) const {
+  ::rust::MaybeUninit<::flinch::detail::RootPolicy> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$root_policy(*this, key, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+void WorldData::set_assist_weight(::std::uint64_t key, double weight) {
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$set_assist_weight(*this, key, weight);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+}
+
+::flinch::detail::RootState WorldData::root_state(::std::uint64_t key) const {
+  ::rust::MaybeUninit<::flinch::detail::RootState> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$root_state(*this, key, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+::rust::Vec<::flinch::detail::RootEvent> WorldData::root_events(::std::uint64_t key) const {
+  ::rust::MaybeUninit<::rust::Vec<::flinch::detail::RootEvent>> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$root_events(*this, key, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+double WorldData::ground_floor(::std::uint64_t key) const {
+  ::rust::MaybeUninit<double> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$ground_floor(*this, key, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+double WorldData::ground_penetration(::std::uint64_t key) const {
+  ::rust::MaybeUninit<double> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$ground_penetration(*this, key, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+double WorldData::clip_time(::std::uint64_t key) const {
+  ::rust::MaybeUninit<double> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$clip_time(*this, key, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
 } // namespace detail
 } // namespace flinch
 
@@ -1612,6 +1782,15 @@ void cxxbridge1$rust_vec$flinch$detail$HitEvent$drop(::rust::Vec<::flinch::detai
 void cxxbridge1$rust_vec$flinch$detail$HitEvent$reserve_total(::rust::Vec<::flinch::detail::HitEvent> *ptr, ::std::size_t new_cap) noexcept;
 void cxxbridge1$rust_vec$flinch$detail$HitEvent$set_len(::rust::Vec<::flinch::detail::HitEvent> *ptr, ::std::size_t len) noexcept;
 void cxxbridge1$rust_vec$flinch$detail$HitEvent$truncate(::rust::Vec<::flinch::detail::HitEvent> *ptr, ::std::size_t len) noexcept;
+
+void cxxbridge1$rust_vec$flinch$detail$RootEvent$new(::rust::Vec<::flinch::detail::RootEvent> const *ptr) noexcept;
+void cxxbridge1$rust_vec$flinch$detail$RootEvent$drop(::rust::Vec<::flinch::detail::RootEvent> *ptr) noexcept;
+::std::size_t cxxbridge1$rust_vec$flinch$detail$RootEvent$len(::rust::Vec<::flinch::detail::RootEvent> const *ptr) noexcept;
+::std::size_t cxxbridge1$rust_vec$flinch$detail$RootEvent$capacity(::rust::Vec<::flinch::detail::RootEvent> const *ptr) noexcept;
+::flinch::detail::RootEvent const *cxxbridge1$rust_vec$flinch$detail$RootEvent$data(::rust::Vec<::flinch::detail::RootEvent> const *ptr) noexcept;
+void cxxbridge1$rust_vec$flinch$detail$RootEvent$reserve_total(::rust::Vec<::flinch::detail::RootEvent> *ptr, ::std::size_t new_cap) noexcept;
+void cxxbridge1$rust_vec$flinch$detail$RootEvent$set_len(::rust::Vec<::flinch::detail::RootEvent> *ptr, ::std::size_t len) noexcept;
+void cxxbridge1$rust_vec$flinch$detail$RootEvent$truncate(::rust::Vec<::flinch::detail::RootEvent> *ptr, ::std::size_t len) noexcept;
 } // extern "C"
 
 namespace rust {
@@ -1715,6 +1894,38 @@ void Vec<::flinch::detail::HitEvent>::set_len(::std::size_t len) noexcept {
 template <>
 void Vec<::flinch::detail::HitEvent>::truncate(::std::size_t len) {
   return cxxbridge1$rust_vec$flinch$detail$HitEvent$truncate(this, len);
+}
+template <>
+Vec<::flinch::detail::RootEvent>::Vec() noexcept {
+  cxxbridge1$rust_vec$flinch$detail$RootEvent$new(this);
+}
+template <>
+void Vec<::flinch::detail::RootEvent>::drop() noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$RootEvent$drop(this);
+}
+template <>
+::std::size_t Vec<::flinch::detail::RootEvent>::size() const noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$RootEvent$len(this);
+}
+template <>
+::std::size_t Vec<::flinch::detail::RootEvent>::capacity() const noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$RootEvent$capacity(this);
+}
+template <>
+::flinch::detail::RootEvent const *Vec<::flinch::detail::RootEvent>::data() const noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$RootEvent$data(this);
+}
+template <>
+void Vec<::flinch::detail::RootEvent>::reserve_total(::std::size_t new_cap) noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$RootEvent$reserve_total(this, new_cap);
+}
+template <>
+void Vec<::flinch::detail::RootEvent>::set_len(::std::size_t len) noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$RootEvent$set_len(this, len);
+}
+template <>
+void Vec<::flinch::detail::RootEvent>::truncate(::std::size_t len) {
+  return cxxbridge1$rust_vec$flinch$detail$RootEvent$truncate(this, len);
 }
 } // namespace cxxbridge1
 } // namespace rust

@@ -969,6 +969,9 @@ namespace flinch {
   namespace detail {
     struct Transform;
     struct HitEvent;
+    enum class RootPolicy : ::std::uint32_t;
+    enum class RootState : ::std::uint32_t;
+    struct RootEvent;
     struct BakeSummary;
     struct ClipData;
     struct WorldData;
@@ -1017,6 +1020,55 @@ struct HitEvent final {
   using IsRelocatable = ::std::true_type;
 };
 #endif // CXXBRIDGE1_STRUCT_flinch$detail$HitEvent
+
+#ifndef CXXBRIDGE1_ENUM_flinch$detail$RootPolicy
+#define CXXBRIDGE1_ENUM_flinch$detail$RootPolicy
+// How a character's root moves (see `FlinchRootPolicy` in flinch.h).
+enum class RootPolicy : ::std::uint32_t {
+  // The root follows the clip exactly (the default).
+  Kinematic = 0,
+  // A free root standing on its feet, without assist: falls when it loses its balance.
+  Free = 1,
+  // A free root with an assist toward the clip's root pose.
+  Assisted = 2,
+};
+#endif // CXXBRIDGE1_ENUM_flinch$detail$RootPolicy
+
+#ifndef CXXBRIDGE1_ENUM_flinch$detail$RootState
+#define CXXBRIDGE1_ENUM_flinch$detail$RootState
+// A free-root character's balance state (see `FlinchRootState` in flinch.h).
+enum class RootState : ::std::uint32_t {
+  // On its clip.
+  Tracking = 0,
+  // Hit above the threshold: the assist fades out.
+  Staggering = 1,
+  // Balance lost: the gains drop.
+  Falling = 2,
+  // Limp.
+  Ragdoll = 3,
+  // Still for the rest time.
+  Resting = 4,
+  // Blending back into the clip.
+  GettingUp = 5,
+};
+#endif // CXXBRIDGE1_ENUM_flinch$detail$RootState
+
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$RootEvent
+#define CXXBRIDGE1_STRUCT_flinch$detail$RootEvent
+// A balance state transition of a character.
+struct RootEvent final {
+  // World time of the transition (s).
+  double time CXX_DEFAULT_VALUE(0);
+  // The state left.
+  ::flinch::detail::RootState from;
+  // The state entered.
+  ::flinch::detail::RootState to;
+
+  bool operator==(RootEvent const &) const noexcept;
+  bool operator!=(RootEvent const &) const noexcept;
+  using IsRelocatable = ::std::true_type;
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$RootEvent
 
 #ifndef CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
 #define CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
@@ -1135,6 +1187,30 @@ struct WorldData final : public ::rust::Opaque {
 
   // The hit events of the last step.
   ::rust::Vec<::flinch::detail::HitEvent> events() const noexcept;
+
+  // Switches a character's root policy (a clip without feet cannot go free).
+  void set_root_policy(::std::uint64_t key, ::flinch::detail::RootPolicy policy);
+
+  // A character's root policy.
+  ::flinch::detail::RootPolicy root_policy(::std::uint64_t key) const;
+
+  // Sets the assist weight of a character's free root (finite, in [0, 1]).
+  void set_assist_weight(::std::uint64_t key, double weight);
+
+  // A character's balance state (`Tracking` for a kinematic root).
+  ::flinch::detail::RootState root_state(::std::uint64_t key) const;
+
+  // A character's balance state transitions since its root was made free, oldest first.
+  ::rust::Vec<::flinch::detail::RootEvent> root_events(::std::uint64_t key) const;
+
+  // The floor height (m) of a character's free root (an error for a kinematic root).
+  double ground_floor(::std::uint64_t key) const;
+
+  // The deepest body point below the floor after the last step (m; 0 for a kinematic root).
+  double ground_penetration(::std::uint64_t key) const;
+
+  // The clip time (s) a character plays now.
+  double clip_time(::std::uint64_t key) const;
 
   ~WorldData() = delete;
 
