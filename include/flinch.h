@@ -868,6 +868,17 @@ enum FlinchStatus flinch_character_ground_penetration(struct FlinchWorld world,
                                                       double *out);
 
 /**
+ * Writes the assist weight in force to `*out` (0 for a kinematic root; a `FREE` root keeps the configured
+ * weight for a later switch back to `ASSISTED`).
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_assist_weight(struct FlinchWorld world,
+                                                 struct FlinchCharacterKey key,
+                                                 double *out);
+
+/**
  * Writes the clip time (s) a character plays now to `*out`: its world time, unless a get-up after a fall
  * restarted the clip.
  *

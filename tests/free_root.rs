@@ -315,3 +315,48 @@ fn scene_events_name_the_character() {
         events[0]
     );
 }
+
+#[test]
+fn a_saved_free_root_state_continues_bit_for_bit_through_a_fall() {
+    use flinch::control::{CharacterState, PreparedClip};
+    use std::sync::Arc;
+    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    let prepared = Arc::new(PreparedClip::from_imported(imported, &assisted()).unwrap());
+    let mut a = Character::from_prepared(Arc::clone(&prepared));
+    let h = a.step_size();
+    for step in 0..160 {
+        if step == 100 {
+            let chest = a.body_of_bone("role:chest").unwrap();
+            let at = a.world().body(chest).position;
+            a.apply_body_impulse(chest, at, nalgebra::Vector3::new(0.0, 0.0, -60.0))
+                .unwrap();
+        }
+        a.step(h).unwrap();
+    }
+    assert_ne!(a.root_state(), RootState::Tracking, "the push is under way");
+    let saved = a.save_state();
+    let bytes = saved.to_bytes();
+    let run = |c: &mut Character| -> Vec<u64> {
+        (0..300)
+            .map(|_| {
+                c.step(h).unwrap();
+                c.state_hash()
+            })
+            .collect()
+    };
+    let first = run(&mut a);
+    let events = a.root_events().to_vec();
+    let mut b = Character::from_prepared(Arc::clone(&prepared));
+    b.restore_state(&CharacterState::from_bytes(&bytes).unwrap())
+        .unwrap();
+    assert_eq!(run(&mut b), first, "the restored run repeats the first");
+    assert_eq!(b.root_events(), &events[..]);
+    assert_eq!(b.root_state(), a.root_state());
+    // A state of the other kind of root does not fit, and changes nothing.
+    let mut kinematic = walk(&CharacterConfig::default());
+    assert!(kinematic.restore_state(&saved).is_err());
+    assert!(b.restore_state(&kinematic.save_state()).is_err());
+    let mut corrupt = bytes.clone();
+    corrupt[8 + 6 * 8] ^= 1;
+    assert!(CharacterState::from_bytes(&corrupt).is_err());
+}

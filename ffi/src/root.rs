@@ -323,6 +323,26 @@ pub unsafe extern "C" fn flinch_character_ground_penetration(
     })
 }
 
+/// Writes the assist weight in force to `*out` (0 for a kinematic root; a `FREE` root keeps the configured
+/// weight for a later switch back to `ASSISTED`).
+///
+/// # Safety
+/// `out` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn flinch_character_assist_weight(
+    world: FlinchWorld,
+    key: FlinchCharacterKey,
+    out: *mut f64,
+) -> FlinchStatus {
+    const F: &str = "flinch_character_assist_weight";
+    guard(F, || {
+        // SAFETY: forwarded contract.
+        let out = unsafe { args::out(F, "out", out) }?;
+        *out = with_character(F, world, key, |c| Ok(c.assist_weight()))?;
+        Ok(())
+    })
+}
+
 /// Writes the clip time (s) a character plays now to `*out`: its world time, unless a get-up after a fall
 /// restarted the clip.
 ///

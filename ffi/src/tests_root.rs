@@ -184,6 +184,11 @@ fn the_policy_switches_at_runtime() {
         &[],
     );
     expect(flinch_character_set_assist_weight(w, k, 0.5), S::Ok, &[]);
+    let mut weight = f64::NAN;
+    // SAFETY: `weight` is a valid f64 for the call.
+    let status = unsafe { flinch_character_assist_weight(w, k, &mut weight) };
+    expect(status, S::Ok, &[]);
+    assert_eq!(weight, 0.5);
     for _ in 0..12 {
         expect(flinch_world_step(w, H), S::Ok, &[]);
     }

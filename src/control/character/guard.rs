@@ -186,6 +186,7 @@ impl Character {
             f.torque = Vector3::zeros();
         }
         state.warm_bases = [Vec::new(), Vec::new()];
+        state.warm_impulses.clear();
         self.scratch_kinematics = kin;
         // The reference state is finite and the body count is the world's own: restoring cannot fail.
         let _ = self.world.restore_state(&state);

@@ -4,9 +4,14 @@
 
 use nalgebra::{Quaternion, UnitQuaternion, Vector3, Vector4, Vector6};
 
+use nalgebra::{Isometry3, Translation3};
+
 use super::forces::{ActiveForce, Lasting};
-use super::{Character, CharacterError};
-use crate::dynamics::{BodyState, Fnv1a, ForceFrame, UserForce, UserForceId, WorldState};
+use super::root::{Machine, RootSnapshot};
+use super::{Character, CharacterError, RootEvent, RootPolicy, RootState};
+use crate::dynamics::{
+    BodyState, ContactImpulse, Fnv1a, ForceFrame, UserForce, UserForceId, WorldState,
+};
 
 /// A character's mutable state between two steps: what the following steps read.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,10 +19,15 @@ pub struct CharacterState {
     world: WorldState,
     forces: Vec<(usize, Lasting)>,
     free_forces: Vec<usize>,
+    /// A free root's balance machine, clip anchor and pending feedforward correction.
+    root: Option<RootSnapshot>,
 }
 
-/// The first bytes of a serialized [`CharacterState`] (format version 1).
+/// The first bytes of a serialized [`CharacterState`] (format version 1: a kinematic root).
 const MAGIC: &[u8; 8] = b"FLNCHST1";
+/// Version 2: version 1 followed by the last step's contact impulses (the PGS warm start) and, for a free root,
+/// its block. A state without either is still written as version 1.
+const MAGIC_V2: &[u8; 8] = b"FLNCHST2";
 
 impl Character {
     /// The state after the last step (see [`CharacterState`]).
@@ -26,6 +36,7 @@ impl Character {
             world: self.world.save_state(),
             forces: self.forces.iter().map(|a| (a.id.0, a.lasting)).collect(),
             free_forces: self.free_forces.iter().map(|id| id.0).collect(),
+            root: self.root.as_ref().map(|r| r.snapshot()),
         }
     }
 
@@ -64,6 +75,14 @@ impl Character {
         {
             return Err(bad("a force acts on a body the character does not have"));
         }
+        match (&state.root, &self.root) {
+            (None, None) => {}
+            (Some(r), Some(_)) => r
+                .fits(self.prepared.model.bodies.len())
+                .map_err(|e| bad(&e))?,
+            (Some(_), None) => return Err(bad("a free-root state for a kinematic root")),
+            (None, Some(_)) => return Err(bad("a kinematic-root state for a free root")),
+        }
         state.world.validate().map_err(|e| bad(&e.to_string()))
     }
 
@@ -88,6 +107,9 @@ impl Character {
             .iter()
             .map(|&id| UserForceId(id))
             .collect();
+        if let (Some(rt), Some(snapshot)) = (&mut self.root, &state.root) {
+            rt.restore(snapshot);
+        }
         self.last_fault = None;
         Ok(())
     }
@@ -113,7 +135,8 @@ impl CharacterState {
     /// The binary form: magic, counts, little-endian numbers, and an FNV-1a checksum of everything before it.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer(Vec::new());
-        w.0.extend_from_slice(MAGIC);
+        let v2 = self.root.is_some() || !self.world.warm_impulses.is_empty();
+        w.0.extend_from_slice(if v2 { MAGIC_V2 } else { MAGIC });
         let w_ = &self.world;
         for n in [
             w_.bodies.len(),
@@ -160,6 +183,18 @@ impl CharacterState {
         {
             w.u64(id as u64);
         }
+        if v2 {
+            w.u64(w_.warm_impulses.len() as u64);
+            for (body, j) in &w_.warm_impulses {
+                w.u64(*body as u64);
+                w.f64(j.normal);
+                w.f64s(j.friction.iter().chain(j.impulse.iter()));
+            }
+            w.u64(u64::from(self.root.is_some()));
+            if let Some(root) = &self.root {
+                write_root(&mut w, root);
+            }
+        }
         let mut h = Fnv1a::new();
         h.bytes(&w.0);
         w.u64(h.finish());
@@ -172,10 +207,12 @@ impl CharacterState {
         let err = |at: usize, what: &str| {
             CharacterError::Argument(format!("character state, byte {at}: {what}"))
         };
-        if bytes.len() < MAGIC.len() + 8 || &bytes[..MAGIC.len()] != MAGIC {
+        let magic = bytes.get(..MAGIC.len());
+        let v2 = magic == Some(&MAGIC_V2[..]);
+        if bytes.len() < MAGIC.len() + 8 || !(v2 || magic == Some(&MAGIC[..])) {
             return Err(err(
                 0,
-                "not a flinch character state (magic FLNCHST1 missing)",
+                "not a flinch character state (magic FLNCHST1 or FLNCHST2 missing)",
             ));
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
@@ -245,6 +282,27 @@ impl CharacterState {
         let mut list = |n: usize| (0..n).map(|_| r.index()).collect::<Result<Vec<_>, _>>();
         let free_forces = list(nfree)?;
         let warm_bases = [list(nw0)?, list(nw1)?];
+        let mut warm_impulses = Vec::new();
+        let mut root = None;
+        if v2 {
+            let n = r.count()?;
+            for _ in 0..n {
+                let body = r.index()?;
+                let normal = r.f64()?;
+                let (friction, impulse) = (r.vec3()?, r.vec3()?);
+                warm_impulses.push((
+                    body,
+                    ContactImpulse {
+                        normal,
+                        friction,
+                        impulse,
+                    },
+                ));
+            }
+            if r.u64()? != 0 {
+                root = Some(read_root(&mut r)?);
+            }
+        }
         if r.at != body.len() {
             return Err(err(r.at, "trailing bytes"));
         }
@@ -253,14 +311,102 @@ impl CharacterState {
             bodies,
             user_forces,
             warm_bases,
+            warm_impulses,
         };
         world.validate().map_err(|e| err(0, &e.to_string()))?;
         Ok(CharacterState {
             world,
             forces,
             free_forces,
+            root,
         })
     }
+}
+
+/// A free root's block of the binary form (after the warm-start bases).
+fn write_root(w: &mut Writer, r: &RootSnapshot) {
+    w.u64(match r.policy {
+        RootPolicy::Kinematic => 0,
+        RootPolicy::Free => 1,
+        RootPolicy::Assisted => 2,
+    });
+    w.f64(r.assist_weight);
+    w.f64(r.clip_offset);
+    w.f64s(r.anchor.translation.vector.iter());
+    w.f64s(r.anchor.rotation.coords.iter());
+    w.f64(r.penetration);
+    w.u64(u64::from(r.ready));
+    w.u64(r.extra.len() as u64);
+    r.extra.iter().for_each(|v| w.f64s(v.iter()));
+    let m = &r.machine;
+    w.u64(m.state as u64);
+    w.f64(m.since);
+    w.f64(m.level);
+    w.u64(u64::from(m.still_since.is_some()));
+    w.f64(m.still_since.unwrap_or(0.0));
+    w.u64(m.held.len() as u64);
+    m.held.iter().for_each(|q| w.f64s(q.coords.iter()));
+    w.f64s(m.held_root.0.iter());
+    w.f64s(m.held_root.1.coords.iter());
+    w.u64(m.events.len() as u64);
+    for e in &m.events {
+        w.f64(e.time);
+        w.u64(e.from as u64);
+        w.u64(e.to as u64);
+    }
+}
+
+/// Reads [`write_root`]'s block; counts are bounded by the remaining bytes.
+fn read_root(r: &mut Reader<'_>) -> Result<RootSnapshot, CharacterError> {
+    let err = |at: usize, what: String| {
+        CharacterError::Argument(format!("character state, byte {at}: {what}"))
+    };
+    let policy = match r.u64()? {
+        1 => RootPolicy::Free,
+        2 => RootPolicy::Assisted,
+        k => return Err(err(r.at - 8, format!("unknown free-root policy {k}"))),
+    };
+    let assist_weight = r.f64()?;
+    let clip_offset = r.f64()?;
+    let translation = r.vec3()?;
+    let rotation = r.quat()?;
+    let penetration = r.f64()?;
+    let ready = r.u64()? != 0;
+    let n = r.count()?;
+    let extra = (0..n).map(|_| r.vec3()).collect::<Result<Vec<_>, _>>()?;
+    let state = r.state()?;
+    let since = r.f64()?;
+    let level = r.f64()?;
+    let still = r.u64()? != 0;
+    let still_at = r.f64()?;
+    let n = r.count()?;
+    let held = (0..n).map(|_| r.quat()).collect::<Result<Vec<_>, _>>()?;
+    let held_root = (r.vec3()?, r.quat()?);
+    let n = r.count()?;
+    let mut events = Vec::with_capacity(n);
+    for _ in 0..n {
+        let time = r.f64()?;
+        let (from, to) = (r.state()?, r.state()?);
+        events.push(RootEvent { time, from, to });
+    }
+    Ok(RootSnapshot {
+        policy,
+        assist_weight,
+        machine: Machine {
+            state,
+            since,
+            level,
+            still_since: still.then_some(still_at),
+            held,
+            held_root,
+            events,
+        },
+        clip_offset,
+        anchor: Isometry3::from_parts(Translation3::from(translation), rotation),
+        extra,
+        ready,
+        penetration,
+    })
 }
 
 struct Writer(Vec<u8>);
@@ -312,5 +458,40 @@ impl Reader<'_> {
     }
     fn vec3(&mut self) -> Result<Vector3<f64>, CharacterError> {
         Ok(Vector3::new(self.f64()?, self.f64()?, self.f64()?))
+    }
+    /// A unit quaternion in nalgebra's coordinate order (i, j, k, w), renormalised only if it is not unit
+    /// (non-finite values are caught by the state checks).
+    fn quat(&mut self) -> Result<UnitQuaternion<f64>, CharacterError> {
+        let q = Quaternion::from(Vector4::new(
+            self.f64()?,
+            self.f64()?,
+            self.f64()?,
+            self.f64()?,
+        ));
+        Ok(UnitQuaternion::new_unchecked(q))
+    }
+    /// A count of items of at least 8 bytes each, bounded by the bytes left.
+    fn count(&mut self) -> Result<usize, CharacterError> {
+        let at = self.at;
+        let n = self.u64()?;
+        if n > ((self.bytes.len() - self.at) / 8) as u64 {
+            return Err(CharacterError::Argument(format!(
+                "character state, byte {at}: count {n} exceeds the data"
+            )));
+        }
+        Ok(n as usize)
+    }
+    /// A balance state.
+    fn state(&mut self) -> Result<RootState, CharacterError> {
+        let at = self.at;
+        let n = self.u64()?;
+        u32::try_from(n)
+            .ok()
+            .and_then(RootState::from_u32)
+            .ok_or_else(|| {
+                CharacterError::Argument(format!(
+                    "character state, byte {at}: unknown balance state {n}"
+                ))
+            })
     }
 }

@@ -350,6 +350,25 @@ impl ContactState {
         ]
     }
 
+    /// The last step's impulses with their bodies: the PGS warm start of the next step (for state snapshots).
+    pub fn warm_impulses(&self) -> Vec<(usize, ContactImpulse)> {
+        self.impulse_bodies
+            .iter()
+            .copied()
+            .zip(self.impulses.iter().copied())
+            .collect()
+    }
+
+    /// Restores [`ContactState::warm_impulses`] (after [`ContactState::clear_points`], which forgets them).
+    pub fn set_warm_impulses(&mut self, warm: &[(usize, ContactImpulse)]) {
+        self.impulse_bodies.clear();
+        self.impulses.clear();
+        for &(body, impulse) in warm {
+            self.impulse_bodies.push(body);
+            self.impulses.push(impulse);
+        }
+    }
+
     /// Restores [`ContactState::warm_bases`].
     pub fn set_warm_bases(&mut self, bases: &[Vec<usize>; 2]) {
         self.lemke.set_warm_basis(&bases[0]);

@@ -6,6 +6,7 @@
 use nalgebra::{UnitQuaternion, Vector3, Vector6};
 
 use super::World;
+use crate::dynamics::ContactImpulse;
 use crate::dynamics::force::UserForce;
 
 /// The pose and velocity of one body.
@@ -30,6 +31,9 @@ pub struct WorldState {
     pub user_forces: Vec<UserForce>,
     /// Warm-start bases of the velocity and position contact LCPs (Lemke's last complementary basis).
     pub warm_bases: [Vec<usize>; 2],
+    /// The last step's contact impulses with their bodies (the PGS warm start; also what
+    /// [`World::contact_impulses`] gives back after a restore).
+    pub warm_impulses: Vec<(usize, ContactImpulse)>,
 }
 
 /// Why a snapshot does not fit a world.
@@ -61,6 +65,14 @@ impl WorldState {
                 return Err(StateError::NotFinite(format!("body {i}")));
             }
         }
+        for (i, (_, j)) in self.warm_impulses.iter().enumerate() {
+            let numbers = std::iter::once(&j.normal)
+                .chain(j.friction.iter())
+                .chain(j.impulse.iter());
+            if !numbers.into_iter().all(|c| c.is_finite()) {
+                return Err(StateError::NotFinite(format!("contact impulse {i}")));
+            }
+        }
         Ok(())
     }
 }
@@ -81,6 +93,7 @@ impl World {
                 .collect(),
             user_forces: self.user_forces.clone(),
             warm_bases: self.contacts.warm_bases(),
+            warm_impulses: self.contacts.warm_impulses(),
         }
     }
 
@@ -108,6 +121,7 @@ impl World {
         }
         self.contacts.clear_points();
         self.contacts.set_warm_bases(&state.warm_bases);
+        self.contacts.set_warm_impulses(&state.warm_impulses);
         Ok(())
     }
 

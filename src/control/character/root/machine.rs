@@ -23,6 +23,20 @@ pub enum RootState {
 }
 
 impl RootState {
+    /// The state of a number (the `repr(u32)` values), if it is one.
+    pub fn from_u32(n: u32) -> Option<RootState> {
+        [
+            RootState::Tracking,
+            RootState::Staggering,
+            RootState::Falling,
+            RootState::Ragdoll,
+            RootState::Resting,
+            RootState::GettingUp,
+        ]
+        .get(n as usize)
+        .copied()
+    }
+
     /// The state's name (as printed by the examples and the C ABI's docs).
     pub fn name(self) -> &'static str {
         match self {
@@ -63,8 +77,8 @@ pub(super) struct Observation {
 }
 
 /// The machine: state, timers and the poses it holds.
-#[derive(Debug, Clone)]
-pub(super) struct Machine {
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::control::character) struct Machine {
     pub state: RootState,
     /// When the state was entered (s).
     pub since: f64,

@@ -8,6 +8,7 @@ mod figures;
 mod machine;
 mod online;
 mod probes;
+mod snapshot;
 mod step;
 
 use std::sync::Arc;
@@ -21,7 +22,9 @@ pub use machine::{RootEvent, RootState};
 use super::{Character, CharacterError};
 use crate::control::ground::GroundReference;
 use crate::dynamics::{Body, ContactOptions, ContactPoint, DriveId, SpringId};
+pub(super) use machine::Machine;
 use probes::Probe;
+pub(super) use snapshot::RootSnapshot;
 
 /// The mutable state of a free root (absent for a kinematic root).
 #[derive(Debug)]
@@ -46,8 +49,6 @@ pub(super) struct RootRuntime {
     user_free: Vec<Body>,
     /// The merged contact set of the step (reused buffer).
     contacts: Vec<ContactPoint>,
-    /// How many of `contacts` are the caller's (the ground's follow).
-    users: usize,
     /// The feedforward correction for the ground reaction the contacts carried.
     online: online::OnlineReaction,
     /// Deepest probe below the floor after the last step (m, ≥ 0).
@@ -102,6 +103,12 @@ impl Character {
             r.config.assist_weight = weight;
         }
         Ok(())
+    }
+
+    /// The assist weight in force (0 for a kinematic root; the configured weight of a `Free` root, which does not
+    /// use it).
+    pub fn assist_weight(&self) -> f64 {
+        self.root.as_ref().map_or(0.0, |r| r.config.assist_weight)
     }
 
     /// The balance state (`Tracking` for a kinematic root).

@@ -24,6 +24,8 @@ pub(super) struct OnlineReaction {
     measured: Vec<Vector3<f64>>,
     /// Per body: the feedforward correction (joint frame, free axes).
     pub extra: Vec<Vector3<f64>>,
+    /// Whether `extra` holds the correction for the coming step (the last step had ground contacts).
+    pub ready: bool,
 }
 
 /// Adds the moment of force `f` at `point` on `body` about every joint anchor from `body` up to the root's child.

@@ -68,7 +68,6 @@ impl RootRuntime {
             user_contacts: Vec::with_capacity(16),
             user_free: Vec::with_capacity(16),
             contacts: Vec::with_capacity(probes.len() + 16),
-            users: 0,
             online: OnlineReaction::default(),
             probes,
             penetration: 0.0,
@@ -215,29 +214,7 @@ impl Character {
             );
         }
         let (tau0, tau1) = (rt.clip_time(t), rt.clip_time(t1));
-        let impulses = self.world.contact_impulses();
-        let online = rt.config.online_reaction > 0.0
-            && feedforward > 0.0
-            && impulses.len() == rt.contacts.len()
-            && impulses.len() > rt.users;
-        if online {
-            let (k, s) = locate(reference, tau0);
-            let k = if s > 0.5 {
-                (k + 1).min(reference.steps - 1)
-            } else {
-                k
-            };
-            rt.online.update(
-                reference,
-                &ground,
-                k,
-                self.world.bodies(),
-                &rt.contacts[rt.users..],
-                &impulses[rt.users..],
-                h,
-                rt.config.online_reaction,
-            );
-        }
+        let online = rt.online.ready && feedforward > 0.0;
         let shaping = Shaping {
             stiffness,
             feedforward,
@@ -289,7 +266,6 @@ impl Character {
         rt.contacts.clear();
         rt.contacts.extend_from_slice(&rt.user_contacts);
         let users = rt.contacts.len();
-        rt.users = users;
         let body_on_ground = ground_contacts(
             &rt.probes,
             self.world.bodies(),
@@ -331,6 +307,7 @@ impl Character {
                 rt.machine.enter(RootState::Tracking, t1);
             }
             rt.machine.level = 1.0;
+            rt.online.ready = false;
             rt.anchor = Isometry3::identity();
             rt.clip_offset = 0.0;
             rt.penetration = 0.0;
@@ -339,6 +316,30 @@ impl Character {
         rt.penetration = penetration(&rt.probes, self.world.bodies(), ground.floor);
         let observation = self.observe(rt, reference, t1, hit, body_on_ground);
         self.advance_machine(rt, reference, &observation);
+        // The next step's feedforward correction, from this step's ground contacts (computed now, so a saved
+        // state carries it: `CharacterState`).
+        let impulses = self.world.contact_impulses();
+        rt.online.ready = rt.config.online_reaction > 0.0
+            && impulses.len() == rt.contacts.len()
+            && impulses.len() > users;
+        if rt.online.ready {
+            let (k, s) = locate(reference, rt.clip_time(t1));
+            let k = if s > 0.5 {
+                (k + 1).min(reference.steps - 1)
+            } else {
+                k
+            };
+            rt.online.update(
+                reference,
+                &ground,
+                k,
+                self.world.bodies(),
+                &rt.contacts[users..],
+                &impulses[users..],
+                h,
+                rt.config.online_reaction,
+            );
+        }
         Ok(report)
     }
 
