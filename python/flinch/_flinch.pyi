@@ -75,6 +75,23 @@ class Character:
     @property
     def body_names(self) -> List[str]:
         """The skeleton joint of each simulated body (rows of torques())."""
+    @property
+    def root_policy(self) -> str:
+        """``"kinematic"`` (default), ``"free"`` or ``"assisted"``; setting it switches at runtime (a clip
+        without feet cannot go free: SimulationError)."""
+    @root_policy.setter
+    def root_policy(self, policy: str) -> None: ...
+    @property
+    def assist_weight(self) -> float:
+        """The assisted root's assist weight in [0, 1]."""
+    @assist_weight.setter
+    def assist_weight(self, weight: float) -> None: ...
+    @property
+    def root_state(self) -> str:
+        """Tracking, Staggering, Falling, Ragdoll, Resting or GettingUp."""
+    @property
+    def root_events(self) -> List[Tuple[float, str, str]]:
+        """Balance state transitions so far: (time, from, to), oldest first."""
     def step(self, h: Optional[float] = None) -> None:
         """Advances by ``h`` seconds (default: the step size)."""
     def run(self, duration: Optional[float] = None) -> int:

@@ -255,6 +255,58 @@ impl Character {
         })
     }
 
+    /// The root policy: `"kinematic"` (the clip's root, the default), `"free"` or `"assisted"` (docs/root.md).
+    /// Setting it switches at runtime; a clip without feet cannot go free.
+    #[getter]
+    fn root_policy(&self) -> PyResult<&'static str> {
+        self.with(|c| Ok(policy_name(c.root_policy())))
+    }
+
+    #[setter]
+    fn set_root_policy(&self, policy: &str) -> PyResult<()> {
+        let p = match policy {
+            "kinematic" => control::RootPolicy::Kinematic,
+            "free" => control::RootPolicy::Free,
+            "assisted" => control::RootPolicy::Assisted,
+            other => {
+                return Err(error(
+                    Kind::Argument,
+                    format!("root policy must be kinematic, free or assisted, got {other:?}"),
+                ));
+            }
+        };
+        self.with(|c| c.set_root_policy(p).map_err(character))
+    }
+
+    /// The assist weight in [0, 1] of an assisted root (a game drops it at a knockout).
+    #[getter]
+    fn assist_weight(&self) -> PyResult<f64> {
+        self.with(|c| Ok(c.assist_weight()))
+    }
+
+    #[setter]
+    fn set_assist_weight(&self, weight: f64) -> PyResult<()> {
+        self.with(|c| c.set_assist_weight(weight).map_err(character))
+    }
+
+    /// The balance state of a free root (`"Tracking"`, `"Staggering"`, `"Falling"`, `"Ragdoll"`, `"Resting"`,
+    /// `"GettingUp"`; always `"Tracking"` for a kinematic root).
+    #[getter]
+    fn root_state(&self) -> PyResult<&'static str> {
+        self.with(|c| Ok(c.root_state().name()))
+    }
+
+    /// Every balance state transition so far: `(time, from, to)` tuples, oldest first.
+    #[getter]
+    fn root_events(&self) -> PyResult<Vec<(f64, &'static str, &'static str)>> {
+        self.with(|c| {
+            Ok(c.root_events()
+                .iter()
+                .map(|e| (e.time, e.from.name(), e.to.name()))
+                .collect())
+        })
+    }
+
     /// Advances by `h` seconds (default: the step size).
     #[pyo3(signature = (h=None))]
     fn step(&self, h: Option<f64>) -> PyResult<()> {
@@ -375,5 +427,14 @@ impl Character {
             ),
             None => "<flinch.Character (moved into a Scene)>".to_string(),
         }
+    }
+}
+
+/// A root policy's name in the configuration's spelling.
+fn policy_name(p: control::RootPolicy) -> &'static str {
+    match p {
+        control::RootPolicy::Kinematic => "kinematic",
+        control::RootPolicy::Free => "free",
+        control::RootPolicy::Assisted => "assisted",
     }
 }

@@ -188,3 +188,23 @@ def test_find_bone_on_corpus(data):
     assert all(found.values()), found
     assert found["cmu_02_01_walk.bvh"] == "RightForeArm"
     assert all("left" not in b.lower() and not b.endswith((".L", "_L")) for b in found.values()), found
+
+
+def test_free_root_falls_after_a_push(walk):
+    c = flinch.Character(flinch.load(walk), config={"root": {"policy": "assisted"}})
+    assert c.root_policy == "assisted"
+    assert c.assist_weight == 1.0
+    c.run(1.0)
+    assert c.root_state == "Tracking" and c.root_events == []
+    c.apply_impulse("role:chest", [0.0, 0.0, -60.0])
+    c.run(1.0)
+    events = c.root_events
+    assert events[0][1:] == ("Tracking", "Staggering")
+    assert 1.0 < events[0][0] < 1.0 + 2 * c.step_size
+    c.assist_weight = 0.0
+    with pytest.raises(flinch.InvalidArgumentError):
+        c.assist_weight = float("nan")
+    with pytest.raises(flinch.InvalidArgumentError):
+        c.root_policy = "flying"
+    c.root_policy = "kinematic"
+    assert c.root_policy == "kinematic" and c.root_state == "Tracking"
