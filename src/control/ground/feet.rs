@@ -187,11 +187,13 @@ pub(super) fn fit_floor(
     let mut all = Vec::new();
     for k in 0..steps {
         let row = &tracks[k * np..(k + 1) * np];
-        let (i, p) = row
+        let Some((i, p)) = row
             .iter()
             .enumerate()
             .min_by(|a, b| a.1.y.total_cmp(&b.1.y))
-            .expect("at least one sole point");
+        else {
+            continue;
+        };
         all.push(p.y);
         if horizontal_speed(tracks, np, steps, h, k, i) < config.stance_speed_mps {
             slow.push(p.y);
@@ -203,7 +205,8 @@ pub(super) fn fit_floor(
         &mut all
     };
     v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    // No sole points or no samples (the callers refuse both earlier): the floor at 0.
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// Stance flags (sample-major): a point is in stance when within `stance_height_m` of the floor and slower than
