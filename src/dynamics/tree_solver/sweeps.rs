@@ -1,0 +1,215 @@
+//! The exact-size front elimination (a body with `R` joint rows factored as fixed-size blocks) and the
+//! contact-space block sweeps of the tree solver, split from `tree_solver.rs` by concept.
+
+use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
+
+use super::*;
+
+impl TreeSolver {
+    /// Factors the exact-size front at `pos` (a non-root body without world rows, `R` joint rows) and returns
+    /// the update to the parent's pivot.
+    pub(super) fn factor_exact<const R: usize>(
+        &mut self,
+        sys: &BlockSystem,
+        pos: usize,
+    ) -> Result<Matrix6<f64>, SolveError> {
+        let plan = &self.plans[pos];
+        let members = &self.members[plan.joint.0..plan.joint.1];
+        let mut jc = SMatrix::<f64, R, 6>::zeros();
+        let mut jp = SMatrix::<f64, R, 6>::zeros();
+        for m in members {
+            let c = &sys.constraints[m.con];
+            let (on_c, on_p) = if m.child_is_a {
+                (&c.ja, &c.jb)
+            } else {
+                (&c.jb, &c.ja)
+            };
+            if members.len() == 1 {
+                // One constraint fills the group: a straight block copy.
+                jc = on_c.fixed_rows::<R>(0).into_owned();
+                jp = on_p.fixed_rows::<R>(0).into_owned();
+                break;
+            }
+            for i in 0..m.rows {
+                for j in 0..6 {
+                    jc[(m.row0 + i, j)] = on_c[(i, j)];
+                    jp[(m.row0 + i, j)] = on_p[(i, j)];
+                }
+            }
+        }
+        let refs = &self.coupling_refs[plan.couplings.0..plan.couplings.1];
+        // Several couplings on one joint are summed; the usual single one is used in place.
+        let (mut sum_cp, mut sum_pc) = (Matrix6::zeros(), Matrix6::zeros());
+        let (cp, pc) = match refs {
+            [] => (&sum_cp, &sum_pc),
+            [r] => {
+                let c = &sys.couplings[r.idx];
+                if r.child_is_i {
+                    (&c.a_ij, &c.a_ji)
+                } else {
+                    (&c.a_ji, &c.a_ij)
+                }
+            }
+            _ => {
+                for r in refs {
+                    let c = &sys.couplings[r.idx];
+                    if r.child_is_i {
+                        sum_cp += c.a_ij;
+                        sum_pc += c.a_ji;
+                    } else {
+                        sum_cp += c.a_ji;
+                        sum_pc += c.a_ij;
+                    }
+                }
+                (&sum_cp, &sum_pc)
+            }
+        };
+        let (cp3, pc3) = (
+            cp.fixed_view::<3, 3>(0, 0).into_owned(),
+            pc.fixed_view::<3, 3>(0, 0).into_owned(),
+        );
+        let coupling = if refs.is_empty() {
+            exact::Coupling::None
+        } else if exact::angular_only(cp) && exact::angular_only(pc) {
+            exact::Coupling::Angular(&cp3, &pc3)
+        } else {
+            exact::Coupling::Full(cp, pc)
+        };
+        self.kinds[pos] = coupling.kind();
+        let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R)];
+        exact::factor::<R>(pool, &self.acc[pos], &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
+            singular(
+                plan,
+                match s {
+                    exact::Singular::Body => BODY,
+                    exact::Singular::Joint => JOINT,
+                },
+            )
+        })
+    }
+
+    /// Forward substitution of the exact-size front at `pos`.
+    pub(super) fn forward_exact<const R: usize>(&mut self, pos: usize, b: &[f64]) {
+        let plan = &self.plans[pos];
+        let mut y1 = SVector::<f64, R>::zeros();
+        for m in &self.members[plan.joint.0..plan.joint.1] {
+            y1.as_mut_slice()[m.row0..m.row0 + m.rows]
+                .copy_from_slice(&b[m.lambda0..m.lambda0 + m.rows]);
+        }
+        let kind = self.kinds[pos];
+        let (z0, z1, yp) =
+            exact::forward::<R, 1>(&self.pool[plan.pool0..], kind, &self.yb[pos], &y1);
+        self.z[pos][BODY] = z0;
+        self.z[pos][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
+        if let Some(pp) = plan.parent {
+            self.yb[pp] += yp;
+        }
+    }
+
+    /// Back substitution of the exact-size front at `pos` (its parent is already solved).
+    pub(super) fn backward_exact<const R: usize>(
+        &mut self,
+        pos: usize,
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+    ) {
+        let plan = &self.plans[pos];
+        let xp = plan.parent.map_or(Vector6::zeros(), |pp| self.xpos[pp]);
+        let z1 = self.z[pos][JOINT].fixed_rows::<R>(0).into_owned();
+        let kind = self.kinds[pos];
+        let (x0, x1) =
+            exact::backward::<R, 1>(&self.pool[plan.pool0..], kind, &self.z[pos][BODY], &z1, &xp);
+        self.xpos[pos] = x0;
+        x[plan.body] = x0;
+        for m in &self.members[plan.joint.0..plan.joint.1] {
+            lambda[m.lambda0..m.lambda0 + m.rows]
+                .copy_from_slice(&x1.as_slice()[m.row0..m.row0 + m.rows]);
+        }
+    }
+
+    /// Forward substitution for a unit wrench on each axis of the body at `pos` (6 right-hand sides), along the
+    /// path from it to its root only: every other front has a zero right-hand side, so its `Z` is zero.
+    pub(super) fn block_forward(&mut self, pos: usize, col: usize) {
+        let mut p = pos;
+        let mut y = Matrix6::identity();
+        loop {
+            let plan = &self.plans[p];
+            self.blk_col[p] = col;
+            let yp = if plan.exact > 0 {
+                let pool = &self.pool[plan.pool0..];
+                let kind = self.kinds[p];
+                with_rows!(plan.exact, R => {
+                    let (z0, z1, yp) =
+                        exact::forward::<R, 6>(pool, kind, &y, &SMatrix::<f64, R, 6>::zeros());
+                    self.blk_z[p][BODY] = z0;
+                    self.blk_z[p][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
+                    yp
+                })
+            } else {
+                let present = plan.present();
+                let mut ys = [y, Matrix6::zeros(), Matrix6::zeros(), Matrix6::zeros()];
+                for k in 0..3 {
+                    if !present[k] {
+                        continue;
+                    }
+                    let zk = self.inv[plan.inverse(k)] * ys[k];
+                    for u in k + 1..4 {
+                        if present[u] {
+                            ys[u] -= self.lower[plan.block(k, u)] * zk;
+                        }
+                    }
+                    self.blk_z[p][k] = zk;
+                }
+                ys[PARENT]
+            };
+            match plan.parent {
+                Some(pp) => {
+                    y = yp;
+                    p = pp;
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Back substitution at `pos` for the column whose forward pass was [`Self::block_forward`] `col`, from its
+    /// parent's `X` (fronts off that column's path have `Z` = 0).
+    pub(super) fn block_backward(&mut self, pos: usize, col: usize) {
+        let plan = &self.plans[pos];
+        let xp = plan.parent.map_or(Matrix6::zeros(), |pp| self.blk_x[pp]);
+        let on_path = self.blk_col[pos] == col;
+        let z = |k: usize| {
+            if on_path {
+                self.blk_z[pos][k]
+            } else {
+                Matrix6::zeros()
+            }
+        };
+        let x0 = if plan.exact > 0 {
+            let pool = &self.pool[plan.pool0..];
+            let kind = self.kinds[pos];
+            with_rows!(plan.exact, R => {
+                let z1 = z(JOINT).fixed_rows::<R>(0).into_owned();
+                exact::backward::<R, 6>(pool, kind, &z(BODY), &z1, &xp).0
+            })
+        } else {
+            let present = plan.present();
+            let mut xs = [Matrix6::zeros(); 4];
+            xs[PARENT] = xp;
+            for k in (0..3).rev() {
+                if !present[k] {
+                    continue;
+                }
+                let mut v = z(k);
+                for u in k + 1..4 {
+                    if present[u] {
+                        v -= self.upper[plan.block(k, u)] * xs[u];
+                    }
+                }
+                xs[k] = v;
+            }
+            xs[BODY]
+        };
+        self.blk_x[pos] = x0;
+    }
+}
