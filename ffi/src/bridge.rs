@@ -13,7 +13,6 @@ use crate::query::joint_deviations;
 use crate::retarget::{bake_summary, run_bake_onto};
 use crate::stream::{build_streamed, pose_of};
 use flinch_core::control::{PoseVelocities, PreparedClip};
-use flinch_core::control::{RootPolicy as CoreRootPolicy, RootState as CoreRootState};
 use flinch_core::scene::{Ball, BallKey, CharacterKey, Scene};
 
 #[cxx::bridge(namespace = "flinch::detail")]
@@ -247,7 +246,7 @@ mod ffi {
     }
 }
 
-use ffi::{BakeSummary, HitEvent, RootEvent, RootPolicy, RootState, Transform};
+use ffi::{BakeSummary, HitEvent, Transform};
 
 /// A loaded clip.
 pub struct ClipData(Imported);
@@ -601,101 +600,6 @@ impl WorldData {
             })
             .collect()
     }
-
-    fn character_mut(
-        &mut self,
-        what: &str,
-        key: u64,
-    ) -> Result<&mut flinch_core::control::Character, String> {
-        self.0
-            .character_mut(CharacterKey::from_raw(key))
-            .map_err(|_| {
-                format!("{what}: character {key:#x} is not in this world (removed or stale)")
-            })
-    }
-
-    fn set_root_policy(&mut self, key: u64, policy: RootPolicy) -> Result<(), String> {
-        // A shared enum crossing from C++ may hold any value of its representation.
-        let policy = match policy {
-            RootPolicy::Kinematic => CoreRootPolicy::Kinematic,
-            RootPolicy::Free => CoreRootPolicy::Free,
-            RootPolicy::Assisted => CoreRootPolicy::Assisted,
-            other => {
-                return Err(format!(
-                    "set_root_policy: {} is not a RootPolicy (0 Kinematic, 1 Free, 2 Assisted)",
-                    other.repr
-                ));
-            }
-        };
-        self.character_mut("set_root_policy", key)?
-            .set_root_policy(policy)
-            .map_err(|e| format!("set_root_policy: {e}"))
-    }
-
-    fn root_policy(&self, key: u64) -> Result<RootPolicy, String> {
-        Ok(match self.character(key)?.root_policy() {
-            CoreRootPolicy::Kinematic => RootPolicy::Kinematic,
-            CoreRootPolicy::Free => RootPolicy::Free,
-            CoreRootPolicy::Assisted => RootPolicy::Assisted,
-        })
-    }
-
-    fn set_assist_weight(&mut self, key: u64, weight: f64) -> Result<(), String> {
-        if !(weight.is_finite() && (0.0..=1.0).contains(&weight)) {
-            return Err(format!(
-                "set_assist_weight: weight must be finite and in [0, 1], got {weight}"
-            ));
-        }
-        self.character_mut("set_assist_weight", key)?
-            .set_assist_weight(weight)
-            .map_err(|e| format!("set_assist_weight: {e}"))
-    }
-
-    fn root_state(&self, key: u64) -> Result<RootState, String> {
-        Ok(root_state(self.character(key)?.root_state()))
-    }
-
-    fn root_events(&self, key: u64) -> Result<Vec<RootEvent>, String> {
-        Ok(self
-            .character(key)?
-            .root_events()
-            .iter()
-            .map(|e| RootEvent {
-                time: e.time,
-                from: root_state(e.from),
-                to: root_state(e.to),
-            })
-            .collect())
-    }
-
-    fn ground_floor(&self, key: u64) -> Result<f64, String> {
-        self.character(key)?
-            .ground()
-            .map(|g| g.floor)
-            .ok_or_else(|| {
-                format!(
-                    "ground_floor: character {key:#x} has a kinematic root, hence no ground (set a Free or Assisted root policy)"
-                )
-            })
-    }
-
-    fn ground_penetration(&self, key: u64) -> Result<f64, String> {
-        Ok(self.character(key)?.ground_penetration())
-    }
-
-    fn clip_time(&self, key: u64) -> Result<f64, String> {
-        Ok(self.character(key)?.clip_time())
-    }
 }
 
-/// The bridge's balance state.
-fn root_state(state: CoreRootState) -> RootState {
-    match state {
-        CoreRootState::Tracking => RootState::Tracking,
-        CoreRootState::Staggering => RootState::Staggering,
-        CoreRootState::Falling => RootState::Falling,
-        CoreRootState::Ragdoll => RootState::Ragdoll,
-        CoreRootState::Resting => RootState::Resting,
-        CoreRootState::GettingUp => RootState::GettingUp,
-    }
-}
+mod root;
