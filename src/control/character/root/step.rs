@@ -91,10 +91,9 @@ impl RootRuntime {
     ) -> (Vector3<f64>, UnitQuaternion<f64>) {
         let (x, q) = root_pose(reference, self.clip_time(t));
         (
-            self.anchor * nalgebra::Point3::from(x),
+            self.anchor.transform_point(&x.into()).coords,
             self.anchor.rotation * q,
         )
-            .into_coords()
     }
 
     /// The assist's weight now: the configured weight (0 for a `Free` root) times the state's level.
@@ -147,16 +146,6 @@ impl RootRuntime {
                 )
             }
         }
-    }
-}
-
-trait IntoCoords {
-    fn into_coords(self) -> (Vector3<f64>, UnitQuaternion<f64>);
-}
-
-impl IntoCoords for (nalgebra::Point3<f64>, UnitQuaternion<f64>) {
-    fn into_coords(self) -> (Vector3<f64>, UnitQuaternion<f64>) {
-        (self.0.coords, self.1)
     }
 }
 
