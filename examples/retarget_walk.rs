@@ -2,7 +2,7 @@
 //! with a ball on the right forearm, and written as the robot's own GLB (validated when node and
 //! tools/gltf-validator are installed). Prints `figure <name> <value> <unit>` per pair (the retarget figures,
 //! the unperturbed tracking, and the hit: `hit_peak_deg`, `hit_return_s`, `hit_impulse_ns`, for the demo's ball
-//! scaled by the leg ratio, `retarget::scaled_ball`); the Fox is refused.
+//! sized by the leg ratio and with the impulse that turns the forearm as the demo turns the performer's, `retarget::hit_scale`); the Fox is refused.
 //! `FLINCH_DATA=/work/shared/data cargo run --release --example retarget_walk`
 
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use flinch::bake::{BakeMode, HitScript, bake};
 use flinch::control::{Character, CharacterConfig};
 use flinch::io::ImportOptions;
 use flinch::retarget::{
-    RetargetOptions, bake_onto, load_onto, performer_config, retarget, scaled_ball,
+    RetargetOptions, bake_onto, hit_scale, load_onto, performer_config, retarget, scaled_ball,
 };
 use flinch::scene::impulse_on_body;
 
@@ -93,9 +93,19 @@ fn run_pair(clip: &str, character: &str) -> Result<(), Box<dyn std::error::Error
         clip.trim_end_matches(".bvh"),
         std::process::id()
     ));
+    // The impulse under which the robot's forearm turns as fast as the performer's under the demo's ball.
+    let kick = hit_scale(
+        &onto.source.skeleton,
+        &onto.target.skeleton,
+        &onto.tree,
+        &CharacterConfig::default(),
+        &forearm,
+    )
+    .ok_or("no hit scale for the forearm")?;
+    println!("figure hit_scale {kick:.3} x");
     let character = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config)?;
     // The demo's ball as is (aimed across the path), for comparison with the scaled one below.
-    let demo_ball = scaled_ball(&onto.target.skeleton, &r.clip, &forearm, 1.0);
+    let demo_ball = scaled_ball(&onto.target.skeleton, &r.clip, &forearm, 1.0, 1.0);
     let plain = bake(character, &demo_ball, BakeMode::Layered, |_| {})?;
     if let Some(h) = &plain.evaluation.hit {
         println!("figure hit_peak_unscaled_ball_deg {:.3} deg", h.peak_deg);
@@ -109,7 +119,7 @@ fn run_pair(clip: &str, character: &str) -> Result<(), Box<dyn std::error::Error
         Some(&clip_path),
         None,
         &out,
-        &scaled_ball(&onto.target.skeleton, &r.clip, &forearm, r.leg_ratio),
+        &scaled_ball(&onto.target.skeleton, &r.clip, &forearm, r.leg_ratio, kick),
         &CharacterConfig::default(),
         &ImportOptions::default(),
         BakeMode::Layered,

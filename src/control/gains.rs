@@ -81,7 +81,7 @@ impl Gains {
             k_d: o.k_d.unwrap_or(self.k_d),
             k_min: o.k_min.or(self.k_min),
             d_min: o.d_min.or(self.d_min),
-            load_factor: self.load_factor,
+            load_factor: o.load_factor.unwrap_or(self.load_factor),
         }
     }
 

@@ -96,6 +96,8 @@ pub struct GainConfig {
     pub k_d: Option<f64>,
     /// Minimum damping (N·m·s/rad).
     pub d_min: Option<f64>,
+    /// Margin of the automatic stiffness floor over the joint's gravity moment (see `Gains::load_factor`).
+    pub load_factor: Option<f64>,
 }
 
 impl Default for BuildConfig {

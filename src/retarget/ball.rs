@@ -29,23 +29,32 @@ pub fn travel_direction(skeleton: &Skeleton, clip: &Clip) -> Vector3<f64> {
         .unwrap_or(Vector3::z())
 }
 
-/// The demo's ball (0.45 kg, 0.11 m, 15 m/s, arriving at 1 s on `bone`'s centre of mass) for a character `scale`
-/// times the performer's size (the retarget's leg ratio; 1 gives the demo's ball exactly):
+/// The demo's ball (0.45 kg, 0.11 m, 15 m/s, arriving at 1 s on `bone`'s centre of mass) for a character `size`
+/// times the performer's size (the retarget's leg ratio), with `kick` times the demo's impulse (1 and 1 give the
+/// demo's ball exactly):
 /// - **aimed across the path**, from the character's right side (velocity along up × travel direction, the
 ///   demo's rule), whichever way the clip walks: a fixed world direction runs along a walk that heads along it
 ///   and meets a thigh first;
-/// - **speed and radius × `scale`**, mass kept: the retargeted character has the performer's segment masses on
-///   segments `scale` times longer, and the angular velocity an impulse J at the middle of a segment of mass m
-///   and length L gives it is J·(L/2) / (m L²/3) ∝ J / (m L), so the same kick relative to the body needs
-///   J × `scale`; the radius keeps the ball's size relative to the limb.
-pub fn scaled_ball(skeleton: &Skeleton, clip: &Clip, bone: &str, scale: f64) -> HitScript {
+/// - **radius × `size`**: the ball keeps its size relative to the body;
+/// - **speed × `kick`**, mass kept, so the impulse it gives is the demo's × `kick` (the share of its momentum a
+///   limb takes depends on the mass ratio, which stays). [`hit_scale`](super::hit_scale) gives the `kick` under
+///   which the target's segment turns as fast as the performer's under the demo's ball: the retargeted character
+///   has the performer's segment masses on longer segments, and an impulse J at a segment's centre of mass turns
+///   it at J·d/I.
+pub fn scaled_ball(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    bone: &str,
+    size: f64,
+    kick: f64,
+) -> HitScript {
     let across = Vector3::y().cross(&travel_direction(skeleton, clip));
     HitScript {
         hits: vec![ScriptedHit::AimedBall {
             bone: bone.into(),
             arrival: BALL_ARRIVAL,
-            velocity: (across * BALL_SPEED * scale).into(),
-            radius: BALL_RADIUS * scale,
+            velocity: (across * BALL_SPEED * kick).into(),
+            radius: BALL_RADIUS * size,
             mass: BALL_MASS,
             flight: 0.2,
         }],
@@ -73,7 +82,7 @@ mod tests {
                 frame_time: 0.1,
                 frames: vec![pose(0.0, 0.0), pose(x1, z1)],
             };
-            let script = scaled_ball(&sk, &clip, "root", 2.0);
+            let script = scaled_ball(&sk, &clip, "root", 2.0, 2.0);
             let ScriptedHit::AimedBall {
                 velocity, radius, ..
             } = &script.hits[0]

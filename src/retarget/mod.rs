@@ -13,7 +13,9 @@ mod ik;
 mod map;
 mod mass;
 mod onto;
+mod response;
 mod roles;
+pub use response::hit_scale;
 mod solve;
 mod stance;
 
@@ -476,6 +478,29 @@ pub fn performer_config(
                     .mass
                     .get_or_insert(m);
             }
+        }
+    }
+    // The performer's joint frequencies and damping ratios, on the bodies with the performer's masses.
+    if let Some(performer) = &performer
+        && let Ok(own) = crate::model::Model::from_skeleton(target, &out.model)
+    {
+        let scales = response::gain_scales(performer, target, &own, tree);
+        for (body, r) in own.bodies.iter().zip(scales) {
+            if r == 1.0 {
+                continue;
+            }
+            let gains = &config.gains;
+            out.model
+                .bones
+                .entry(body.name.clone())
+                .or_default()
+                .gains
+                .get_or_insert(crate::model::GainConfig {
+                    k_s: Some(gains.k_s * r),
+                    k_d: Some(gains.k_d * r),
+                    load_factor: Some(gains.load_factor * r),
+                    ..Default::default()
+                });
         }
     }
     out
