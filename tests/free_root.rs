@@ -212,8 +212,14 @@ fn non_finite_root_settings_are_refused_with_the_field_named() {
     assert!(e.to_string().contains("online_reaction"), "{e}");
     let mut config = assisted();
     config.root.ground.friction = f64::NAN;
-    let e = Character::from_imported(imported, &config).unwrap_err();
+    let e = Character::from_imported(imported.clone(), &config).unwrap_err();
     assert!(e.to_string().contains("ground"), "{e}");
+    for q in [f64::NAN, -0.1, 1.5] {
+        let mut config = assisted();
+        config.root.ground.sole_quantile = q;
+        let e = Character::from_imported(imported.clone(), &config).unwrap_err();
+        assert!(e.to_string().contains("sole_quantile"), "{q}: {e}");
+    }
     let mut c = walk(&assisted());
     assert!(c.set_assist_weight(f64::NAN).is_err());
     assert!(c.set_assist_weight(1.5).is_err());
