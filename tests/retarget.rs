@@ -117,6 +117,11 @@ fn the_retargeted_robot_carries_the_performers_segment_masses() {
         &CharacterConfig::default(),
     );
     let robot = Character::new(onto.target.skeleton.clone(), r.clip.clone(), &config).unwrap();
+    // The IK rig's floor-level root is a placement handle: thin, and no ball or floor touches it.
+    let root = &robot.model().bodies[0];
+    assert_eq!(root.name, "Bone");
+    assert!(!root.collides);
+    assert!(robot.model().bodies.iter().skip(1).all(|b| b.collides));
     let performer = flinch::model::Model::from_skeleton(
         &onto.source.skeleton,
         &flinch::model::BuildConfig::default(),

@@ -151,3 +151,51 @@ fn game_frames_substep_characters_and_balls() {
     assert!((b.position.y - expected_y).abs() < 1e-9, "{b:?}");
     assert!((b.position.z - 3.0 * t).abs() < 1e-9);
 }
+
+/// A bone configured with `collide = false` keeps its mass but balls pass through it: the ball aimed at the
+/// right forearm touches no forearm (a rig's placement handle is not flesh; `retarget::performer_config`).
+#[test]
+fn balls_pass_through_a_bone_that_does_not_collide() {
+    let imported = load_embedded_walk(&ImportOptions::default()).expect("embedded walk");
+    let mut config = CharacterConfig::default();
+    config
+        .model
+        .bones
+        .entry("RightForeArm".into())
+        .or_default()
+        .collide = Some(false);
+    let character = Character::from_imported(imported, &config).expect("character");
+    let forearm = character
+        .model()
+        .bodies
+        .iter()
+        .position(|b| b.name == "RightForeArm")
+        .unwrap();
+    assert!(!character.model().bodies[forearm].collides);
+    assert!(character.model().bodies[forearm].mass.mass > 0.5);
+    let (launch, ball) = aimed_ball(
+        &character,
+        "RightForeArm",
+        1.0,
+        Vector3::new(15.0, 0.0, 0.0),
+        0.11,
+        0.45,
+        0.2,
+    )
+    .expect("aim");
+    let h = character.step_size();
+    let mut scene = Scene::new();
+    scene.add_character(character);
+    let mut spawned = false;
+    let mut bones = Vec::new();
+    while scene.time() < 1.3 {
+        if !spawned && scene.time() >= launch - 0.5 * h {
+            scene.spawn_ball(ball).expect("spawn");
+            spawned = true;
+        }
+        scene.step(h).expect("step");
+        bones.extend(scene.events().iter().map(|e| e.bone.clone()));
+    }
+    assert!(spawned);
+    assert!(!bones.iter().any(|b| b == "RightForeArm"), "{bones:?}");
+}

@@ -35,6 +35,11 @@ pub(super) fn build(skeleton: &Skeleton, config: &BuildConfig) -> Result<Model, 
                 merged: Vec::new(),
                 capsules: Vec::new(),
                 mass: MassProperties::zero(),
+                collides: config
+                    .bones
+                    .get(&joint.name)
+                    .and_then(|b| b.collide)
+                    .unwrap_or(true),
             });
         }
     }

@@ -64,6 +64,9 @@ pub struct BoneConfig {
     pub joint: Option<JointKindConfig>,
     /// Feedback gain overrides for this joint.
     pub gains: Option<GainConfig>,
+    /// Whether the body's capsules collide with balls, other characters and the floor (default true). A rig's
+    /// placement handle (an IK rig's floor-level root) is not flesh.
+    pub collide: Option<bool>,
 }
 
 /// Joint kind by configuration; axes are in the child bone's rest frame.

@@ -35,6 +35,9 @@ pub struct Body {
     pub capsules: Vec<Capsule>,
     /// Mass, centre of mass and inertia about it, in the body frame.
     pub mass: MassProperties,
+    /// Whether its capsules collide (balls, other characters, the floor). False for a bone configured with
+    /// `collide = false`: its capsules still give it its mass and draw it.
+    pub collides: bool,
 }
 
 /// The kind of joint between a body and its parent. Axes are unit vectors in the child body's frame.

@@ -15,7 +15,6 @@ mod mass;
 mod onto;
 mod response;
 mod roles;
-pub use response::hit_scale;
 mod solve;
 mod stance;
 
@@ -26,6 +25,7 @@ pub use figures::RetargetFigures;
 pub use ik::Limb;
 pub use map::{BonePair, Correspondence, MapFile};
 pub use onto::{Onto, OntoSummary, bake_onto, load_onto, map_text};
+pub use response::hit_scale;
 pub use roles::{OPTIONAL_ROLES, REQUIRED_ROLES, RoleMap, find_roles, roles_with_overrides};
 pub use solve::Placement;
 pub use stance::StanceThresholds;
@@ -420,7 +420,12 @@ fn lower_pelvis(
 ///   figures from returning for 1.4 s);
 /// - the joints between the root and the pelvis (an IK rig's floor-level root, whose segments run to the pole
 ///   targets and the feet) thin (1 cm radius) unless the config sets a radius: a placement handle, not flesh a
-///   ball could hit.
+///   ball could hit;
+/// - the performer's **joint frequencies**: on every mapped body whose gains the config does not set, `k_s`,
+///   `k_d` and `load_factor` scaled by its subtree's inertia-over-load ratio against the performer's body of the
+///   same key (`response.rs`), so k/I and c/I are the performer's: at the load rule's gains RobotExpressive's 1 m
+///   forearm was a pendulum 2.8× slower than the performer's and a hit took 1–1.4 s to settle. (A config that
+///   sets an absolute `gains.k_min` keeps it unscaled.)
 pub fn performer_config(
     source: &Skeleton,
     target: &Skeleton,
@@ -445,12 +450,13 @@ pub fn performer_config(
     let mut k = tree.keys[0].target;
     while let Some(p) = target.joints[k].parent {
         moving[p] = true;
-        out.model
+        let bone = out
+            .model
             .bones
             .entry(target.joints[p].name.clone())
-            .or_default()
-            .radius
-            .get_or_insert(0.01);
+            .or_default();
+        bone.radius.get_or_insert(0.01);
+        bone.collide.get_or_insert(false);
         k = p;
     }
     for (j, joint) in target.joints.iter().enumerate().skip(1) {
@@ -484,7 +490,7 @@ pub fn performer_config(
     if let Some(performer) = &performer
         && let Ok(own) = crate::model::Model::from_skeleton(target, &out.model)
     {
-        let scales = response::gain_scales(performer, target, &own, tree);
+        let scales = response::gain_scales(source, performer, target, &own, tree);
         for (body, r) in own.bodies.iter().zip(scales) {
             if r == 1.0 {
                 continue;

@@ -67,6 +67,9 @@ pub struct CharacterContactEvent {
 fn capsules(c: &Character) -> Vec<(usize, Capsule)> {
     let mut out = Vec::new();
     for (b, body) in c.model().bodies.iter().enumerate() {
+        if !body.collides {
+            continue;
+        }
         let frame = c.body_frame(b);
         for cap in &body.capsules {
             out.push((

@@ -473,6 +473,9 @@ impl Scene {
         let mut first: Option<Touch> = None;
         for (ck, c) in self.characters.iter() {
             for (b, body) in c.model().bodies.iter().enumerate() {
+                if !body.collides {
+                    continue;
+                }
                 let frame = c.body_frame(b);
                 for cap in &body.capsules {
                     let a = (frame * cap.a).coords;

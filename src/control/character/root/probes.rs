@@ -45,7 +45,7 @@ pub(super) fn probes(model: &Model, topology: &Topology, ground: &GroundReferenc
         })
         .collect();
     for (b, body) in model.bodies.iter().enumerate() {
-        if ground.points.iter().any(|p| p.body == b) {
+        if !body.collides || ground.points.iter().any(|p| p.body == b) {
             continue;
         }
         for c in &body.capsules {
