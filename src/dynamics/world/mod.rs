@@ -289,6 +289,14 @@ impl World {
     /// Sizes every buffer for the current structure. Called by [`World::step`] when needed; call it yourself to
     /// move the allocations out of the first step.
     pub fn prepare(&mut self) {
+        // The structure is complete when the buffers are sized: give back what the pushes' capacity doubling left
+        // unused (up to half of each list; a crowd holds one world per character).
+        self.bodies.shrink_to_fit();
+        self.constraints.shrink_to_fit();
+        self.drives.shrink_to_fit();
+        self.user_forces.shrink_to_fit();
+        self.springs.shrink_to_fit();
+        self.forces.shrink_to_fit();
         let n = self.bodies.len();
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         let mut slot_of = |a: usize, b: Option<usize>| -> Slot {
@@ -366,15 +374,13 @@ impl World {
         self.b = vec![0.0; m];
         self.lambda = vec![0.0; m];
         self.bias.resize(m, 0.0);
-        self.row_offset = self
-            .constraints
-            .iter()
-            .scan(0, |off, c| {
-                let start = *off;
-                *off += c.rows();
-                Some(start)
-            })
-            .collect();
+        // Filled by hand: a `scan` has no size hint, so collecting it would over-allocate.
+        self.row_offset = Vec::with_capacity(self.constraints.len());
+        let mut off = 0;
+        for c in &self.constraints {
+            self.row_offset.push(off);
+            off += c.rows();
+        }
         self.dirty = false;
     }
 
