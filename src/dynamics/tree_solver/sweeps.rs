@@ -88,25 +88,37 @@ impl TreeSolver {
         })
     }
 
-    /// Forward substitution of the exact-size front at `pos`.
-    pub(super) fn forward_exact<const R: usize>(&mut self, pos: usize, b: &[f64]) {
+    /// Forward substitution of the exact-size front at `pos`; its `z` goes to its own slots of the outputs (the
+    /// body's `x`, the joint rows of `λ`) until [`Self::backward_exact`] replaces it by the solution.
+    pub(super) fn forward_exact<const R: usize>(
+        &mut self,
+        pos: usize,
+        b: &[f64],
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+    ) {
         let plan = &self.plans[pos];
+        let members = &self.members[plan.joint.0..plan.joint.1];
         let mut y1 = SVector::<f64, R>::zeros();
-        for m in &self.members[plan.joint.0..plan.joint.1] {
+        for m in members {
             y1.as_mut_slice()[m.row0..m.row0 + m.rows]
                 .copy_from_slice(&b[m.lambda0..m.lambda0 + m.rows]);
         }
         let kind = self.kinds[pos];
         let (z0, z1, yp) =
             exact::forward::<R, 1>(&self.pool[plan.pool0..], kind, &self.yb[pos], &y1);
-        self.z[pos][BODY] = z0;
-        self.z[pos][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
+        x[plan.body] = z0;
+        for m in members {
+            lambda[m.lambda0..m.lambda0 + m.rows]
+                .copy_from_slice(&z1.as_slice()[m.row0..m.row0 + m.rows]);
+        }
         if let Some(pp) = plan.parent {
             self.yb[pp] += yp;
         }
     }
 
-    /// Back substitution of the exact-size front at `pos` (its parent is already solved).
+    /// Back substitution of the exact-size front at `pos` (its parent is already solved, its `z` is in `x` and
+    /// `λ`).
     pub(super) fn backward_exact<const R: usize>(
         &mut self,
         pos: usize,
@@ -114,14 +126,20 @@ impl TreeSolver {
         lambda: &mut [f64],
     ) {
         let plan = &self.plans[pos];
-        let xp = plan.parent.map_or(Vector6::zeros(), |pp| self.xpos[pp]);
-        let z1 = self.z[pos][JOINT].fixed_rows::<R>(0).into_owned();
+        let members = &self.members[plan.joint.0..plan.joint.1];
+        let xp = plan
+            .parent
+            .map_or(Vector6::zeros(), |pp| x[self.plans[pp].body]);
+        let mut z1 = SVector::<f64, R>::zeros();
+        for m in members {
+            z1.as_mut_slice()[m.row0..m.row0 + m.rows]
+                .copy_from_slice(&lambda[m.lambda0..m.lambda0 + m.rows]);
+        }
         let kind = self.kinds[pos];
         let (x0, x1) =
-            exact::backward::<R, 1>(&self.pool[plan.pool0..], kind, &self.z[pos][BODY], &z1, &xp);
-        self.xpos[pos] = x0;
+            exact::backward::<R, 1>(&self.pool[plan.pool0..], kind, &x[plan.body], &z1, &xp);
         x[plan.body] = x0;
-        for m in &self.members[plan.joint.0..plan.joint.1] {
+        for m in members {
             lambda[m.lambda0..m.lambda0 + m.rows]
                 .copy_from_slice(&x1.as_slice()[m.row0..m.row0 + m.rows]);
         }
@@ -141,8 +159,8 @@ impl TreeSolver {
                 with_rows!(plan.exact, R => {
                     let (z0, z1, yp) =
                         exact::forward::<R, 6>(pool, kind, &y, &SMatrix::<f64, R, 6>::zeros());
-                    self.blk_z[p][BODY] = z0;
-                    self.blk_z[p][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
+                    self.blk_z[plan.depth][BODY] = z0;
+                    self.blk_z[plan.depth][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
                     yp
                 })
             } else {
@@ -158,7 +176,7 @@ impl TreeSolver {
                             ys[u] -= self.lower[plan.block(k, u)] * zk;
                         }
                     }
-                    self.blk_z[p][k] = zk;
+                    self.blk_z[plan.depth][k] = zk;
                 }
                 ys[PARENT]
             };
@@ -176,11 +194,11 @@ impl TreeSolver {
     /// parent's `X` (fronts off that column's path have `Z` = 0).
     pub(super) fn block_backward(&mut self, pos: usize, col: usize) {
         let plan = &self.plans[pos];
-        let xp = plan.parent.map_or(Matrix6::zeros(), |pp| self.blk_x[pp]);
+        let xp = plan.parent.map_or(Matrix6::zeros(), |pp| self.acc[pp]);
         let on_path = self.blk_col[pos] == col;
         let z = |k: usize| {
             if on_path {
-                self.blk_z[pos][k]
+                self.blk_z[plan.depth][k]
             } else {
                 Matrix6::zeros()
             }
@@ -210,6 +228,6 @@ impl TreeSolver {
             }
             xs[BODY]
         };
-        self.blk_x[pos] = x0;
+        self.acc[pos] = x0;
     }
 }
