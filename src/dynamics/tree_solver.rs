@@ -22,7 +22,9 @@
 //!
 //! **Allocation.** `factor` analyses the structure (which body is whose parent, the order, the groups) and
 //! allocates only when the structure differs from the previous call; `factor` and `solve` on an unchanged
-//! structure allocate nothing. See docs/tree_solver.md.
+//! structure allocate nothing, with one exception: an exact front keeps room for the coupling kind it was analysed
+//! with (angular, for a drive, takes a third of a full one's), so a coupling that was zero outside its angular
+//! corner at the analysis and is not at a later `factor` grows that front's room once. See docs/tree_solver.md.
 
 use nalgebra::{Matrix6, Vector6};
 
@@ -132,6 +134,8 @@ struct Plan {
     exact: usize,
     /// First of an exact front's entries in the solver's `f64` pool.
     pool0: usize,
+    /// The coupling an exact front's pool slice has room for.
+    room: exact::Kind,
     /// Number of fronts between this one and its root (0 for a root).
     depth: usize,
 }
@@ -240,7 +244,10 @@ impl TreeSolver {
             if plan.parent.is_some() && plan.world_rows == 0 {
                 plan.exact = plan.joint_rows;
                 plan.pool0 = pool;
-                pool += exact::Offsets::len(plan.joint_rows);
+                // Room for the coupling this system has (a drive's is angular: a third of a full one's room).
+                let refs = &self.coupling_refs[plan.couplings.0..plan.couplings.1];
+                plan.room = exact::kind_of(sys, refs);
+                pool += exact::Offsets::len(plan.joint_rows, plan.room);
             }
             let (p, b) = plan.place(pivots, blocks);
             pivots += p;

@@ -76,7 +76,11 @@ impl TreeSolver {
             exact::Coupling::Full(cp, pc)
         };
         self.kinds[pos] = coupling.kind();
-        let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R)];
+        if coupling.kind() > plan.room {
+            self.grow_front(pos, coupling.kind());
+        }
+        let plan = &self.plans[pos];
+        let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R, plan.room)];
         exact::factor::<R>(pool, &self.acc[pos], &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
             singular(
                 plan,
@@ -86,6 +90,23 @@ impl TreeSolver {
                 },
             )
         })
+    }
+
+    /// Gives the exact front at `pos` room for a coupling of kind `kind`: it was analysed with a smaller one (a
+    /// coupling that was zero outside its angular corner then, and is not now). Allocates, once per front: the room
+    /// stays. The fronts after it move up in the pool; their factors are stale until `factor` reaches them, which
+    /// it does next, while the fronts before it keep theirs.
+    fn grow_front(&mut self, pos: usize, kind: exact::Kind) {
+        let (r, room) = (self.plans[pos].exact, self.plans[pos].room);
+        let end = self.plans[pos].pool0 + exact::Offsets::len(r, room);
+        let extra = exact::Offsets::len(r, kind) - exact::Offsets::len(r, room);
+        self.plans[pos].room = kind;
+        for plan in &mut self.plans[pos + 1..] {
+            if plan.exact > 0 {
+                plan.pool0 += extra;
+            }
+        }
+        self.pool.splice(end..end, std::iter::repeat_n(0.0, extra));
     }
 
     /// Forward substitution of the exact-size front at `pos`; its `z` goes to its own slots of the outputs (the
