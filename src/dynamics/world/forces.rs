@@ -32,20 +32,23 @@ impl World {
     fn scatter_drive(&mut self, k: usize, t: &DriveTorque) {
         let (c, p, slot) = self.drive_slots[k];
         self.wrench[c].fixed_rows_mut::<3>(0).add_assign(&t.torque);
-        self.body_grad.add_corner(c, DP, &t.dc, 1.0);
-        self.body_grad.add_corner(c, DV, &t.dwc, 1.0);
+        self.body_grad
+            .add_corners(c, [(&t.dc, true), (&t.dwc, true)]);
         let (Some(p), Some((s, swapped))) = (p, slot) else {
             return;
         };
         self.wrench[p].fixed_rows_mut::<3>(0).sub_assign(&t.torque);
-        self.body_grad.add_corner(p, DP, &t.dp, -1.0);
-        self.body_grad.add_corner(p, DV, &t.dwc, 1.0);
-        // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max); (child, parent) is (i, j) unless swapped.
-        let (cp, pc) = if swapped { (1, 0) } else { (0, 1) };
-        self.pair_grad.add_corner(s, PAIR_DP + cp, &t.dp, 1.0);
-        self.pair_grad.add_corner(s, PAIR_DP + pc, &t.dc, -1.0);
-        self.pair_grad.add_corner(s, PAIR_DV + cp, &t.dwc, -1.0);
-        self.pair_grad.add_corner(s, PAIR_DV + pc, &t.dwc, -1.0);
+        self.body_grad
+            .add_corners(p, [(&t.dp, false), (&t.dwc, true)]);
+        // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max); (child, parent) is (i, j) unless swapped:
+        // +dp on the child–parent block, −dc on the parent–child one, −dwc on both velocity blocks.
+        let (dp_ij, dp_ji) = if swapped {
+            ((&t.dc, false), (&t.dp, true))
+        } else {
+            ((&t.dp, true), (&t.dc, false))
+        };
+        self.pair_grad
+            .add_corners(s, [dp_ij, dp_ji, (&t.dwc, false), (&t.dwc, false)]);
     }
 
     /// Sums all forces and their gradients at the current state (drive targets are those set for `t + h`).

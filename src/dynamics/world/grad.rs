@@ -66,6 +66,7 @@ impl<const K: usize> GradStore<K> {
     }
 
     /// Zeroes every block.
+    #[inline]
     pub(super) fn clear(&mut self) {
         for b in self.angular.iter_mut() {
             b.fill(Matrix3::zeros());
@@ -78,6 +79,7 @@ impl<const K: usize> GradStore<K> {
     }
 
     /// Sets item `i`'s blocks to `corners` in their angular corners and zero elsewhere.
+    #[inline]
     pub(super) fn set_corners(&mut self, i: usize, corners: [&Matrix3<f64>; K]) {
         match self.form[i] {
             Form::Angular(a) => {
@@ -94,23 +96,28 @@ impl<const K: usize> GradStore<K> {
         }
     }
 
-    /// Adds `add` (`sign` > 0) or subtracts it (otherwise) in the angular corner of item `i`'s block `k`.
-    pub(super) fn add_corner(&mut self, i: usize, k: usize, add: &Matrix3<f64>, sign: f64) {
+    /// Adds `m` (`add` true) or subtracts it in the angular corner of each of item `i`'s blocks, `ops[k]` for
+    /// block `k` (one lookup of the item's form for all its blocks).
+    #[inline]
+    pub(super) fn add_corners(&mut self, i: usize, ops: [(&Matrix3<f64>, bool); K]) {
         match self.form[i] {
             Form::Angular(a) => {
-                let c = &mut self.angular[a as usize][k];
-                if sign > 0.0 {
-                    *c += add;
-                } else {
-                    *c -= add;
+                for (c, (m, add)) in self.angular[a as usize].iter_mut().zip(ops) {
+                    if add {
+                        *c += m;
+                    } else {
+                        *c -= m;
+                    }
                 }
             }
             Form::Full(f) => {
-                let mut c = self.full[f as usize][k].fixed_view_mut::<3, 3>(0, 0);
-                if sign > 0.0 {
-                    c += add;
-                } else {
-                    c -= add;
+                for (b, (m, add)) in self.full[f as usize].iter_mut().zip(ops) {
+                    let mut c = b.fixed_view_mut::<3, 3>(0, 0);
+                    if add {
+                        c += m;
+                    } else {
+                        c -= m;
+                    }
                 }
             }
         }
@@ -130,16 +137,52 @@ impl<const K: usize> GradStore<K> {
         }
     }
 
-    /// Item `i`'s blocks as 6×6 matrices (zero outside the corners of an angular item).
-    #[inline]
-    pub(super) fn blocks(&self, i: usize) -> [Matrix6<f64>; K] {
+    /// Item `i`'s block `k` as a 6×6 matrix (zero outside the corner of an angular item).
+    #[inline(always)]
+    pub(super) fn block(&self, i: usize, k: usize) -> Matrix6<f64> {
         match self.form[i] {
-            Form::Angular(a) => self.angular[a as usize].map(|c| {
+            Form::Angular(a) => {
                 let mut m = Matrix6::zeros();
-                m.fixed_view_mut::<3, 3>(0, 0).copy_from(&c);
+                m.fixed_view_mut::<3, 3>(0, 0)
+                    .copy_from(&self.angular[a as usize][k]);
                 m
-            }),
-            Form::Full(f) => self.full[f as usize],
+            }
+            Form::Full(f) => self.full[f as usize][k],
+        }
+    }
+
+    /// For item `i`'s blocks `B_p` = `p` and `B_v` = `v`: `(base − B_p·s_p) − B_v·s_v`, or `B_p·s_p − B_v·s_v`
+    /// without a base, entry by entry exactly as that 6×6 expression computes it. An angular item's entries
+    /// outside the corner are `(base − 0·s_p) − 0·s_v` (or `0·s_p − 0·s_v`), so only its corner needs the blocks.
+    #[inline(always)]
+    pub(super) fn scaled(
+        &self,
+        i: usize,
+        base: Option<&Matrix6<f64>>,
+        (p, s_p): (usize, f64),
+        (v, s_v): (usize, f64),
+    ) -> Matrix6<f64> {
+        match self.form[i] {
+            Form::Angular(a) => {
+                let blocks = &self.angular[a as usize];
+                let (zp, zv) = (0.0 * s_p, 0.0 * s_v);
+                let (mut out, corner) = match base {
+                    Some(m) => (
+                        m.map(|x| x - zp - zv),
+                        m.fixed_view::<3, 3>(0, 0) - blocks[p] * s_p - blocks[v] * s_v,
+                    ),
+                    None => (Matrix6::repeat(zp - zv), blocks[p] * s_p - blocks[v] * s_v),
+                };
+                out.fixed_view_mut::<3, 3>(0, 0).copy_from(&corner);
+                out
+            }
+            Form::Full(f) => {
+                let blocks = &self.full[f as usize];
+                match base {
+                    Some(m) => m - blocks[p] * s_p - blocks[v] * s_v,
+                    None => blocks[p] * s_p - blocks[v] * s_v,
+                }
+            }
         }
     }
 }
@@ -148,7 +191,8 @@ impl<const K: usize> GradStore<K> {
 mod tests {
     use super::*;
 
-    /// The angular form gives back exactly the blocks a full accumulator holds after the same corner updates.
+    /// The angular form gives back exactly the blocks a full accumulator holds after the same corner updates, and
+    /// the step's combinations of them bit for bit (signed zeros included).
     #[test]
     fn angular_and_full_forms_agree_bit_for_bit() {
         let mut store = GradStore::<2>::default();
@@ -157,24 +201,30 @@ mod tests {
         let b = Matrix3::from_fn(|i, j| -(i as f64 + j as f64) * 0.1 - 0.0);
         for item in 0..2 {
             store.set_corners(item, [&a, &b]);
-            store.add_corner(item, 0, &b, 1.0);
-            store.add_corner(item, 1, &a, -1.0);
+            store.add_corners(item, [(&b, true), (&a, false)]);
         }
-        let [a0, a1] = store.blocks(0);
-        let [f0, f1] = store.blocks(1);
-        for (x, y) in a0.iter().chain(a1.iter()).zip(f0.iter().chain(f1.iter())) {
-            assert_eq!(x.to_bits(), y.to_bits());
+        let same = |x: &Matrix6<f64>, y: &Matrix6<f64>| {
+            x.iter()
+                .zip(y.iter())
+                .all(|(u, v)| u.to_bits() == v.to_bits())
+        };
+        for k in 0..2 {
+            assert!(same(&store.block(0, k), &store.block(1, k)));
+        }
+        let m = Matrix6::from_fn(|i, j| if i == j { 2.0 } else { 0.0 });
+        for h in [1.0 / 120.0, -1e-3, 0.0, -0.0] {
+            let with_base = |i| store.scaled(i, Some(&m), (0, h * h), (1, h));
+            let without = |i| store.scaled(i, None, (0, -h * h), (1, h));
+            assert!(same(&with_base(0), &with_base(1)), "h = {h}");
+            assert!(same(&without(0), &without(1)), "h = {h}");
+            let (p, v) = (store.block(1, 0), store.block(1, 1));
+            assert!(same(&with_base(1), &(m - p * (h * h) - v * h)));
+            assert!(same(&without(1), &(p * (-h * h) - v * h)));
         }
         assert!(!store.is_full(0) && store.is_full(1));
-        assert!(store.all_full_mut().is_none());
+        assert!(!store.all_full() && store.all_full_mut().is_none());
         store.clear();
-        assert!(
-            store
-                .blocks(0)
-                .iter()
-                .chain(&store.blocks(1))
-                .all(|m| m.iter().all(|&v| v == 0.0))
-        );
+        assert!((0..2).all(|i| (0..2).all(|k| store.block(i, k).iter().all(|&v| v == 0.0))));
     }
 
     #[test]

@@ -419,8 +419,9 @@ impl World {
             }
             let v = body.velocity;
             if implicit {
-                let [dfdp, dfdv] = self.body_grad.blocks(i);
-                self.sys.diag[i] = m - dfdp * (h * h) - dfdv * h;
+                // M̃ = M − h²∂f/∂p − h∂f/∂v, entry by entry as the full 6×6 expression.
+                self.sys.diag[i] = self.body_grad.scaled(i, Some(&m), (DP, h * h), (DV, h));
+                let dfdv = self.body_grad.block(i, DV);
                 self.rhs_a[i] = m * v + (self.wrench[i] - dfdv * v) * h;
             } else {
                 self.sys.diag[i] = m;
@@ -429,13 +430,13 @@ impl World {
         }
         for (s, c) in self.sys.couplings.iter_mut().enumerate() {
             if implicit {
-                let [dp_ij, dp_ji, dv_ij, dv_ji] = self.pair_grad.blocks(s);
                 // Scaled by −h², −h rather than negated: a negated block is a slow element-wise pass.
-                c.a_ij = dp_ij * (-h * h) - dv_ij * h;
-                c.a_ji = dp_ji * (-h * h) - dv_ji * h;
+                let g = &self.pair_grad;
+                c.a_ij = g.scaled(s, None, (PAIR_DP, -h * h), (PAIR_DV, h));
+                c.a_ji = g.scaled(s, None, (PAIR_DP + 1, -h * h), (PAIR_DV + 1, h));
                 // f̃ = f − ∂f/∂v·v includes the cross terms.
-                self.rhs_a[c.i] -= dv_ij * self.bodies[c.j].velocity * h;
-                self.rhs_a[c.j] -= dv_ji * self.bodies[c.i].velocity * h;
+                self.rhs_a[c.i] -= g.block(s, PAIR_DV) * self.bodies[c.j].velocity * h;
+                self.rhs_a[c.j] -= g.block(s, PAIR_DV + 1) * self.bodies[c.i].velocity * h;
             } else {
                 c.a_ij.fill(0.0);
                 c.a_ji.fill(0.0);
