@@ -120,19 +120,12 @@ impl TreeSolver {
     ) {
         let plan = &self.plans[pos];
         let members = &self.members[plan.joint.0..plan.joint.1];
-        let mut y1 = SVector::<f64, R>::zeros();
-        for m in members {
-            y1.as_mut_slice()[m.row0..m.row0 + m.rows]
-                .copy_from_slice(&b[m.lambda0..m.lambda0 + m.rows]);
-        }
+        let y1 = gather_rows::<R>(members, b);
         let kind = self.kinds[pos];
         let (z0, z1, yp) =
             exact::forward::<R, 1>(&self.pool[plan.pool0..], kind, &self.yb[pos], &y1);
         x[plan.body] = z0;
-        for m in members {
-            lambda[m.lambda0..m.lambda0 + m.rows]
-                .copy_from_slice(&z1.as_slice()[m.row0..m.row0 + m.rows]);
-        }
+        scatter_rows(members, &z1, lambda);
         if let Some(pp) = plan.parent {
             self.yb[pp] += yp;
         }
@@ -151,19 +144,12 @@ impl TreeSolver {
         let xp = plan
             .parent
             .map_or(Vector6::zeros(), |pp| x[self.plans[pp].body]);
-        let mut z1 = SVector::<f64, R>::zeros();
-        for m in members {
-            z1.as_mut_slice()[m.row0..m.row0 + m.rows]
-                .copy_from_slice(&lambda[m.lambda0..m.lambda0 + m.rows]);
-        }
+        let z1 = gather_rows::<R>(members, lambda);
         let kind = self.kinds[pos];
         let (x0, x1) =
             exact::backward::<R, 1>(&self.pool[plan.pool0..], kind, &x[plan.body], &z1, &xp);
         x[plan.body] = x0;
-        for m in members {
-            lambda[m.lambda0..m.lambda0 + m.rows]
-                .copy_from_slice(&x1.as_slice()[m.row0..m.row0 + m.rows]);
-        }
+        scatter_rows(members, &x1, lambda);
     }
 
     /// Forward substitution for a unit wrench on each axis of the body at `pos` (6 right-hand sides), along the
@@ -250,5 +236,39 @@ impl TreeSolver {
             xs[BODY]
         };
         self.acc[pos] = x0;
+    }
+}
+
+/// An exact front's `R` joint rows gathered from their rows of `src` (`b`, or `λ` holding the forward results).
+/// The usual group of one constraint is one fixed-size copy; a slice copy per member would call `memcpy` for a few
+/// numbers, several times per front and solve.
+#[inline(always)]
+fn gather_rows<const R: usize>(members: &[Member], src: &[f64]) -> SVector<f64, R> {
+    let mut v = SVector::<f64, R>::zeros();
+    if let [m] = members {
+        for (d, s) in v.iter_mut().zip(&src[m.lambda0..m.lambda0 + R]) {
+            *d = *s;
+        }
+    } else {
+        for m in members {
+            v.as_mut_slice()[m.row0..m.row0 + m.rows]
+                .copy_from_slice(&src[m.lambda0..m.lambda0 + m.rows]);
+        }
+    }
+    v
+}
+
+/// An exact front's `R` joint rows written to their rows of `dst` (λ), as [`gather_rows`] reads them.
+#[inline(always)]
+fn scatter_rows<const R: usize>(members: &[Member], v: &SVector<f64, R>, dst: &mut [f64]) {
+    if let [m] = members {
+        for (d, s) in dst[m.lambda0..m.lambda0 + R].iter_mut().zip(v.iter()) {
+            *d = *s;
+        }
+    } else {
+        for m in members {
+            dst[m.lambda0..m.lambda0 + m.rows]
+                .copy_from_slice(&v.as_slice()[m.row0..m.row0 + m.rows]);
+        }
     }
 }
