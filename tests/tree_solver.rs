@@ -259,6 +259,60 @@ fn angular_couplings_and_inverse_blocks_agree_with_dense_lu() {
     println!("figure inverse_blocks_max_rel_diff {worst:e} ratio");
 }
 
+/// A front sized for the angular couplings its structure was analysed with grows when the same structure later
+/// brings full couplings (and keeps that room when they turn angular again): each factorisation of one solver
+/// agrees with the dense oracle, solve and inverse blocks alike.
+#[test]
+fn couplings_that_turn_full_after_the_analysis_still_agree_with_dense_lu() {
+    let mut rng = Lcg(0x9a0_1f00d);
+    for n in [2, 5, 19, 40] {
+        let full = random_system(&mut rng, n);
+        let mut angular = full.clone();
+        for c in angular.couplings.iter_mut() {
+            for m in [&mut c.a_ij, &mut c.a_ji] {
+                let corner = m.fixed_view::<3, 3>(0, 0).into_owned();
+                m.fill(0.0);
+                m.fixed_view_mut::<3, 3>(0, 0).copy_from(&corner);
+            }
+        }
+        let (a, b) = random_rhs(&mut rng, &full);
+        let picks: Vec<usize> = (0..n.min(3)).map(|_| rng.below(n)).collect();
+        let mut tree = TreeSolver::new();
+        for (round, sys) in [&angular, &full, &angular, &full].into_iter().enumerate() {
+            let dense = solve_with(&mut DenseSolver::default(), sys, &a, &b).expect("dense");
+            let t = solve_with(&mut tree, sys, &a, &b).expect("tree");
+            let (fd, ft) = (flat(&dense), flat(&t));
+            let diff: Vec<f64> = fd.iter().zip(&ft).map(|(d, t)| d - t).collect();
+            assert!(
+                norm(&diff) <= 1e-9 * norm(&fd),
+                "{n} bodies, round {round}: solve"
+            );
+            let mut blocks = vec![Matrix6::zeros(); picks.len() * picks.len()];
+            assert!(tree.inverse_blocks(&picks, &mut blocks));
+            let mut dense_solver = DenseSolver::default();
+            dense_solver.factor(sys).unwrap();
+            let zero_b = vec![0.0; sys.constraint_rows()];
+            for (c, &bj) in picks.iter().enumerate() {
+                for k in 0..6 {
+                    let mut e = vec![Vector6::zeros(); n];
+                    e[bj][k] = 1.0;
+                    let mut x = vec![Vector6::zeros(); n];
+                    let mut l = vec![0.0; zero_b.len()];
+                    dense_solver.solve(&e, &zero_b, &mut x, &mut l);
+                    for (r, &bi) in picks.iter().enumerate() {
+                        let mine = blocks[r * picks.len() + c].column(k).into_owned();
+                        let err = (mine - x[bi]).norm() / x[bi].norm().max(1e-3);
+                        assert!(
+                            err <= 1e-9,
+                            "{n} bodies, round {round}: W[{bi}][{bj}] column {k}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A ball-joint Jacobian pair for an anchor at `s_a` from body a's CoM and `s_b` from body b's CoM.
 fn ball(s_a: [f64; 3], s_b: [f64; 3]) -> (Matrix6<f64>, Matrix6<f64>) {
     let mut ja = Matrix6::zeros();

@@ -22,7 +22,9 @@
 //!
 //! **Allocation.** `factor` analyses the structure (which body is whose parent, the order, the groups) and
 //! allocates only when the structure differs from the previous call; `factor` and `solve` on an unchanged
-//! structure allocate nothing. See docs/tree_solver.md.
+//! structure allocate nothing, with one exception: an exact front keeps room for the coupling kind it was analysed
+//! with (angular, for a drive, takes a third of a full one's), so a coupling that was zero outside its angular
+//! corner at the analysis and is not at a later `factor` grows that front's room once. See docs/tree_solver.md.
 
 use nalgebra::{Matrix6, Vector6};
 
@@ -132,6 +134,10 @@ struct Plan {
     exact: usize,
     /// First of an exact front's entries in the solver's `f64` pool.
     pool0: usize,
+    /// The coupling an exact front's pool slice has room for.
+    room: exact::Kind,
+    /// Number of fronts between this one and its root (0 for a root).
+    depth: usize,
 }
 
 impl Plan {
@@ -188,23 +194,26 @@ pub struct TreeSolver {
     lower: Vec<Matrix6<f64>>,
     /// `D_k⁻¹ F[k][u]`, for every stored pair.
     upper: Vec<Matrix6<f64>>,
-    /// Per position: the body pivot accumulating the children's Schur updates.
+    /// Per position: the body pivot accumulating the children's Schur updates. Only `factor` reads it, so after a
+    /// factorisation [`SaddlePointSolver::inverse_blocks`] keeps each body's solution `X` in it (a buffer of its own
+    /// would duplicate it).
     acc: Vec<Matrix6<f64>>,
     /// Per position: the body right-hand side accumulating the children's forward updates.
     yb: Vec<Vector6<f64>>,
-    /// Per position: `D_k⁻¹ w_k` of the forward pass.
-    z: Vec<[Vector6<f64>; 3]>,
-    /// Per position: the body's solution, read by its children in the backward pass.
-    xpos: Vec<Vector6<f64>>,
+    /// `D_k⁻¹ w_k` of the forward pass of the padded fronts, at their pivots' indices (as `inv`). An exact front
+    /// keeps its `z` in the caller's `x` (body slot) and `λ` (joint rows) instead, which its own backward step
+    /// reads just before overwriting them: buffers of their own would duplicate the outputs.
+    z: Vec<Vector6<f64>>,
     /// The factors of the exact-size fronts (`exact.rs`), each front at its `pool0`.
     pool: Vec<f64>,
     /// Per position: the coupling kind an exact front was factored with (value-dependent, so set by `factor`).
     kinds: Vec<exact::Kind>,
-    /// Scratch of [`SaddlePointSolver::inverse_blocks`]: per position the forward results `Z` for the slots
-    /// (6 right-hand sides at once), the solution `X` of the body, the column whose forward path reached it, and
-    /// whether a requested body lies below it.
+    /// Scratch of [`SaddlePointSolver::inverse_blocks`] (its `X` is in `acc`): per depth in the tree the forward
+    /// results `Z` for the slots (6 right-hand sides at once) of the front at that depth on the current column's
+    /// path (a path to the root has one front per depth, so this is as long as the deepest path, not one entry
+    /// per body); per position the column whose forward path reached it, and whether a requested body lies
+    /// below it.
     blk_z: Vec<[Matrix6<f64>; 3]>,
-    blk_x: Vec<Matrix6<f64>>,
     blk_col: Vec<usize>,
     blk_need: Vec<bool>,
     /// Position of each body in the elimination order.
@@ -235,7 +244,10 @@ impl TreeSolver {
             if plan.parent.is_some() && plan.world_rows == 0 {
                 plan.exact = plan.joint_rows;
                 plan.pool0 = pool;
-                pool += exact::Offsets::len(plan.joint_rows);
+                // Room for the coupling this system has (a drive's is angular: a third of a full one's room).
+                let refs = &self.coupling_refs[plan.couplings.0..plan.couplings.1];
+                plan.room = exact::kind_of(sys, refs);
+                pool += exact::Offsets::len(plan.joint_rows, plan.room);
             }
             let (p, b) = plan.place(pivots, blocks);
             pivots += p;
@@ -243,8 +255,14 @@ impl TreeSolver {
         }
         self.pool = vec![0.0; pool];
         self.kinds = vec![exact::Kind::None; len];
-        self.blk_z = vec![[Matrix6::zeros(); 3]; len];
-        self.blk_x = vec![Matrix6::zeros(); len];
+        // Parents come after their children: descending positions see a parent's depth before its children's.
+        for pos in (0..len).rev() {
+            self.plans[pos].depth = self.plans[pos]
+                .parent
+                .map_or(0, |pp| self.plans[pp].depth + 1);
+        }
+        let depths = self.plans.iter().map(|p| p.depth + 1).max().unwrap_or(0);
+        self.blk_z = vec![[Matrix6::zeros(); 3]; depths];
         self.blk_col = vec![usize::MAX; len];
         self.blk_need = vec![false; len];
         self.pos_of = vec![0; len];
@@ -256,8 +274,7 @@ impl TreeSolver {
         self.upper = vec![Matrix6::zeros(); blocks];
         self.acc = vec![Matrix6::zeros(); len];
         self.yb = vec![Vector6::zeros(); len];
-        self.z = vec![[Vector6::zeros(); 3]; len];
-        self.xpos = vec![Vector6::zeros(); len];
+        self.z = vec![Vector6::zeros(); pivots];
         self.constraint_rows = sys.constraint_rows();
         self.sig = Some(Signature::of(sys));
         Ok(())
@@ -429,7 +446,7 @@ impl SaddlePointSolver for TreeSolver {
                 }
             }
             for (row, &bi) in bodies.iter().enumerate() {
-                out[row * nb + col] = self.blk_x[self.pos_of[bi]];
+                out[row * nb + col] = self.acc[self.pos_of[bi]];
             }
         }
         true
@@ -456,7 +473,7 @@ impl SaddlePointSolver for TreeSolver {
         for pos in 0..n {
             let plan = &self.plans[pos];
             if plan.exact > 0 {
-                with_rows!(plan.exact, R => self.forward_exact::<R>(pos, b));
+                with_rows!(plan.exact, R => self.forward_exact::<R>(pos, b, x, lambda));
                 continue;
             }
             let present = plan.present();
@@ -476,7 +493,7 @@ impl SaddlePointSolver for TreeSolver {
                         y[u] -= self.lower[plan.block(k, u)] * zk;
                     }
                 }
-                self.z[pos][k] = zk;
+                self.z[plan.inverse(k)] = zk;
             }
             if let Some(pp) = plan.parent {
                 self.yb[pp] += y[PARENT];
@@ -492,13 +509,14 @@ impl SaddlePointSolver for TreeSolver {
             let present = plan.present();
             let mut xs = [Vector6::zeros(); 4];
             if let Some(pp) = plan.parent {
-                xs[PARENT] = self.xpos[pp];
+                // Parents are solved first (descending positions): `x` holds the parent's solution.
+                xs[PARENT] = x[self.plans[pp].body];
             }
             for k in (0..3).rev() {
                 if !present[k] {
                     continue;
                 }
-                let mut v = self.z[pos][k];
+                let mut v = self.z[plan.inverse(k)];
                 for u in k + 1..4 {
                     if present[u] {
                         v -= self.upper[plan.block(k, u)] * xs[u];
@@ -506,7 +524,6 @@ impl SaddlePointSolver for TreeSolver {
                 }
                 xs[k] = v;
             }
-            self.xpos[pos] = xs[BODY];
             x[plan.body] = xs[BODY];
             scatter(
                 &self.members[plan.world.0..plan.world.1],

@@ -216,7 +216,8 @@ impl PreparedClip {
 /// With `free`, the root is a free body instead, with the assist's drive to the world and centre-of-mass spring
 /// (both without gains until the controller sets them).
 pub(super) fn build_world(reference: &Arc<ReferenceMotion>, free: bool) -> BuiltWorld {
-    let mut kin = Vec::new();
+    // Exact size: the buffer stays with the character (its guard's reset reuses it).
+    let mut kin = Vec::with_capacity(reference.bodies());
     reference.kinematics(0, &mut kin);
     let mut world = World::new();
     world.set_gravity(reference.gravity);

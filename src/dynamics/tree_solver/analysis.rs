@@ -189,9 +189,10 @@ impl Analysis {
             pos_of[b] = pos;
         }
         let mut out = Self {
+            // Exact sizes: every constraint is one member, every coupling one reference.
             plans: Vec::with_capacity(n),
-            members: Vec::new(),
-            coupling_refs: Vec::new(),
+            members: Vec::with_capacity(sys.constraints.len()),
+            coupling_refs: Vec::with_capacity(sys.couplings.len()),
         };
         for &b in bfs.iter().rev() {
             let w0 = out.members.len();
@@ -215,6 +216,9 @@ impl Analysis {
                 slot: [0; 6],
                 exact: 0,
                 pool0: 0,
+                room: super::exact::Kind::None,
+                // Filled once the whole order is known.
+                depth: 0,
             });
         }
         Ok(out)

@@ -8,10 +8,11 @@
 //! (same pivots, same order), so the results agree to round-off.
 //!
 //! Layout of one front in the solver's `f64` pool (column-major blocks, offsets from [`Offsets::of`]):
-//! `inv0` = body pivot⁻¹ (6×6), `u_bp` = inv0·C_cp (6×6), `l_pb` = C_pc (6×6), `u_bj` = inv0·J_cᵀ (6×R, the
-//! negated U_bj), `l_jb` = J_c (R×6), `u_jp` = inv1·F_jp (R×6), `l_pj` = −F_pj (6×R), `inv1` = joint pivot⁻¹
-//! (R×R). Without a
-//! coupling the `u_bp`/`l_pb` blocks are left unused.
+//! `inv0` = body pivot⁻¹ (6×6), `u_bj` = inv0·J_cᵀ (6×R, the negated U_bj), `l_jb` = J_c (R×6), `u_jp` =
+//! inv1·F_jp (R×6), `l_pj` = −F_pj (6×R), `inv1` = joint pivot⁻¹ (R×R), then the coupling's `u_bp` = inv0·C_cp
+//! and `l_pb` = C_pc, as large as the coupling needs: nothing without one, 6×3 and 3×3 for an angular one, 6×6
+//! each for a full one. A front's room for them ([`Kind`]) is set when the structure is analysed, from the
+//! coupling values then, and grows if a later coupling needs more (see `TreeSolver::factor_exact`).
 //!
 //! **Angular couplings.** Joint drives (the only couplings a character has) are pure torques of the rotations and
 //! angular velocities, so their coupling blocks are zero outside the 3×3 angular corner. Such a front stores
@@ -20,39 +21,50 @@
 
 use nalgebra::{Matrix3, Matrix6, SMatrix, SMatrixView};
 
+use super::CouplingRef;
 use super::inverse6::{invert_body, invert_small};
+use crate::dynamics::system::BlockSystem;
 
 /// Offsets of a front's blocks inside its pool slice.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Offsets {
     inv0: usize,
-    u_bp: usize,
-    l_pb: usize,
     u_bj: usize,
     l_jb: usize,
     u_jp: usize,
     l_pj: usize,
     inv1: usize,
+    u_bp: usize,
+    l_pb: usize,
 }
 
 impl Offsets {
-    /// Offsets for a joint group of `r` rows (nothing depends on the front's position: offsets are relative).
-    pub(super) const fn of(r: usize) -> Self {
+    /// Offsets for a joint group of `r` rows and a coupling of kind `kind` (nothing depends on the front's
+    /// position: offsets are relative).
+    pub(super) const fn of(r: usize, kind: Kind) -> Self {
+        let u_bp = 36 + 24 * r + r * r;
         Offsets {
             inv0: 0,
-            u_bp: 36,
-            l_pb: 72,
-            u_bj: 108,
-            l_jb: 108 + 6 * r,
-            u_jp: 108 + 12 * r,
-            l_pj: 108 + 18 * r,
-            inv1: 108 + 24 * r,
+            u_bj: 36,
+            l_jb: 36 + 6 * r,
+            u_jp: 36 + 12 * r,
+            l_pj: 36 + 18 * r,
+            inv1: 36 + 24 * r,
+            u_bp,
+            // After u_bp: 6×3 for an angular coupling, 6×6 for a full one.
+            l_pb: u_bp + if matches!(kind, Kind::Full) { 36 } else { 18 },
         }
     }
 
-    /// Pool length of a front with an `r`-row joint group.
-    pub(super) const fn len(r: usize) -> usize {
-        108 + 24 * r + r * r
+    /// Pool length of a front with an `r`-row joint group and room for a coupling of kind `kind`.
+    pub(super) const fn len(r: usize, kind: Kind) -> usize {
+        36 + 24 * r
+            + r * r
+            + match kind {
+                Kind::None => 0,
+                Kind::Angular => 18 + 9,
+                Kind::Full => 36 + 36,
+            }
     }
 }
 
@@ -95,8 +107,9 @@ pub(super) enum Coupling<'a> {
     Full(&'a Matrix6<f64>, &'a Matrix6<f64>),
 }
 
-/// The coupling kind a front was factored with, kept for its solve passes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// The coupling kind a front was factored with, kept for its solve passes; also the room a front has for its
+/// coupling's blocks (ordered by that room: a front with room for one kind can hold every smaller one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub(super) enum Kind {
     #[default]
     None,
@@ -124,6 +137,21 @@ pub(super) fn angular_only(m: &Matrix6<f64>) -> bool {
         && s[18..].iter().all(|&v| v == 0.0)
 }
 
+/// The kind of the coupling `refs` (a front's references into `sys.couplings`, summed when several) has in
+/// `sys`, without summing: angular when every referenced block is (a sum of angular blocks is angular).
+pub(super) fn kind_of(sys: &BlockSystem, refs: &[CouplingRef]) -> Kind {
+    if refs.is_empty() {
+        Kind::None
+    } else if refs.iter().all(|r| {
+        let c = &sys.couplings[r.idx];
+        angular_only(&c.a_ij) && angular_only(&c.a_ji)
+    }) {
+        Kind::Angular
+    } else {
+        Kind::Full
+    }
+}
+
 /// Which pivot of the front was singular.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Singular {
@@ -142,7 +170,7 @@ pub(super) fn factor<const R: usize>(
     coupling: Coupling<'_>,
     tol: f64,
 ) -> Result<Matrix6<f64>, Singular> {
-    let o = Offsets::of(R);
+    let o = Offsets::of(R, coupling.kind());
     let inv0 = invert_body(acc, tol * acc.amax()).ok_or(Singular::Body)?;
     // Signs are folded into what is stored (`n_bj = −U_bj`, `n_pj = −F_pj`), so no block is ever negated (a
     // negated nalgebra block is an element-by-element pass of its own). Slot body: U_bj = D⁻¹·F_bj with
@@ -201,7 +229,7 @@ pub(super) fn forward<const R: usize, const C: usize>(
     y0: &SMatrix<f64, 6, C>,
     y1: &SMatrix<f64, R, C>,
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>, SMatrix<f64, 6, C>) {
-    let o = Offsets::of(R);
+    let o = Offsets::of(R, kind);
     let z0 = view::<6, 6>(pool, o.inv0) * y0;
     let w1 = y1 - view::<R, 6>(pool, o.l_jb) * z0;
     let z1 = view::<R, R>(pool, o.inv1) * w1;
@@ -225,7 +253,7 @@ pub(super) fn backward<const R: usize, const C: usize>(
     z1: &SMatrix<f64, R, C>,
     xp: &SMatrix<f64, 6, C>,
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>) {
-    let o = Offsets::of(R);
+    let o = Offsets::of(R, kind);
     let x1 = z1 - view::<R, 6>(pool, o.u_jp) * xp;
     let mut x0 = z0 + view::<6, R>(pool, o.u_bj) * x1;
     match kind {

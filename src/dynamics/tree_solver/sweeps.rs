@@ -76,7 +76,11 @@ impl TreeSolver {
             exact::Coupling::Full(cp, pc)
         };
         self.kinds[pos] = coupling.kind();
-        let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R)];
+        if coupling.kind() > plan.room {
+            self.grow_front(pos, coupling.kind());
+        }
+        let plan = &self.plans[pos];
+        let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R, plan.room)];
         exact::factor::<R>(pool, &self.acc[pos], &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
             singular(
                 plan,
@@ -88,25 +92,47 @@ impl TreeSolver {
         })
     }
 
-    /// Forward substitution of the exact-size front at `pos`.
-    pub(super) fn forward_exact<const R: usize>(&mut self, pos: usize, b: &[f64]) {
-        let plan = &self.plans[pos];
-        let mut y1 = SVector::<f64, R>::zeros();
-        for m in &self.members[plan.joint.0..plan.joint.1] {
-            y1.as_mut_slice()[m.row0..m.row0 + m.rows]
-                .copy_from_slice(&b[m.lambda0..m.lambda0 + m.rows]);
+    /// Gives the exact front at `pos` room for a coupling of kind `kind`: it was analysed with a smaller one (a
+    /// coupling that was zero outside its angular corner then, and is not now). Allocates, once per front: the room
+    /// stays. The fronts after it move up in the pool; their factors are stale until `factor` reaches them, which
+    /// it does next, while the fronts before it keep theirs.
+    fn grow_front(&mut self, pos: usize, kind: exact::Kind) {
+        let (r, room) = (self.plans[pos].exact, self.plans[pos].room);
+        let end = self.plans[pos].pool0 + exact::Offsets::len(r, room);
+        let extra = exact::Offsets::len(r, kind) - exact::Offsets::len(r, room);
+        self.plans[pos].room = kind;
+        for plan in &mut self.plans[pos + 1..] {
+            if plan.exact > 0 {
+                plan.pool0 += extra;
+            }
         }
+        self.pool.splice(end..end, std::iter::repeat_n(0.0, extra));
+    }
+
+    /// Forward substitution of the exact-size front at `pos`; its `z` goes to its own slots of the outputs (the
+    /// body's `x`, the joint rows of `λ`) until [`Self::backward_exact`] replaces it by the solution.
+    pub(super) fn forward_exact<const R: usize>(
+        &mut self,
+        pos: usize,
+        b: &[f64],
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+    ) {
+        let plan = &self.plans[pos];
+        let members = &self.members[plan.joint.0..plan.joint.1];
+        let y1 = gather_rows::<R>(members, b);
         let kind = self.kinds[pos];
         let (z0, z1, yp) =
             exact::forward::<R, 1>(&self.pool[plan.pool0..], kind, &self.yb[pos], &y1);
-        self.z[pos][BODY] = z0;
-        self.z[pos][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
+        x[plan.body] = z0;
+        scatter_rows(members, &z1, lambda);
         if let Some(pp) = plan.parent {
             self.yb[pp] += yp;
         }
     }
 
-    /// Back substitution of the exact-size front at `pos` (its parent is already solved).
+    /// Back substitution of the exact-size front at `pos` (its parent is already solved, its `z` is in `x` and
+    /// `λ`).
     pub(super) fn backward_exact<const R: usize>(
         &mut self,
         pos: usize,
@@ -114,17 +140,16 @@ impl TreeSolver {
         lambda: &mut [f64],
     ) {
         let plan = &self.plans[pos];
-        let xp = plan.parent.map_or(Vector6::zeros(), |pp| self.xpos[pp]);
-        let z1 = self.z[pos][JOINT].fixed_rows::<R>(0).into_owned();
+        let members = &self.members[plan.joint.0..plan.joint.1];
+        let xp = plan
+            .parent
+            .map_or(Vector6::zeros(), |pp| x[self.plans[pp].body]);
+        let z1 = gather_rows::<R>(members, lambda);
         let kind = self.kinds[pos];
         let (x0, x1) =
-            exact::backward::<R, 1>(&self.pool[plan.pool0..], kind, &self.z[pos][BODY], &z1, &xp);
-        self.xpos[pos] = x0;
+            exact::backward::<R, 1>(&self.pool[plan.pool0..], kind, &x[plan.body], &z1, &xp);
         x[plan.body] = x0;
-        for m in &self.members[plan.joint.0..plan.joint.1] {
-            lambda[m.lambda0..m.lambda0 + m.rows]
-                .copy_from_slice(&x1.as_slice()[m.row0..m.row0 + m.rows]);
-        }
+        scatter_rows(members, &x1, lambda);
     }
 
     /// Forward substitution for a unit wrench on each axis of the body at `pos` (6 right-hand sides), along the
@@ -141,8 +166,8 @@ impl TreeSolver {
                 with_rows!(plan.exact, R => {
                     let (z0, z1, yp) =
                         exact::forward::<R, 6>(pool, kind, &y, &SMatrix::<f64, R, 6>::zeros());
-                    self.blk_z[p][BODY] = z0;
-                    self.blk_z[p][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
+                    self.blk_z[plan.depth][BODY] = z0;
+                    self.blk_z[plan.depth][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
                     yp
                 })
             } else {
@@ -158,7 +183,7 @@ impl TreeSolver {
                             ys[u] -= self.lower[plan.block(k, u)] * zk;
                         }
                     }
-                    self.blk_z[p][k] = zk;
+                    self.blk_z[plan.depth][k] = zk;
                 }
                 ys[PARENT]
             };
@@ -176,11 +201,11 @@ impl TreeSolver {
     /// parent's `X` (fronts off that column's path have `Z` = 0).
     pub(super) fn block_backward(&mut self, pos: usize, col: usize) {
         let plan = &self.plans[pos];
-        let xp = plan.parent.map_or(Matrix6::zeros(), |pp| self.blk_x[pp]);
+        let xp = plan.parent.map_or(Matrix6::zeros(), |pp| self.acc[pp]);
         let on_path = self.blk_col[pos] == col;
         let z = |k: usize| {
             if on_path {
-                self.blk_z[pos][k]
+                self.blk_z[plan.depth][k]
             } else {
                 Matrix6::zeros()
             }
@@ -210,6 +235,40 @@ impl TreeSolver {
             }
             xs[BODY]
         };
-        self.blk_x[pos] = x0;
+        self.acc[pos] = x0;
+    }
+}
+
+/// An exact front's `R` joint rows gathered from their rows of `src` (`b`, or `λ` holding the forward results).
+/// The usual group of one constraint is one fixed-size copy; a slice copy per member would call `memcpy` for a few
+/// numbers, several times per front and solve.
+#[inline(always)]
+fn gather_rows<const R: usize>(members: &[Member], src: &[f64]) -> SVector<f64, R> {
+    let mut v = SVector::<f64, R>::zeros();
+    if let [m] = members {
+        for (d, s) in v.iter_mut().zip(&src[m.lambda0..m.lambda0 + R]) {
+            *d = *s;
+        }
+    } else {
+        for m in members {
+            v.as_mut_slice()[m.row0..m.row0 + m.rows]
+                .copy_from_slice(&src[m.lambda0..m.lambda0 + m.rows]);
+        }
+    }
+    v
+}
+
+/// An exact front's `R` joint rows written to their rows of `dst` (λ), as [`gather_rows`] reads them.
+#[inline(always)]
+fn scatter_rows<const R: usize>(members: &[Member], v: &SVector<f64, R>, dst: &mut [f64]) {
+    if let [m] = members {
+        for (d, s) in dst[m.lambda0..m.lambda0 + R].iter_mut().zip(v.iter()) {
+            *d = *s;
+        }
+    } else {
+        for m in members {
+            dst[m.lambda0..m.lambda0 + m.rows]
+                .copy_from_slice(&v.as_slice()[m.row0..m.row0 + m.rows]);
+        }
     }
 }

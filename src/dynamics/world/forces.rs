@@ -4,58 +4,51 @@
 
 use std::ops::{AddAssign, SubAssign};
 
-use nalgebra::{Matrix3, Matrix6};
-
-use super::{Slot, World};
+use super::{DP, DV, PAIR_DP, PAIR_DV, Slot, World};
 use crate::dynamics::body::gyroscopic_terms;
 use crate::dynamics::force::{DriveTorque, Force, ForceEval};
 
 impl World {
-    /// Adds one force evaluation into the accumulators.
+    /// Adds one force evaluation into the accumulators (its bodies and slot keep full blocks: see `prepare`).
     pub(super) fn scatter(&mut self, a: usize, b: Option<usize>, slot: Slot, e: &ForceEval) {
         self.wrench[a] += e.wrench[0];
-        self.dfdp[a] += e.dp[0][0];
-        self.dfdv[a] += e.dv[0][0];
+        self.body_grad.add_full(a, DP, &e.dp[0][0]);
+        self.body_grad.add_full(a, DV, &e.dv[0][0]);
         let (Some(b), Some((s, swapped))) = (b, slot) else {
             return;
         };
         self.wrench[b] += e.wrench[1];
-        self.dfdp[b] += e.dp[1][1];
-        self.dfdv[b] += e.dv[1][1];
+        self.body_grad.add_full(b, DP, &e.dp[1][1]);
+        self.body_grad.add_full(b, DV, &e.dv[1][1]);
         // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max).
         let (ab, ba) = if swapped { (1, 0) } else { (0, 1) };
-        self.cpl_dp[s][ab] += e.dp[0][1];
-        self.cpl_dp[s][ba] += e.dp[1][0];
-        self.cpl_dv[s][ab] += e.dv[0][1];
-        self.cpl_dv[s][ba] += e.dv[1][0];
+        self.pair_grad.add_full(s, PAIR_DP + ab, &e.dp[0][1]);
+        self.pair_grad.add_full(s, PAIR_DP + ba, &e.dp[1][0]);
+        self.pair_grad.add_full(s, PAIR_DV + ab, &e.dv[0][1]);
+        self.pair_grad.add_full(s, PAIR_DV + ba, &e.dv[1][0]);
     }
 
     /// Adds a drive's torque and its 3×3 angular gradient blocks (all that is non-zero) into the accumulators.
     fn scatter_drive(&mut self, k: usize, t: &DriveTorque) {
-        fn corner(m: &mut Matrix6<f64>, add: &Matrix3<f64>, sign: f64) {
-            let mut c = m.fixed_view_mut::<3, 3>(0, 0);
-            if sign > 0.0 {
-                c += add;
-            } else {
-                c -= add;
-            }
-        }
         let (c, p, slot) = self.drive_slots[k];
         self.wrench[c].fixed_rows_mut::<3>(0).add_assign(&t.torque);
-        corner(&mut self.dfdp[c], &t.dc, 1.0);
-        corner(&mut self.dfdv[c], &t.dwc, 1.0);
+        self.body_grad
+            .add_corners(c, [(&t.dc, true), (&t.dwc, true)]);
         let (Some(p), Some((s, swapped))) = (p, slot) else {
             return;
         };
         self.wrench[p].fixed_rows_mut::<3>(0).sub_assign(&t.torque);
-        corner(&mut self.dfdp[p], &t.dp, -1.0);
-        corner(&mut self.dfdv[p], &t.dwc, 1.0);
-        // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max); (child, parent) is (i, j) unless swapped.
-        let (cp, pc) = if swapped { (1, 0) } else { (0, 1) };
-        corner(&mut self.cpl_dp[s][cp], &t.dp, 1.0);
-        corner(&mut self.cpl_dp[s][pc], &t.dc, -1.0);
-        corner(&mut self.cpl_dv[s][cp], &t.dwc, -1.0);
-        corner(&mut self.cpl_dv[s][pc], &t.dwc, -1.0);
+        self.body_grad
+            .add_corners(p, [(&t.dp, false), (&t.dwc, true)]);
+        // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max); (child, parent) is (i, j) unless swapped:
+        // +dp on the child–parent block, −dc on the parent–child one, −dwc on both velocity blocks.
+        let (dp_ij, dp_ji) = if swapped {
+            ((&t.dc, false), (&t.dp, true))
+        } else {
+            ((&t.dp, true), (&t.dc, false))
+        };
+        self.pair_grad
+            .add_corners(s, [dp_ij, dp_ji, (&t.dwc, false), (&t.dwc, false)]);
     }
 
     /// Sums all forces and their gradients at the current state (drive targets are those set for `t + h`).
@@ -69,15 +62,9 @@ impl World {
             self.wrench[i]
                 .fixed_rows_mut::<3>(3)
                 .copy_from(&(self.gravity * body.mass));
-            self.dfdp[i].fill(0.0);
-            self.dfdp[i].fixed_view_mut::<3, 3>(0, 0).copy_from(&dp);
-            self.dfdv[i].fill(0.0);
-            self.dfdv[i].fixed_view_mut::<3, 3>(0, 0).copy_from(&dv);
+            self.body_grad.set_corners(i, [&dp, &dv]);
         }
-        for s in self.cpl_dp.iter_mut().chain(self.cpl_dv.iter_mut()) {
-            s[0].fill(0.0);
-            s[1].fill(0.0);
-        }
+        self.pair_grad.clear();
         for k in 0..self.drives.len() {
             let t = self.drives[k].torque(&self.bodies);
             self.scatter_drive(k, &t);
@@ -97,7 +84,8 @@ impl World {
         }
     }
 
-    /// Whether a force's bodies changed since the buffers were sized.
+    /// Whether a force's bodies changed since the buffers were sized, or a body now needs full gradient blocks
+    /// (a user force or spring moved to it, or penalty contacts were selected).
     pub(super) fn structure_changed(&self) -> bool {
         self.drive_slots.len() != self.drives.len()
             || self
@@ -105,5 +93,11 @@ impl World {
                 .iter()
                 .zip(&self.drive_slots)
                 .any(|(d, s)| (d.child, d.parent) != (s.0, s.1))
+            || self
+                .user_forces
+                .iter()
+                .any(|f| !self.body_grad.is_full(f.body))
+            || self.springs.iter().any(|s| !self.body_grad.is_full(s.body))
+            || (self.contacts.penalty() && !self.body_grad.all_full())
     }
 }

@@ -3,11 +3,14 @@
 
 mod build;
 mod forces;
+mod grad;
 mod state;
 
 pub use state::{BodyState, Fnv1a, StateError, WorldState};
 
 use nalgebra::{Matrix3, Matrix6, UnitQuaternion, Vector3, Vector6};
+
+use grad::GradStore;
 
 use super::auto_solver::AutoSolver;
 use super::body::Body;
@@ -100,6 +103,13 @@ pub struct SpringId(pub usize);
 /// Where a two-body force writes its cross blocks: coupling slot and whether (a, b) is the slot's (j, i).
 type Slot = Option<(usize, bool)>;
 
+/// A body's gradient blocks in [`World`]'s `body_grad`: `∂f/∂p`, `∂f/∂v`.
+const DP: usize = 0;
+const DV: usize = 1;
+/// A coupling slot's blocks in `pair_grad`: `∂f/∂p` then `∂f/∂v`, each `[A_ij, A_ji]` side (add 0 or 1).
+const PAIR_DP: usize = 0;
+const PAIR_DV: usize = 2;
+
 /// Bodies, constraints, forces, the solver and every buffer of the step.
 ///
 /// Buffers are sized when the structure changes (bodies, constraints or forces added), at the next
@@ -133,14 +143,15 @@ pub struct World {
     drive_slots: Vec<(usize, Option<usize>, Slot)>,
     force_slots: Vec<Slot>,
     wrench: Vec<Vector6<f64>>,
-    dfdp: Vec<Matrix6<f64>>,
-    dfdv: Vec<Matrix6<f64>>,
+    /// Per body `[∂f/∂p, ∂f/∂v]` ([`DP`], [`DV`]), angular corners only unless a force writes more.
+    body_grad: GradStore<2>,
     /// World inertia `R I Rᵀ` of each body at the start of the step (gyroscopic terms and mass matrix).
     inertia: Vec<Matrix3<f64>>,
-    cpl_dp: Vec<[Matrix6<f64>; 2]>,
-    cpl_dv: Vec<[Matrix6<f64>; 2]>,
+    /// Per coupling slot the cross blocks `[∂f/∂p (ij, ji), ∂f/∂v (ij, ji)]` ([`PAIR_DP`], [`PAIR_DV`]).
+    pair_grad: GradStore<4>,
+    /// The step's momentum right-hand side; zeroed after the velocity solve to serve as post-stabilization's
+    /// `a = 0` (a buffer of its own would only hold zeros).
     rhs_a: Vec<Vector6<f64>>,
-    zero: Vec<Vector6<f64>>,
     x: Vec<Vector6<f64>>,
     g: Vec<f64>,
     b: Vec<f64>,
@@ -199,13 +210,10 @@ impl World {
             drive_slots: Vec::new(),
             force_slots: Vec::new(),
             wrench: Vec::new(),
-            dfdp: Vec::new(),
-            dfdv: Vec::new(),
+            body_grad: GradStore::default(),
             inertia: Vec::new(),
-            cpl_dp: Vec::new(),
-            cpl_dv: Vec::new(),
+            pair_grad: GradStore::default(),
             rhs_a: Vec::new(),
-            zero: Vec::new(),
             x: Vec::new(),
             g: Vec::new(),
             b: Vec::new(),
@@ -281,6 +289,14 @@ impl World {
     /// Sizes every buffer for the current structure. Called by [`World::step`] when needed; call it yourself to
     /// move the allocations out of the first step.
     pub fn prepare(&mut self) {
+        // The structure is complete when the buffers are sized: give back what the pushes' capacity doubling left
+        // unused (up to half of each list; a crowd holds one world per character).
+        self.bodies.shrink_to_fit();
+        self.constraints.shrink_to_fit();
+        self.drives.shrink_to_fit();
+        self.user_forces.shrink_to_fit();
+        self.springs.shrink_to_fit();
+        self.forces.shrink_to_fit();
         let n = self.bodies.len();
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         let mut slot_of = |a: usize, b: Option<usize>| -> Slot {
@@ -331,27 +347,40 @@ impl World {
             .collect();
         let m = self.sys.constraint_rows();
         self.wrench = vec![Vector6::zeros(); n];
-        self.dfdp = vec![Matrix6::zeros(); n];
-        self.dfdv = vec![Matrix6::zeros(); n];
+        // Full gradient blocks only where a force other than the gyroscopic terms and drives writes: user forces,
+        // springs, other forces' bodies and slots, and every body under penalty contact (any body may touch).
+        let mut full = vec![self.contacts.penalty(); n];
+        let bodies_of_forces = self.forces.iter().flat_map(|f| {
+            let (a, b) = f.bodies();
+            std::iter::once(a).chain(b)
+        });
+        let single = self.user_forces.iter().map(|f| f.body);
+        for b in bodies_of_forces
+            .chain(single)
+            .chain(self.springs.iter().map(|s| s.body))
+        {
+            full[b] = true;
+        }
+        self.body_grad.size(&full);
+        let mut full_pairs = vec![false; pairs.len()];
+        for &(s, _) in self.force_slots.iter().flatten() {
+            full_pairs[s] = true;
+        }
+        self.pair_grad.size(&full_pairs);
         self.inertia = vec![Matrix3::zeros(); n];
-        self.cpl_dp = vec![[Matrix6::zeros(); 2]; pairs.len()];
-        self.cpl_dv = vec![[Matrix6::zeros(); 2]; pairs.len()];
         self.rhs_a = vec![Vector6::zeros(); n];
-        self.zero = vec![Vector6::zeros(); n];
         self.x = vec![Vector6::zeros(); n];
         self.g = vec![0.0; m];
         self.b = vec![0.0; m];
         self.lambda = vec![0.0; m];
         self.bias.resize(m, 0.0);
-        self.row_offset = self
-            .constraints
-            .iter()
-            .scan(0, |off, c| {
-                let start = *off;
-                *off += c.rows();
-                Some(start)
-            })
-            .collect();
+        // Filled by hand: a `scan` has no size hint, so collecting it would over-allocate.
+        self.row_offset = Vec::with_capacity(self.constraints.len());
+        let mut off = 0;
+        for c in &self.constraints {
+            self.row_offset.push(off);
+            off += c.rows();
+        }
         self.dirty = false;
     }
 
@@ -375,8 +404,10 @@ impl World {
                 implicit,
                 PenaltyTargets {
                     wrench: &mut self.wrench,
-                    dfdp: &mut self.dfdp,
-                    dfdv: &mut self.dfdv,
+                    grad: self
+                        .body_grad
+                        .all_full_mut()
+                        .expect("penalty contacts size every body's gradients full (see prepare)"),
                 },
             );
         }
@@ -388,8 +419,10 @@ impl World {
             }
             let v = body.velocity;
             if implicit {
-                self.sys.diag[i] = m - self.dfdp[i] * (h * h) - self.dfdv[i] * h;
-                self.rhs_a[i] = m * v + (self.wrench[i] - self.dfdv[i] * v) * h;
+                // M̃ = M − h²∂f/∂p − h∂f/∂v, entry by entry as the full 6×6 expression.
+                self.sys.diag[i] = self.body_grad.scaled(i, Some(&m), (DP, h * h), (DV, h));
+                let dfdv = self.body_grad.block(i, DV);
+                self.rhs_a[i] = m * v + (self.wrench[i] - dfdv * v) * h;
             } else {
                 self.sys.diag[i] = m;
                 self.rhs_a[i] = m * v + self.wrench[i] * h;
@@ -398,11 +431,12 @@ impl World {
         for (s, c) in self.sys.couplings.iter_mut().enumerate() {
             if implicit {
                 // Scaled by −h², −h rather than negated: a negated block is a slow element-wise pass.
-                c.a_ij = self.cpl_dp[s][0] * (-h * h) - self.cpl_dv[s][0] * h;
-                c.a_ji = self.cpl_dp[s][1] * (-h * h) - self.cpl_dv[s][1] * h;
+                let g = &self.pair_grad;
+                c.a_ij = g.scaled(s, None, (PAIR_DP, -h * h), (PAIR_DV, h));
+                c.a_ji = g.scaled(s, None, (PAIR_DP + 1, -h * h), (PAIR_DV + 1, h));
                 // f̃ = f − ∂f/∂v·v includes the cross terms.
-                self.rhs_a[c.i] -= self.cpl_dv[s][0] * self.bodies[c.j].velocity * h;
-                self.rhs_a[c.j] -= self.cpl_dv[s][1] * self.bodies[c.i].velocity * h;
+                self.rhs_a[c.i] -= g.block(s, PAIR_DV) * self.bodies[c.j].velocity * h;
+                self.rhs_a[c.j] -= g.block(s, PAIR_DV + 1) * self.bodies[c.i].velocity * h;
             } else {
                 c.a_ij.fill(0.0);
                 c.a_ji.fill(0.0);
@@ -476,7 +510,9 @@ impl World {
         self.time = t_next;
 
         let post_stab = match self.stabilization {
-            Stabilization::PostStab { max_iters, tol } => Some(
+            Stabilization::PostStab { max_iters, tol } => Some({
+                // The step's right-hand side is spent: it becomes the projections' `a = 0`.
+                self.rhs_a.fill(Vector6::zeros());
                 post_stabilize(
                     &mut self.bodies,
                     &self.constraints,
@@ -486,7 +522,7 @@ impl World {
                         sys: &mut self.sys,
                         g: &mut self.g,
                         b: &mut self.b,
-                        zero: &self.zero,
+                        zero: &self.rhs_a,
                         dp: &mut self.x,
                         lambda: &mut self.lambda,
                     },
@@ -497,8 +533,8 @@ impl World {
                     self.post_stab_max_correction,
                     self.post_stab_reuse_factorisation,
                 )
-                .map_err(|source| StepError::Solve { time: t0, source })?,
-            ),
+                .map_err(|source| StepError::Solve { time: t0, source })?
+            }),
             _ => None,
         };
         let constraint_error = match post_stab {

@@ -46,8 +46,8 @@ pub(crate) struct PenaltyState {
 /// The step's accumulators the penalty forces are added to (like a drive's).
 pub(crate) struct PenaltyTargets<'a> {
     pub wrench: &'a mut [Vector6<f64>],
-    pub dfdp: &'a mut [Matrix6<f64>],
-    pub dfdv: &'a mut [Matrix6<f64>],
+    /// Per body `[∂f/∂p, ∂f/∂v]`.
+    pub grad: &'a mut [[Matrix6<f64>; 2]],
 }
 
 /// The quantities of the step the cross-coupling correction reads and updates.
@@ -131,12 +131,12 @@ impl ContactState {
             let e = c.wrench_eval(bodies, &pf);
             let a = c.body;
             t.wrench[a] += e.wrench[0];
-            t.dfdp[a] += e.dp[0][0];
-            t.dfdv[a] += e.dv[0][0];
+            t.grad[a][0] += e.dp[0][0];
+            t.grad[a][1] += e.dv[0][0];
             let Some(b) = c.other else { continue };
             t.wrench[b] += e.wrench[1];
-            t.dfdp[b] += e.dp[1][1];
-            t.dfdv[b] += e.dv[1][1];
+            t.grad[b][0] += e.dp[1][1];
+            t.grad[b][1] += e.dv[1][1];
             if implicit {
                 t.wrench[a] -= e.dv[0][1] * bodies[b].velocity;
                 t.wrench[b] -= e.dv[1][0] * bodies[a].velocity;
