@@ -21,6 +21,14 @@ pub struct FreeRootFigures {
     pub max_penetration_mm: f64,
     /// Mean over the clip's stance samples of |residual root force| / (m g).
     pub residual_wrench_frac: f64,
+    /// Share of the clip's samples with a sole point in stance (the samples `residual_wrench_frac` counts).
+    pub stance_samples_frac: f64,
+    /// Mean over every sample of |residual root force| / (m g): what the inverse dynamics leaves to the assist,
+    /// the samples without a foot in stance included (there it is the whole weight).
+    pub residual_all_samples_frac: f64,
+    /// Share of the body's weight the floor carried while tracking: the mean upward impulse of the floor
+    /// contacts per step over m·g·h. The rest is carried by the root assist (`1 −` this, on average).
+    pub feet_support_frac: f64,
     /// Largest joint anchor separation after a step (mm).
     pub max_joint_gap_mm: f64,
     /// Steps whose state was not finite or that the guard had to reset.
@@ -61,6 +69,7 @@ impl Character {
             ..FreeRootFigures::default()
         };
         let (mut track_sq, mut track_n, mut root_sq, mut root_n) = (0.0, 0usize, 0.0, 0usize);
+        let mut floor_impulse = 0.0;
         for _ in 0..steps {
             let report = self.step(h)?;
             f.steps += 1;
@@ -78,6 +87,7 @@ impl Character {
                 let (x, _) = self.root_target(self.time());
                 root_sq += (self.world().body(0).position - x).norm_squared() * 1e6;
                 root_n += 1;
+                floor_impulse += self.floor_impulse_y();
             }
             let k = ((self.clip_time() / h).round() as usize).min(self.reference().steps - 1);
             for (i, p) in ground.points.iter().enumerate() {
@@ -98,7 +108,33 @@ impl Character {
         }
         f.track_rms_deg = (track_sq / track_n.max(1) as f64).sqrt();
         f.root_pos_rms_mm = (root_sq / root_n.max(1) as f64).sqrt();
+        f.feet_support_frac = floor_impulse / (ground.weight * h * root_n.max(1) as f64);
+        let samples = ground.residual_force.len().max(1) as f64;
+        f.stance_samples_frac = (0..ground.residual_force.len())
+            .filter(|&k| ground.any_stance(k))
+            .count() as f64
+            / samples;
+        f.residual_all_samples_frac = ground
+            .residual_force
+            .iter()
+            .map(|r| r.norm() / ground.weight)
+            .sum::<f64>()
+            / samples;
         Ok(f)
+    }
+
+    /// The upward impulse (N·s) the floor gave in the last step: the static contacts' (the caller's balls and
+    /// other characters are not the floor).
+    fn floor_impulse_y(&self) -> f64 {
+        let Some(rt) = self.root.as_ref() else {
+            return 0.0;
+        };
+        rt.contacts
+            .iter()
+            .zip(self.world().contact_impulses())
+            .filter(|(c, _)| matches!(c.other, crate::dynamics::ContactOther::Static))
+            .map(|(_, i)| i.impulse.y)
+            .sum()
     }
 }
 
@@ -122,6 +158,18 @@ impl FreeRootFigures {
             format!(
                 "figure {prefix}residual_wrench_frac {:.4}",
                 self.residual_wrench_frac
+            ),
+            format!(
+                "figure {prefix}stance_samples_frac {:.3}",
+                self.stance_samples_frac
+            ),
+            format!(
+                "figure {prefix}residual_all_samples_frac {:.3}",
+                self.residual_all_samples_frac
+            ),
+            format!(
+                "figure {prefix}feet_support_frac {:.3}",
+                self.feet_support_frac
             ),
             format!(
                 "figure {prefix}max_joint_gap_mm {:.2e} mm",
