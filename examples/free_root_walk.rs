@@ -45,10 +45,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let prepare_ms = started.elapsed().as_secs_f64() * 1e3;
         let ground = c.ground().ok_or("no ground")?;
         println!(
-            "{name}: floor {:.4} m, stance-foot height error {:.2} mm, {} sole points, prepared in {prepare_ms:.0} ms",
+            "{name}: floor {:.4} m, stance-foot height error {:.2} mm, {} sole points, root lift up to {:.2} mm, \
+             prepared in {prepare_ms:.0} ms",
             ground.floor,
             ground.stance_height_error * 1e3,
-            ground.point_count()
+            ground.point_count(),
+            ground.lift.iter().fold(0.0f64, |a, l| a.max(l.abs())) * 1e3
         );
         let duration = c.reference().duration();
         let started = std::time::Instant::now();

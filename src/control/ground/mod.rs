@@ -4,6 +4,7 @@
 //! the body on its feet and only a small residual wrench is left for the root. See `docs/root.md`.
 
 mod feet;
+mod lift;
 mod nnls;
 mod reaction;
 
@@ -40,6 +41,10 @@ pub struct GroundConfig {
     /// samples have a foot in stance and the root assist carries more of the weight (70 % instead of 47 %);
     /// higher values the other way (docs/root.md, "Where the sole sits").
     pub sole_quantile: f64,
+    /// Move the clip's root up or down per sample so its lowest slow sole point rests on the floor (smoothed;
+    /// docs/root.md, "Who carries the weight"). Default true: without it a walk has a foot in stance in less than
+    /// half its samples and the root assist carries about half the weight.
+    pub lift_root: bool,
     /// Weight of the root torque misfit against the force misfit in the ground-reaction fit (1/m²): the force
     /// carries the body, so it comes first. Default 0.25 (a torque error counts like a force error at 2 m).
     pub torque_weight: f64,
@@ -53,6 +58,7 @@ impl Default for GroundConfig {
             stance_height_m: 0.003,
             stance_speed_mps: 0.3,
             sole_quantile: 0.5,
+            lift_root: true,
             torque_weight: 0.25,
         }
     }
@@ -97,6 +103,9 @@ pub enum GroundError {
 pub struct GroundReference {
     /// The floor height (m, world y).
     pub floor: f64,
+    /// Per sample, how far the clip's root is moved up (m) so its lowest slow sole point rests on the floor (zeros
+    /// without `lift_root`): the root assist's target height is the clip's plus this.
+    pub lift: Vec<f64>,
     /// The sole points (four per foot: heel pair, toe pair).
     pub points: Vec<FootPoint>,
     /// Stance flags, sample-major (`k · points + i`).
@@ -130,14 +139,29 @@ impl GroundReference {
         let np = points.len();
         let mut tracks = feet::point_tracks(reference, &points);
         let floor = feet::fit_floor(&tracks, np, steps, h, config);
+        let lift = if config.lift_root {
+            lift::root_lift(&tracks, np, steps, h, floor, config)
+        } else {
+            vec![0.0; steps]
+        };
+        // The sole points where the lifted root puts them: stance and the soles' sizes are read from these; the
+        // reaction's lever arms, relative to the root, are the same lifted or not.
+        let lifted = |tracks: &[Vector3<f64>]| -> Vec<Vector3<f64>> {
+            tracks
+                .iter()
+                .enumerate()
+                .map(|(j, p)| p + Vector3::new(0.0, lift[j / np], 0.0))
+                .collect()
+        };
+        let mut standing = lifted(&tracks);
         // Size the soles so each point rests on the floor in its stance samples (at the configured quantile of its
         // heights over them).
-        let stance = feet::detect_stance(&tracks, np, steps, h, floor, config);
+        let stance = feet::detect_stance(&standing, np, steps, h, floor, config);
         let mut kin = Vec::new();
         for (i, p) in points.iter_mut().enumerate() {
             let mut gaps: Vec<f64> = (0..steps)
                 .filter(|&k| stance[k * np + i])
-                .map(|k| tracks[k * np + i].y - floor)
+                .map(|k| standing[k * np + i].y - floor)
                 .collect();
             if gaps.is_empty() {
                 continue;
@@ -154,9 +178,10 @@ impl GroundReference {
             p.local += kin[p.body].rotation.inverse() * Vector3::new(0.0, -gap, 0.0);
         }
         tracks = feet::point_tracks(reference, &points);
-        let stance = feet::detect_stance(&tracks, np, steps, h, floor, config);
+        standing = lifted(&tracks);
+        let stance = feet::detect_stance(&standing, np, steps, h, floor, config);
         let (mut sum, mut count) = (0.0, 0usize);
-        for (s, p) in stance.iter().zip(&tracks) {
+        for (s, p) in stance.iter().zip(&standing) {
             if *s {
                 sum += (p.y - floor).abs();
                 count += 1;
@@ -205,6 +230,7 @@ impl GroundReference {
         }
         Ok(GroundReference {
             floor,
+            lift,
             points,
             stance,
             reaction,

@@ -12,8 +12,11 @@ use crate::control::character::{Character, CharacterError};
 pub struct FreeRootFigures {
     /// RMS over every joint and step of the joint rotation error against the clip (degrees).
     pub track_rms_deg: f64,
-    /// RMS over the steps of the root (pelvis CoM) distance to the clip's root (mm).
+    /// RMS over the steps of the root (pelvis CoM) distance to the clip's root, lifted onto the floor (mm).
     pub root_pos_rms_mm: f64,
+    /// RMS over the clip of the root lift (`GroundReference::lift`, mm): how far the root's target moved from the
+    /// clip's so its standing foot rests on the flat floor.
+    pub root_lift_rms_mm: f64,
     /// Largest horizontal travel of a sole point from where its clip stance began, while the clip has it in
     /// stance and the simulation has it on the floor (mm).
     pub foot_slide_mm: f64,
@@ -108,6 +111,10 @@ impl Character {
         }
         f.track_rms_deg = (track_sq / track_n.max(1) as f64).sqrt();
         f.root_pos_rms_mm = (root_sq / root_n.max(1) as f64).sqrt();
+        f.root_lift_rms_mm = (ground.lift.iter().map(|l| l * l).sum::<f64>()
+            / ground.lift.len().max(1) as f64)
+            .sqrt()
+            * 1e3;
         f.feet_support_frac = floor_impulse / (ground.weight * h * root_n.max(1) as f64);
         let samples = ground.residual_force.len().max(1) as f64;
         f.stance_samples_frac = (0..ground.residual_force.len())
@@ -149,6 +156,10 @@ impl FreeRootFigures {
             format!(
                 "figure {prefix}root_pos_rms_mm {:.3} mm",
                 self.root_pos_rms_mm
+            ),
+            format!(
+                "figure {prefix}root_lift_rms_mm {:.3} mm",
+                self.root_lift_rms_mm
             ),
             format!("figure {prefix}foot_slide_mm {:.3} mm", self.foot_slide_mm),
             format!(

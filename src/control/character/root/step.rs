@@ -89,9 +89,15 @@ impl RootRuntime {
         reference: &ReferenceMotion,
         t: f64,
     ) -> (Vector3<f64>, UnitQuaternion<f64>) {
-        let (x, q) = root_pose(reference, self.clip_time(t));
+        let tau = self.clip_time(t);
+        let (x, q) = root_pose(reference, tau);
+        // The clip's root moved so its standing sole rests on the floor (`GroundReference::lift`).
+        let (k, s) = locate(reference, tau);
+        let lift = lerp_sample(reference, k, s, |k| {
+            Vector3::new(0.0, self.ground.lift[k], 0.0)
+        });
         (
-            self.anchor.transform_point(&x.into()).coords,
+            self.anchor.transform_point(&x.into()).coords + lift,
             self.anchor.rotation * q,
         )
     }

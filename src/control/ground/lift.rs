@@ -1,0 +1,123 @@
+//! The root lift: per sample, how far the clip's root must move up (or down) so that its lowest slow sole point
+//! rests on the fitted floor. A clip's feet float above and dip into a flat floor by millimetres (its floor is
+//! not flat, its markers slide); without the lift, a walk had a sole point within the 3 mm stance height in only
+//! 35–45 % of its samples, and in the others the inverse dynamics left the whole weight to the root assist
+//! (docs/root.md, "Who carries the weight"). The lift changes no joint angle: only where the root is.
+
+use nalgebra::Vector3;
+
+use super::GroundConfig;
+use super::feet::horizontal_speed;
+
+/// A lowest point farther than this from the floor is not standing on it (a jump's flight, a stumble): its
+/// sample's lift is interpolated from the standing samples around it.
+const STANDING_BAND_M: f64 = 0.03;
+
+/// Half-width (s) of the moving average that smooths the lift: its acceleration enters the body's support as
+/// the assist's (the inverse dynamics does not see it), so it must stay small (a 5 mm swing over 0.1 s half-width
+/// moves the root at ≈ 0.2 m/s² at most).
+const SMOOTHING_S: f64 = 0.1;
+
+/// The lift (m, along +y) of every sample of `tracks` (sample-major sole point positions, `np` per sample).
+pub(super) fn root_lift(
+    tracks: &[Vector3<f64>],
+    np: usize,
+    steps: usize,
+    h: f64,
+    floor: f64,
+    config: &GroundConfig,
+) -> Vec<f64> {
+    let mut raw: Vec<Option<f64>> = (0..steps)
+        .map(|k| {
+            let row = &tracks[k * np..(k + 1) * np];
+            let (i, p) = row
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.y.total_cmp(&b.1.y))?;
+            let gap = p.y - floor;
+            let slow = horizontal_speed(tracks, np, steps, h, k, i) < config.stance_speed_mps;
+            (slow && gap.abs() < STANDING_BAND_M).then_some(-gap)
+        })
+        .collect();
+    fill_gaps(&mut raw);
+    let lift: Vec<f64> = raw.into_iter().map(|l| l.unwrap_or(0.0)).collect();
+    let half = ((SMOOTHING_S / h).round() as usize).max(1);
+    moving_average(&moving_average(&lift, half), half)
+}
+
+/// Linear interpolation over the `None` runs between known values; a run at either end holds the nearest one.
+fn fill_gaps(values: &mut [Option<f64>]) {
+    let known: Vec<usize> = (0..values.len()).filter(|&k| values[k].is_some()).collect();
+    let (Some(&first), Some(&last)) = (known.first(), known.last()) else {
+        return;
+    };
+    let (a, b) = (values[first], values[last]);
+    for v in &mut values[..first] {
+        *v = a;
+    }
+    for v in &mut values[last + 1..] {
+        *v = b;
+    }
+    for pair in known.windows(2) {
+        let (k0, k1) = (pair[0], pair[1]);
+        let (y0, y1) = (values[k0].unwrap_or(0.0), values[k1].unwrap_or(0.0));
+        for k in k0 + 1..k1 {
+            let s = (k - k0) as f64 / (k1 - k0) as f64;
+            values[k] = Some(y0 + (y1 - y0) * s);
+        }
+    }
+}
+
+/// Centred moving average over `2·half + 1` samples, the window shrunk symmetrically at the ends.
+fn moving_average(x: &[f64], half: usize) -> Vec<f64> {
+    let n = x.len();
+    (0..n)
+        .map(|k| {
+            let w = half.min(k).min(n - 1 - k);
+            x[k - w..=k + w].iter().sum::<f64>() / (2 * w + 1) as f64
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaps_are_interpolated_and_ends_held() {
+        let mut v = vec![None, Some(1.0), None, None, Some(4.0), None];
+        fill_gaps(&mut v);
+        let got: Vec<f64> = v.into_iter().map(Option::unwrap).collect();
+        assert_eq!(got, vec![1.0, 1.0, 2.0, 3.0, 4.0, 4.0]);
+    }
+
+    #[test]
+    fn a_foot_standing_above_the_floor_lifts_the_root_down_onto_it() {
+        // One sole point standing still 8 mm above a floor at 0, then lifted 20 cm (a flight), then standing
+        // 4 mm below it.
+        let steps = 120;
+        let tracks: Vec<Vector3<f64>> = (0..steps)
+            .map(|k| match k {
+                0..40 => Vector3::new(0.0, 0.008, 0.0),
+                40..80 => Vector3::new(0.0, 0.2, 0.0),
+                _ => Vector3::new(0.0, -0.004, 0.0),
+            })
+            .collect();
+        let lift = root_lift(
+            &tracks,
+            1,
+            steps,
+            1.0 / 120.0,
+            0.0,
+            &GroundConfig::default(),
+        );
+        assert!((lift[5] + 0.008).abs() < 1e-12, "{}", lift[5]);
+        assert!((lift[115] - 0.004).abs() < 1e-12, "{}", lift[115]);
+        // The flight is bridged between the two stances, not pulled to the floor.
+        assert!(
+            (lift[60] - (-0.008 + 0.012 * 20.5 / 41.0)).abs() < 1e-3,
+            "{}",
+            lift[60]
+        );
+    }
+}
