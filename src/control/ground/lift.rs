@@ -61,9 +61,9 @@ fn fill_gaps(values: &mut [Option<f64>]) {
     for pair in known.windows(2) {
         let (k0, k1) = (pair[0], pair[1]);
         let (y0, y1) = (values[k0].unwrap_or(0.0), values[k1].unwrap_or(0.0));
-        for k in k0 + 1..k1 {
-            let s = (k - k0) as f64 / (k1 - k0) as f64;
-            values[k] = Some(y0 + (y1 - y0) * s);
+        for (d, v) in values[k0 + 1..k1].iter_mut().enumerate() {
+            let s = (d + 1) as f64 / (k1 - k0) as f64;
+            *v = Some(y0 + (y1 - y0) * s);
         }
     }
 }
