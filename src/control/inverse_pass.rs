@@ -6,6 +6,7 @@ use nalgebra::Vector3;
 
 use super::discrete::{Twists, chord_twists, joint_step_targets, step_wrenches};
 use super::inverse::{JointWrenches, newton_euler};
+use super::parallel::{filled, thread_count};
 use super::reference::ReferenceMotion;
 
 impl ReferenceMotion {
@@ -16,28 +17,15 @@ impl ReferenceMotion {
     pub fn compute_inverse_dynamics(&mut self, threads: Option<usize>) {
         let (n, nb) = (self.steps, self.bodies());
         let zero = Vector3::zeros();
-        let mut torque = std::mem::take(&mut self.torque);
-        let mut root_force = std::mem::take(&mut self.root_force);
-        let mut feedforward = std::mem::take(&mut self.feedforward);
-        let mut target_velocity = std::mem::take(&mut self.target_velocity);
-        let mut anchor_bias = std::mem::take(&mut self.anchor_bias);
-        let mut twists = std::mem::take(&mut self.twists);
-        for a in [
-            &mut torque,
-            &mut feedforward,
-            &mut target_velocity,
-            &mut anchor_bias,
-        ] {
-            a.resize(n * nb, zero);
-        }
-        root_force.resize(n, zero);
-        twists.resize(n * nb, (zero, zero));
+        // Fresh tables, first touched in parallel; rows the pass leaves (the root's step targets) stay zero.
+        let mut torque = filled(n * nb, zero);
+        let mut root_force = filled(n, zero);
+        let mut feedforward = filled(n * nb, zero);
+        let mut target_velocity = filled(n * nb, zero);
+        let mut anchor_bias = filled(n * nb, zero);
+        let mut twists = filled(n * nb, (zero, zero));
         // Samples are independent given their neighbours' poses: split them over the cores.
-        let threads = match threads {
-            _ if n < 1024 => 1,
-            Some(t) => t.clamp(1, 64),
-            None => std::thread::available_parallelism().map_or(1, |t| t.get().min(8)),
-        };
+        let threads = thread_count(n, threads);
         let chunk = n.div_ceil(threads);
         let mut rest = IdOut {
             torque: &mut torque,

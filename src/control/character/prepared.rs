@@ -139,7 +139,13 @@ impl PreparedClip {
         // one built here (and dropped) gives each of them its exact corrections.
         let built = build_world(&reference, false);
         let stiffness_correction =
-            stiffness_corrections(&reference, &built.world, &built.drives, &gains);
+            stiffness_corrections(
+            &reference,
+            &built.world,
+            &built.drives,
+            &gains,
+            config.preprocess.threads,
+        );
         let prepared = PreparedClip {
             model,
             skeleton,
