@@ -4,8 +4,8 @@
 
 use nalgebra::Vector3;
 
-use super::discrete::{Twists, chord_twists, joint_step_targets, step_wrenches};
-use super::inverse::{JointWrenches, newton_euler};
+use super::discrete::{Twists, chord_twists, joint_step_targets, step_wrenches_with};
+use super::inverse::{JointWrenches, newton_euler_with};
 use super::parallel::{filled, thread_count};
 use super::reference::ReferenceMotion;
 
@@ -73,6 +73,8 @@ impl ReferenceMotion {
         let mut step = JointWrenches::default();
         let mut v: Twists = Vec::with_capacity(nb);
         let mut v1: Twists = Vec::with_capacity(nb);
+        // World inertias of the current sample's bodies: both inverse dynamics use them.
+        let mut inertia = Vec::with_capacity(nb);
         self.kinematics(k0, &mut kin);
         if k0 == 0 {
             v.extend(kin.iter().map(|k| (k.omega, k.com_velocity)));
@@ -83,7 +85,13 @@ impl ReferenceMotion {
         for k in k0..k1 {
             let row = (k - k0) * nb;
             out.twists[row..row + nb].copy_from_slice(&v);
-            newton_euler(&self.topology, &kin, &self.gravity, &mut wrenches);
+            inertia.clear();
+            inertia.extend(
+                kin.iter()
+                    .enumerate()
+                    .map(|(b, k)| self.topology.inertia_world(b, &k.rotation)),
+            );
+            newton_euler_with(&self.topology, &kin, &inertia, &self.gravity, &mut wrenches);
             for b in 0..nb {
                 out.torque[row + b] = match self.topology.parent[b] {
                     usize::MAX => kin[b].rotation.inverse() * wrenches.torque[b],
@@ -98,7 +106,16 @@ impl ReferenceMotion {
             }
             self.kinematics(k + 1, &mut next);
             chord_twists(&kin, &next, h, &mut v1);
-            step_wrenches(&self.topology, &kin, &v, &v1, h, &self.gravity, &mut step);
+            step_wrenches_with(
+                &self.topology,
+                &kin,
+                &inertia,
+                &v,
+                &v1,
+                h,
+                &self.gravity,
+                &mut step,
+            );
             for b in 1..nb {
                 let t = joint_step_targets(
                     &self.topology,

@@ -426,9 +426,12 @@ pub(super) fn project(
     axes: &UnitQuaternion<f64>,
     dofs: Dofs,
 ) -> UnitQuaternion<f64> {
+    if dofs == Dofs::Ball {
+        return *q;
+    }
     let m = frame.inverse() * q * axes;
     let m = match dofs {
-        Dofs::Ball => return *q,
+        Dofs::Ball => m,
         Dofs::Hinge => {
             let c = m.quaternion();
             let twist = nalgebra::Quaternion::new(c.w, c.i, 0.0, 0.0);
