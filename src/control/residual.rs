@@ -38,7 +38,11 @@ pub(super) fn stiffness_corrections(
         let mut bodies = start.clone();
         let mut kin = Vec::with_capacity(nb);
         for (row, k) in r.enumerate() {
-            reference.kinematics(k, &mut kin);
+            // Only the poses: the drives read the twists from the reference.
+            let r = k * nb..(k + 1) * nb;
+            reference
+                .topology
+                .poses(&reference.root_pos[k], &reference.rot[r], &mut kin);
             for (b, body) in bodies.iter_mut().enumerate() {
                 body.position = kin[b].com;
                 body.orientation = kin[b].rotation;
