@@ -6,7 +6,7 @@ use nalgebra::Vector3;
 
 use super::discrete::{Twists, chord_twists, joint_step_targets, step_wrenches_with};
 use super::inverse::{JointWrenches, newton_euler_with};
-use super::parallel::{filled, thread_count};
+use super::parallel::{filled, pieces, ranges, run, thread_count};
 use super::reference::ReferenceMotion;
 
 impl ReferenceMotion {
@@ -26,7 +26,6 @@ impl ReferenceMotion {
         let mut twists = filled(n * nb, (zero, zero));
         // Samples are independent given their neighbours' poses: split them over the cores.
         let threads = thread_count(n, threads);
-        let chunk = n.div_ceil(threads);
         let mut rest = IdOut {
             torque: &mut torque,
             root_force: &mut root_force,
@@ -35,20 +34,14 @@ impl ReferenceMotion {
             anchor_bias: &mut anchor_bias,
             twists: &mut twists,
         };
-        let this = &*self;
-        std::thread::scope(|scope| {
-            let mut k0 = 0;
-            while k0 < n {
-                let k1 = (k0 + chunk).min(n);
-                let (head, tail) = rest.split_at(k1 - k0, nb);
-                rest = tail;
-                if k1 == n {
-                    this.inverse_dynamics_range(k0, k1, head);
-                } else {
-                    scope.spawn(move || this.inverse_dynamics_range(k0, k1, head));
-                }
-                k0 = k1;
-            }
+        let mut jobs = Vec::new();
+        for r in ranges(n, pieces(threads)) {
+            let (head, tail) = rest.split_at(r.len(), nb);
+            rest = tail;
+            jobs.push((r, head));
+        }
+        run(threads, jobs, |(r, out)| {
+            self.inverse_dynamics_range(r.start, r.end, out)
         });
         if n >= 2 {
             let last = (n - 1) * nb;

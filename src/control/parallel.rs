@@ -2,6 +2,7 @@
 //! same code whichever thread runs it, so the results are bit-identical for any thread count.
 
 use std::ops::Range;
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -40,18 +41,32 @@ pub(crate) fn split_rows<'a, T>(
         .collect()
 }
 
-/// Runs `f` on every job: each on its own scoped thread but the last, which runs on the caller's.
-pub(crate) fn run<J: Send>(jobs: Vec<J>, f: impl Fn(J) + Sync) {
-    let f = &f;
-    std::thread::scope(|scope| {
-        let mut jobs = jobs.into_iter();
-        let last = jobs.next_back();
-        for job in jobs {
-            scope.spawn(move || f(job));
-        }
-        if let Some(job) = last {
+/// Pieces to cut a pass into for `threads` threads: several per thread, so that when a thread is held up (a
+/// shared machine) the others take over its remaining pieces instead of waiting for it. A piece boundary costs
+/// a sample or two of recomputation.
+pub(crate) fn pieces(threads: usize) -> usize {
+    if threads <= 1 { 1 } else { 8 * threads }
+}
+
+/// Runs `f` on every job on up to `threads` scoped threads (the caller's among them), each taking the next job
+/// in order when it is done with one.
+pub(crate) fn run<J: Send>(threads: usize, jobs: Vec<J>, f: impl Fn(J) + Sync) {
+    let workers = threads.clamp(1, jobs.len().max(1));
+    let queue = Mutex::new(jobs.into_iter());
+    let work = || {
+        // The lock is held only to take a job (a poisoned queue still hands out the rest).
+        while let Some(job) = {
+            let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+            next
+        } {
             f(job);
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..workers {
+            scope.spawn(work);
+        }
+        work();
     });
 }
 

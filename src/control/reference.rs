@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::filter::Butterworth2;
 use super::kinematics::{BodyKinematics, GeneralizedState, Topology};
-use super::parallel::{filled, ranges, run, split_rows, thread_count};
+use super::parallel::{filled, pieces, ranges, run, split_rows, thread_count};
 use super::pose_coords::PoseCoords;
 use crate::math::rotation::{EulerOrder, log_rotation, same_hemisphere};
 use crate::model::{JointKind, Model};
@@ -208,10 +208,10 @@ impl ReferenceMotion {
         let threads = thread_count(frames, config.threads);
         let mut series = filled(channels * frames, 0.0);
         {
-            let parts = ranges(frames, threads);
+            let parts = ranges(frames, pieces(threads));
             let rows = split_rows(&mut series, &parts, channels);
             let coords = PoseCoords::new(model, skeleton);
-            run(parts.into_iter().zip(rows).collect(), |(r, rows)| {
+            run(threads, parts.into_iter().zip(rows).collect(), |(r, rows)| {
                 let mut coords = coords.clone();
                 let mut q = vec![UnitQuaternion::identity(); nb];
                 for (pose, row) in clip.frames[r].iter().zip(rows.chunks_exact_mut(channels)) {
@@ -252,12 +252,13 @@ impl ReferenceMotion {
         let mut root_pos = filled(steps, Vector3::zeros());
         let mut rot = filled(steps * nb, UnitQuaternion::identity());
         {
-            let parts = ranges(steps, thread_count(steps, config.threads));
+            let threads = thread_count(steps, config.threads);
+            let parts = ranges(steps, pieces(threads));
             let pos_parts = split_rows(&mut root_pos, &parts, 1);
             let rot_parts = split_rows(&mut rot, &parts, nb);
             let jobs: Vec<_> = parts.into_iter().zip(pos_parts.into_iter().zip(rot_parts)).collect();
             let (series, joint_frame, joint_axes, dofs) = (&series, &joint_frame, &joint_axes, &dofs);
-            run(jobs, |(r, (pos, rot))| {
+            run(threads, jobs, |(r, (pos, rot))| {
                 let mut buf = vec![0.0; channels];
                 for (i, k) in r.enumerate() {
                     let u = (k as f64 * h / clip.frame_time).min((frames - 1) as f64);
@@ -495,14 +496,15 @@ fn differentiate(
     Vec<Vector3<f64>>,
 ) {
     let n = root_pos.len();
-    let parts = ranges(n, thread_count(n, threads));
+    let threads = thread_count(n, threads);
+    let parts = ranges(n, pieces(threads));
     let mut root_vel = vec![Vector3::zeros(); n];
     for k in 1..n {
         root_vel[k] = (root_pos[k] - root_pos[k - 1]) / h;
     }
     let mut vel = filled(n * nb, Vector3::zeros());
     let rows = split_rows(&mut vel, &parts, nb);
-    run(parts.iter().cloned().zip(rows).collect(), |(r, out)| {
+    run(threads, parts.iter().cloned().zip(rows).collect(), |(r, out)| {
         for (i, k) in r.enumerate().filter(|&(_, k)| k >= 1) {
             for b in 0..nb {
                 let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
@@ -526,7 +528,7 @@ fn differentiate(
     let mut acc = filled(n * nb, Vector3::zeros());
     let rows = split_rows(&mut acc, &parts, nb);
     let vel_ref = &vel;
-    run(parts.iter().cloned().zip(rows).collect(), |(r, out)| {
+    run(threads, parts.iter().cloned().zip(rows).collect(), |(r, out)| {
         for (i, k) in r.enumerate().filter(|&(_, k)| k + 1 < n) {
             for b in 0..nb {
                 out[i * nb + b] = (vel_ref[(k + 1) * nb + b] - vel_ref[k * nb + b]) / h;

@@ -3,7 +3,7 @@
 use nalgebra::{UnitQuaternion, Vector3, Vector6};
 
 use super::gains::JointGains;
-use super::parallel::{filled, ranges, run, split_rows, thread_count};
+use super::parallel::{filled, pieces, ranges, run, split_rows, thread_count};
 use super::reference::{Dofs, ReferenceMotion};
 use crate::dynamics::{Body, DriveId, JointDrive, World};
 
@@ -26,7 +26,8 @@ pub(super) fn stiffness_corrections(
     let h = reference.h;
     let mut out = filled(reference.steps * nb, Vector3::zeros());
     let samples = reference.steps.saturating_sub(1);
-    let parts = ranges(samples, thread_count(samples, threads));
+    let threads = thread_count(samples, threads);
+    let parts = ranges(samples, pieces(threads));
     let rows = split_rows(&mut out, &parts, nb);
     // Copies of the drives and bodies: the world itself is not shared between threads.
     let drives: Vec<Option<JointDrive>> = drives
@@ -34,7 +35,7 @@ pub(super) fn stiffness_corrections(
         .map(|d| d.map(|id| world.drive(id).clone()))
         .collect();
     let start: Vec<Body> = world.bodies().to_vec();
-    run(parts.into_iter().zip(rows).collect(), |(r, out)| {
+    run(threads, parts.into_iter().zip(rows).collect(), |(r, out)| {
         let mut bodies = start.clone();
         let mut kin = Vec::with_capacity(nb);
         for (row, k) in r.enumerate() {
