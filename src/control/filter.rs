@@ -91,21 +91,23 @@ impl Butterworth2 {
         let (y1, y2) = rest.split_at_mut(ch);
         let [b0, b1, b2] = self.b;
         let [a0, a1] = self.a;
-        let step = |v: &mut [f64], x1: &mut [f64], x2: &mut [f64], y1: &mut [f64], y2: &mut [f64]| {
-            for c in 0..v.len() {
-                let y = b0 * v[c] + b1 * x1[c] + b2 * x2[c] - a0 * y1[c] - a1 * y2[c];
-                x2[c] = x1[c];
-                x1[c] = v[c];
-                y2[c] = y1[c];
-                y1[c] = y;
-                v[c] = y;
-            }
-        };
-        let set_state = |init: &[f64], x1: &mut [f64], x2: &mut [f64], y1: &mut [f64], y2: &mut [f64]| {
-            for s in [x1, x2, y1, y2] {
-                s.copy_from_slice(init);
-            }
-        };
+        let step =
+            |v: &mut [f64], x1: &mut [f64], x2: &mut [f64], y1: &mut [f64], y2: &mut [f64]| {
+                for c in 0..v.len() {
+                    let y = b0 * v[c] + b1 * x1[c] + b2 * x2[c] - a0 * y1[c] - a1 * y2[c];
+                    x2[c] = x1[c];
+                    x1[c] = v[c];
+                    y2[c] = y1[c];
+                    y1[c] = y;
+                    v[c] = y;
+                }
+            };
+        let set_state =
+            |init: &[f64], x1: &mut [f64], x2: &mut [f64], y1: &mut [f64], y2: &mut [f64]| {
+                for s in [x1, x2, y1, y2] {
+                    s.copy_from_slice(init);
+                }
+            };
         // The trailing reflection, from the signal before the forward pass overwrites it.
         for i in 1..=pad {
             for c in 0..ch {
@@ -177,14 +179,22 @@ mod tests {
     fn interleaved_channels_give_the_same_bits_as_one_at_a_time() {
         let f = Butterworth2::new(10.0, 120.0).unwrap();
         let (ch, n) = (5, 300);
-        let signal = |c: usize, i: usize| ((c + 1) as f64 * 0.37 * i as f64).sin() + 0.01 * (i * i % 7) as f64;
-        let mut data: Vec<f64> = (0..n).flat_map(|i| (0..ch).map(move |c| signal(c, i))).collect();
+        let signal = |c: usize, i: usize| {
+            ((c + 1) as f64 * 0.37 * i as f64).sin() + 0.01 * (i * i % 7) as f64
+        };
+        let mut data: Vec<f64> = (0..n)
+            .flat_map(|i| (0..ch).map(move |c| signal(c, i)))
+            .collect();
         f.filtfilt_interleaved(&mut data, ch, &mut Vec::new());
         for c in 0..ch {
             let mut x: Vec<f64> = (0..n).map(|i| signal(c, i)).collect();
             f.filtfilt(&mut x, &mut Vec::new());
             for (i, v) in x.iter().enumerate() {
-                assert_eq!(v.to_bits(), data[i * ch + c].to_bits(), "channel {c} sample {i}");
+                assert_eq!(
+                    v.to_bits(),
+                    data[i * ch + c].to_bits(),
+                    "channel {c} sample {i}"
+                );
             }
         }
     }

@@ -30,7 +30,14 @@ pub fn newton_euler(
     out.force.clear();
     out.torque.clear();
     for (b, k) in bodies.iter().enumerate() {
-        push_net_wrench(topo, b, k, &topo.inertia_world(b, &k.rotation), gravity, out);
+        push_net_wrench(
+            topo,
+            b,
+            k,
+            &topo.inertia_world(b, &k.rotation),
+            gravity,
+            out,
+        );
     }
     propagate_to_joints(topo, bodies, out);
 }

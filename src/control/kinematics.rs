@@ -126,7 +126,10 @@ impl Topology {
                 usize::MAX => (rot[b], *root_pos),
                 p => {
                     let pk = &out[p];
-                    (pk.rotation * rot[b], pk.origin + pk.rotation * self.anchor[b])
+                    (
+                        pk.rotation * rot[b],
+                        pk.origin + pk.rotation * self.anchor[b],
+                    )
                 }
             };
             let com = origin + rotation * self.com[b];

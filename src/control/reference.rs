@@ -211,22 +211,27 @@ impl ReferenceMotion {
             let parts = ranges(frames, pieces(threads));
             let rows = split_rows(&mut series, &parts, channels);
             let coords = PoseCoords::new(model, skeleton);
-            run(threads, parts.into_iter().zip(rows).collect(), |(r, rows)| {
-                let mut coords = coords.clone();
-                let mut q = vec![UnitQuaternion::identity(); nb];
-                for (pose, row) in clip.frames[r].iter().zip(rows.chunks_exact_mut(channels)) {
-                    let root = coords.project(model, skeleton, &topology, pose, None, &mut q);
-                    row[..3].copy_from_slice(root.as_slice());
-                    for (b, q) in q.iter().enumerate() {
-                        row[3 + 4 * b..7 + 4 * b].copy_from_slice(q.coords.as_slice()); // (i, j, k, w)
+            run(
+                threads,
+                parts.into_iter().zip(rows).collect(),
+                |(r, rows)| {
+                    let mut coords = coords.clone();
+                    let mut q = vec![UnitQuaternion::identity(); nb];
+                    for (pose, row) in clip.frames[r].iter().zip(rows.chunks_exact_mut(channels)) {
+                        let root = coords.project(model, skeleton, &topology, pose, None, &mut q);
+                        row[..3].copy_from_slice(root.as_slice());
+                        for (b, q) in q.iter().enumerate() {
+                            row[3 + 4 * b..7 + 4 * b].copy_from_slice(q.coords.as_slice()); // (i, j, k, w)
+                        }
                     }
-                }
-            });
+                },
+            );
         }
         // Hemisphere continuity (for filtering and differencing): each quaternion on the side of the one before,
         // in frame order.
         for f in 1..frames {
-            let (before, row) = series[(f - 1) * channels..(f + 1) * channels].split_at_mut(channels);
+            let (before, row) =
+                series[(f - 1) * channels..(f + 1) * channels].split_at_mut(channels);
             for b in 0..nb {
                 let o = 3 + 4 * b;
                 let prev = UnitQuaternion::new_unchecked(quaternion_at(before, o));
@@ -256,8 +261,12 @@ impl ReferenceMotion {
             let parts = ranges(steps, pieces(threads));
             let pos_parts = split_rows(&mut root_pos, &parts, 1);
             let rot_parts = split_rows(&mut rot, &parts, nb);
-            let jobs: Vec<_> = parts.into_iter().zip(pos_parts.into_iter().zip(rot_parts)).collect();
-            let (series, joint_frame, joint_axes, dofs) = (&series, &joint_frame, &joint_axes, &dofs);
+            let jobs: Vec<_> = parts
+                .into_iter()
+                .zip(pos_parts.into_iter().zip(rot_parts))
+                .collect();
+            let (series, joint_frame, joint_axes, dofs) =
+                (&series, &joint_frame, &joint_axes, &dofs);
             run(threads, jobs, |(r, (pos, rot))| {
                 let mut buf = vec![0.0; channels];
                 for (i, k) in r.enumerate() {
@@ -504,14 +513,18 @@ fn differentiate(
     }
     let mut vel = filled(n * nb, Vector3::zeros());
     let rows = split_rows(&mut vel, &parts, nb);
-    run(threads, parts.iter().cloned().zip(rows).collect(), |(r, out)| {
-        for (i, k) in r.enumerate().filter(|&(_, k)| k >= 1) {
-            for b in 0..nb {
-                let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
-                out[i * nb + b] = log_rotation(&(a.inverse() * c)) / h;
+    run(
+        threads,
+        parts.iter().cloned().zip(rows).collect(),
+        |(r, out)| {
+            for (i, k) in r.enumerate().filter(|&(_, k)| k >= 1) {
+                for b in 0..nb {
+                    let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
+                    out[i * nb + b] = log_rotation(&(a.inverse() * c)) / h;
+                }
             }
-        }
-    });
+        },
+    );
     if n >= 3 {
         root_vel[0] = 2.0 * root_vel[1] - root_vel[2];
         for b in 0..nb {
@@ -528,13 +541,17 @@ fn differentiate(
     let mut acc = filled(n * nb, Vector3::zeros());
     let rows = split_rows(&mut acc, &parts, nb);
     let vel_ref = &vel;
-    run(threads, parts.iter().cloned().zip(rows).collect(), |(r, out)| {
-        for (i, k) in r.enumerate().filter(|&(_, k)| k + 1 < n) {
-            for b in 0..nb {
-                out[i * nb + b] = (vel_ref[(k + 1) * nb + b] - vel_ref[k * nb + b]) / h;
+    run(
+        threads,
+        parts.iter().cloned().zip(rows).collect(),
+        |(r, out)| {
+            for (i, k) in r.enumerate().filter(|&(_, k)| k + 1 < n) {
+                for b in 0..nb {
+                    out[i * nb + b] = (vel_ref[(k + 1) * nb + b] - vel_ref[k * nb + b]) / h;
+                }
             }
-        }
-    });
+        },
+    );
     if n >= 2 {
         root_acc[n - 1] = root_acc[n - 2];
         acc.copy_within((n - 2) * nb..(n - 1) * nb, (n - 1) * nb);

@@ -35,42 +35,46 @@ pub(super) fn stiffness_corrections(
         .map(|d| d.map(|id| world.drive(id).clone()))
         .collect();
     let start: Vec<Body> = world.bodies().to_vec();
-    run(threads, parts.into_iter().zip(rows).collect(), |(r, out)| {
-        let mut bodies = start.clone();
-        let mut kin = Vec::with_capacity(nb);
-        for (row, k) in r.enumerate() {
-            // Only the poses: the drives read the twists from the reference.
-            let r = k * nb..(k + 1) * nb;
-            reference
-                .topology
-                .poses(&reference.root_pos[k], &reference.rot[r], &mut kin);
-            for (b, body) in bodies.iter_mut().enumerate() {
-                body.position = kin[b].com;
-                body.orientation = kin[b].rotation;
-                body.velocity = reference.twist(k, b);
+    run(
+        threads,
+        parts.into_iter().zip(rows).collect(),
+        |(r, out)| {
+            let mut bodies = start.clone();
+            let mut kin = Vec::with_capacity(nb);
+            for (row, k) in r.enumerate() {
+                // Only the poses: the drives read the twists from the reference.
+                let r = k * nb..(k + 1) * nb;
+                reference
+                    .topology
+                    .poses(&reference.root_pos[k], &reference.rot[r], &mut kin);
+                for (b, body) in bodies.iter_mut().enumerate() {
+                    body.position = kin[b].com;
+                    body.orientation = kin[b].rotation;
+                    body.velocity = reference.twist(k, b);
+                }
+                for (b, drive) in drives.iter().enumerate() {
+                    let Some(drive) = drive else { continue };
+                    let i = k * nb + b;
+                    let p = reference.topology.parent[b];
+                    out[row * nb + b] = drive_correction(
+                        drive,
+                        &bodies,
+                        &DriveStep {
+                            target_rotation: reference.rotation(k + 1, b),
+                            target_velocity: reference.target_velocity[i],
+                            gain_torque: reference.feedforward[i],
+                            next_child: reference.twist(k + 1, b),
+                            next_parent: reference.twist(k + 1, p),
+                            axes: kin[p].rotation * reference.joint_frame[b],
+                        },
+                        &gains[b],
+                        reference.dofs[b],
+                        h,
+                    );
+                }
             }
-            for (b, drive) in drives.iter().enumerate() {
-                let Some(drive) = drive else { continue };
-                let i = k * nb + b;
-                let p = reference.topology.parent[b];
-                out[row * nb + b] = drive_correction(
-                    drive,
-                    &bodies,
-                    &DriveStep {
-                        target_rotation: reference.rotation(k + 1, b),
-                        target_velocity: reference.target_velocity[i],
-                        gain_torque: reference.feedforward[i],
-                        next_child: reference.twist(k + 1, b),
-                        next_parent: reference.twist(k + 1, p),
-                        axes: kin[p].rotation * reference.joint_frame[b],
-                    },
-                    &gains[b],
-                    reference.dofs[b],
-                    h,
-                );
-            }
-        }
-    });
+        },
+    );
     out
 }
 
