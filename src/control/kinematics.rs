@@ -121,15 +121,12 @@ impl Topology {
         out: &mut Vec<BodyPose>,
     ) {
         out.clear();
-        for b in 0..self.len() {
-            let (rotation, origin) = match self.parent[b] {
-                usize::MAX => (rot[b], *root_pos),
+        for (b, (&parent, q)) in self.parent.iter().zip(rot).enumerate() {
+            let (rotation, origin) = match parent {
+                usize::MAX => (*q, *root_pos),
                 p => {
                     let pk = &out[p];
-                    (
-                        pk.rotation * rot[b],
-                        pk.origin + pk.rotation * self.anchor[b],
-                    )
+                    (pk.rotation * q, pk.origin + pk.rotation * self.anchor[b])
                 }
             };
             let com = origin + rotation * self.com[b];

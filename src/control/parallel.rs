@@ -54,11 +54,10 @@ pub(crate) fn run<J: Send>(threads: usize, jobs: Vec<J>, f: impl Fn(J) + Sync) {
     let workers = threads.clamp(1, jobs.len().max(1));
     let queue = Mutex::new(jobs.into_iter());
     let work = || {
-        // The lock is held only to take a job (a poisoned queue still hands out the rest).
-        while let Some(job) = {
-            let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-            next
-        } {
+        loop {
+            // The lock is held only for this statement, to take a job (a poisoned queue still hands out the rest).
+            let job = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some(job) = job else { break };
             f(job);
         }
     };
