@@ -93,13 +93,15 @@ impl Butterworth2 {
         let [a0, a1] = self.a;
         let step =
             |v: &mut [f64], x1: &mut [f64], x2: &mut [f64], y1: &mut [f64], y2: &mut [f64]| {
-                for c in 0..v.len() {
-                    let y = b0 * v[c] + b1 * x1[c] + b2 * x2[c] - a0 * y1[c] - a1 * y2[c];
-                    x2[c] = x1[c];
-                    x1[c] = v[c];
-                    y2[c] = y1[c];
-                    y1[c] = y;
-                    v[c] = y;
+                // Zipped rather than indexed: no bounds checks, so the channels vectorize.
+                let states = x1.iter_mut().zip(x2.iter_mut()).zip(y1.iter_mut().zip(y2));
+                for (v, ((x1, x2), (y1, y2))) in v.iter_mut().zip(states) {
+                    let y = b0 * *v + b1 * *x1 + b2 * *x2 - a0 * *y1 - a1 * *y2;
+                    *x2 = *x1;
+                    *x1 = *v;
+                    *y2 = *y1;
+                    *y1 = y;
+                    *v = y;
                 }
             };
         let set_state =
