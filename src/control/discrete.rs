@@ -51,17 +51,54 @@ pub fn step_wrenches(
     out.torque.clear();
     for (b, k) in kin.iter().enumerate() {
         let i = topo.inertia_world(b, &k.rotation);
-        let ((w, lin), (w1, lin1)) = (v[b], v1[b]);
-        // The gyroscopic torque −ω × Iω and its gradients, as `Body::gyroscopic` gives them to the step.
-        let iw = i * w;
-        let (cw, ciw) = (cross_matrix(&w), cross_matrix(&iw));
-        let dp: Matrix3<f64> = cw * ciw - cw * i * cw;
-        let dv: Matrix3<f64> = ciw - cw * i;
-        let predicted = -w.cross(&iw) + dp * w1 * h + dv * (w1 - w);
-        out.torque.push(i * (w1 - w) / h - predicted);
-        out.force.push(topo.mass[b] * ((lin1 - lin) / h - gravity));
+        push_step_wrench(topo, b, &i, v[b], v1[b], h, gravity, out);
     }
     propagate_to_joints(topo, kin, out);
+}
+
+/// [`step_wrenches`] with each body's world inertia given (`inertia[b]`, from [`Topology::inertia_world`]), for
+/// a caller that needs them more than once per step.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn step_wrenches_with(
+    topo: &Topology,
+    kin: &[BodyKinematics],
+    inertia: &[Matrix3<f64>],
+    v: &Twists,
+    v1: &Twists,
+    h: f64,
+    gravity: &Vector3<f64>,
+    out: &mut JointWrenches,
+) {
+    out.force.clear();
+    out.torque.clear();
+    for b in 0..kin.len() {
+        push_step_wrench(topo, b, &inertia[b], v[b], v1[b], h, gravity, out);
+    }
+    propagate_to_joints(topo, kin, out);
+}
+
+/// Appends body `b`'s net wrench at its CoM for the step from twist `(w, lin)` to `(w1, lin1)`, `i` its world
+/// inertia.
+#[allow(clippy::too_many_arguments)]
+fn push_step_wrench(
+    topo: &Topology,
+    b: usize,
+    i: &Matrix3<f64>,
+    (w, lin): (Vector3<f64>, Vector3<f64>),
+    (w1, lin1): (Vector3<f64>, Vector3<f64>),
+    h: f64,
+    gravity: &Vector3<f64>,
+    out: &mut JointWrenches,
+) {
+    let i = *i;
+    // The gyroscopic torque −ω × Iω and its gradients, as `Body::gyroscopic` gives them to the step.
+    let iw = i * w;
+    let (cw, ciw) = (cross_matrix(&w), cross_matrix(&iw));
+    let dp: Matrix3<f64> = cw * ciw - cw * i * cw;
+    let dv: Matrix3<f64> = ciw - cw * i;
+    let predicted = -w.cross(&iw) + dp * w1 * h + dv * (w1 - w);
+    out.torque.push(i * (w1 - w) / h - predicted);
+    out.force.push(topo.mass[b] * ((lin1 - lin) / h - gravity));
 }
 
 /// The anchor-row velocity bias `J(P_k)·V⁺` of body `b`'s joint (m/s, world).

@@ -6,7 +6,7 @@
 //! a force at the anchor (the ball joint's constraint impulses, Jᵀλ) plus a torque (the muscle rows, Hᵀτ, eq.
 //! 5.4–5.5); at the root, the 6 rows of the prescribed-root constraint take the residual.
 
-use nalgebra::{DMatrix, DVector, Vector3};
+use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 
 use super::kinematics::{BodyKinematics, Topology};
 
@@ -30,13 +30,48 @@ pub fn newton_euler(
     out.force.clear();
     out.torque.clear();
     for (b, k) in bodies.iter().enumerate() {
-        let i_w = topo.inertia_world(b, &k.rotation);
-        out.force
-            .push(topo.mass[b] * (k.com_acceleration - gravity));
-        out.torque
-            .push(i_w * k.alpha + k.omega.cross(&(i_w * k.omega)));
+        push_net_wrench(
+            topo,
+            b,
+            k,
+            &topo.inertia_world(b, &k.rotation),
+            gravity,
+            out,
+        );
     }
     propagate_to_joints(topo, bodies, out);
+}
+
+/// [`newton_euler`] with each body's world inertia given (`inertia[b]`, from [`Topology::inertia_world`]), for a
+/// caller that needs them more than once per instant.
+pub(crate) fn newton_euler_with(
+    topo: &Topology,
+    bodies: &[BodyKinematics],
+    inertia: &[Matrix3<f64>],
+    gravity: &Vector3<f64>,
+    out: &mut JointWrenches,
+) {
+    out.force.clear();
+    out.torque.clear();
+    for (b, k) in bodies.iter().enumerate() {
+        push_net_wrench(topo, b, k, &inertia[b], gravity, out);
+    }
+    propagate_to_joints(topo, bodies, out);
+}
+
+/// Appends body `b`'s net wrench `(m(a − g); I ω̇ + ω × Iω)` at its CoM, `i_w` its world inertia.
+fn push_net_wrench(
+    topo: &Topology,
+    b: usize,
+    k: &BodyKinematics,
+    i_w: &Matrix3<f64>,
+    gravity: &Vector3<f64>,
+    out: &mut JointWrenches,
+) {
+    out.force
+        .push(topo.mass[b] * (k.com_acceleration - gravity));
+    out.torque
+        .push(i_w * k.alpha + k.omega.cross(&(i_w * k.omega)));
 }
 
 /// Turns per-body net wrenches (force, torque about the CoM; in `w`) into joint wrenches, leaf to root: each

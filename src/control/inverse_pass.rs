@@ -4,8 +4,9 @@
 
 use nalgebra::Vector3;
 
-use super::discrete::{Twists, chord_twists, joint_step_targets, step_wrenches};
-use super::inverse::{JointWrenches, newton_euler};
+use super::discrete::{Twists, chord_twists, joint_step_targets, step_wrenches_with};
+use super::inverse::{JointWrenches, newton_euler_with};
+use super::parallel::{filled, pieces, ranges, run, thread_count};
 use super::reference::ReferenceMotion;
 
 impl ReferenceMotion {
@@ -16,29 +17,15 @@ impl ReferenceMotion {
     pub fn compute_inverse_dynamics(&mut self, threads: Option<usize>) {
         let (n, nb) = (self.steps, self.bodies());
         let zero = Vector3::zeros();
-        let mut torque = std::mem::take(&mut self.torque);
-        let mut root_force = std::mem::take(&mut self.root_force);
-        let mut feedforward = std::mem::take(&mut self.feedforward);
-        let mut target_velocity = std::mem::take(&mut self.target_velocity);
-        let mut anchor_bias = std::mem::take(&mut self.anchor_bias);
-        let mut twists = std::mem::take(&mut self.twists);
-        for a in [
-            &mut torque,
-            &mut feedforward,
-            &mut target_velocity,
-            &mut anchor_bias,
-        ] {
-            a.resize(n * nb, zero);
-        }
-        root_force.resize(n, zero);
-        twists.resize(n * nb, (zero, zero));
+        // Fresh tables, first touched in parallel; rows the pass leaves (the root's step targets) stay zero.
+        let mut torque = filled(n * nb, zero);
+        let mut root_force = filled(n, zero);
+        let mut feedforward = filled(n * nb, zero);
+        let mut target_velocity = filled(n * nb, zero);
+        let mut anchor_bias = filled(n * nb, zero);
+        let mut twists = filled(n * nb, (zero, zero));
         // Samples are independent given their neighbours' poses: split them over the cores.
-        let threads = match threads {
-            _ if n < 1024 => 1,
-            Some(t) => t.clamp(1, 64),
-            None => std::thread::available_parallelism().map_or(1, |t| t.get().min(8)),
-        };
-        let chunk = n.div_ceil(threads);
+        let threads = thread_count(n, threads);
         let mut rest = IdOut {
             torque: &mut torque,
             root_force: &mut root_force,
@@ -47,20 +34,14 @@ impl ReferenceMotion {
             anchor_bias: &mut anchor_bias,
             twists: &mut twists,
         };
-        let this = &*self;
-        std::thread::scope(|scope| {
-            let mut k0 = 0;
-            while k0 < n {
-                let k1 = (k0 + chunk).min(n);
-                let (head, tail) = rest.split_at(k1 - k0, nb);
-                rest = tail;
-                if k1 == n {
-                    this.inverse_dynamics_range(k0, k1, head);
-                } else {
-                    scope.spawn(move || this.inverse_dynamics_range(k0, k1, head));
-                }
-                k0 = k1;
-            }
+        let mut jobs = Vec::new();
+        for r in ranges(n, pieces(threads)) {
+            let (head, tail) = rest.split_at(r.len(), nb);
+            rest = tail;
+            jobs.push((r, head));
+        }
+        run(threads, jobs, |(r, out)| {
+            self.inverse_dynamics_range(r.start, r.end, out)
         });
         if n >= 2 {
             let last = (n - 1) * nb;
@@ -85,6 +66,8 @@ impl ReferenceMotion {
         let mut step = JointWrenches::default();
         let mut v: Twists = Vec::with_capacity(nb);
         let mut v1: Twists = Vec::with_capacity(nb);
+        // World inertias of the current sample's bodies: both inverse dynamics use them.
+        let mut inertia = Vec::with_capacity(nb);
         self.kinematics(k0, &mut kin);
         if k0 == 0 {
             v.extend(kin.iter().map(|k| (k.omega, k.com_velocity)));
@@ -95,7 +78,13 @@ impl ReferenceMotion {
         for k in k0..k1 {
             let row = (k - k0) * nb;
             out.twists[row..row + nb].copy_from_slice(&v);
-            newton_euler(&self.topology, &kin, &self.gravity, &mut wrenches);
+            inertia.clear();
+            inertia.extend(
+                kin.iter()
+                    .enumerate()
+                    .map(|(b, k)| self.topology.inertia_world(b, &k.rotation)),
+            );
+            newton_euler_with(&self.topology, &kin, &inertia, &self.gravity, &mut wrenches);
             for b in 0..nb {
                 out.torque[row + b] = match self.topology.parent[b] {
                     usize::MAX => kin[b].rotation.inverse() * wrenches.torque[b],
@@ -110,7 +99,16 @@ impl ReferenceMotion {
             }
             self.kinematics(k + 1, &mut next);
             chord_twists(&kin, &next, h, &mut v1);
-            step_wrenches(&self.topology, &kin, &v, &v1, h, &self.gravity, &mut step);
+            step_wrenches_with(
+                &self.topology,
+                &kin,
+                &inertia,
+                &v,
+                &v1,
+                h,
+                &self.gravity,
+                &mut step,
+            );
             for b in 1..nb {
                 let t = joint_step_targets(
                     &self.topology,

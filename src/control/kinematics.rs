@@ -30,6 +30,17 @@ pub struct BodyKinematics {
     pub com_acceleration: Vector3<f64>,
 }
 
+/// Where one body is at one instant (see [`Topology::poses`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BodyPose {
+    /// Body rotation (body → world).
+    pub rotation: UnitQuaternion<f64>,
+    /// Body frame origin (the joint) in the world (m).
+    pub origin: Vector3<f64>,
+    /// Centre of mass in the world (m).
+    pub com: Vector3<f64>,
+}
+
 /// One instant of the character in generalized coordinates (borrowed slices, indexed by body).
 #[derive(Debug, Clone, Copy)]
 pub struct GeneralizedState<'a> {
@@ -98,6 +109,33 @@ impl Topology {
     /// Whether the model has no body.
     pub fn is_empty(&self) -> bool {
         self.parent.is_empty()
+    }
+
+    /// Every body's pose alone, root to leaves, into `out` (resized): `(rotation, frame origin, CoM)`, the same
+    /// bits as [`Topology::forward`]'s, without its velocities and accelerations (for a caller that needs only
+    /// where the bodies are).
+    pub fn poses(
+        &self,
+        root_pos: &Vector3<f64>,
+        rot: &[UnitQuaternion<f64>],
+        out: &mut Vec<BodyPose>,
+    ) {
+        out.clear();
+        for (b, (&parent, q)) in self.parent.iter().zip(rot).enumerate() {
+            let (rotation, origin) = match parent {
+                usize::MAX => (*q, *root_pos),
+                p => {
+                    let pk = &out[p];
+                    (pk.rotation * q, pk.origin + pk.rotation * self.anchor[b])
+                }
+            };
+            let com = origin + rotation * self.com[b];
+            out.push(BodyPose {
+                rotation,
+                origin,
+                com,
+            });
+        }
     }
 
     /// Forward kinematics, root to leaves: every body's pose, twist and acceleration into `out` (resized).

@@ -11,6 +11,7 @@ pub mod inverse;
 mod inverse_pass;
 pub mod kinematics;
 pub mod metrics;
+mod parallel;
 mod pose_coords;
 pub mod recorder;
 pub mod reference;

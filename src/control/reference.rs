@@ -17,8 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use super::filter::Butterworth2;
 use super::kinematics::{BodyKinematics, GeneralizedState, Topology};
+use super::parallel::{filled, pieces, ranges, run, split_rows, thread_count};
 use super::pose_coords::PoseCoords;
-use crate::math::rotation::{EulerOrder, log_rotation};
+use crate::math::rotation::{EulerOrder, log_rotation, same_hemisphere};
 use crate::model::{JointKind, Model};
 use crate::skeleton::{Clip, Skeleton};
 
@@ -201,25 +202,43 @@ impl ReferenceMotion {
         let joint_axes: Vec<_> = frames_of.iter().map(|j| j.axes).collect();
         let dofs: Vec<_> = frames_of.iter().map(|j| j.dofs).collect();
 
-        // 1. Generalized coordinates of every clip frame, as channels: 3 root position + 4 per body.
+        // 1. Generalized coordinates of every clip frame, as channels: 3 root position + 4 per body. Frame-major
+        // (`series[f·channels + c]`): each frame is one contiguous row, projected on its own thread.
         let channels = 3 + 4 * nb;
-        let mut series = vec![0.0; channels * frames];
-        let mut coords = PoseCoords::new(model, skeleton);
-        let mut prev = vec![UnitQuaternion::identity(); nb];
-        let mut q = vec![UnitQuaternion::identity(); nb];
-        for (f, pose) in clip.frames.iter().enumerate() {
-            let previous = (f > 0).then_some(prev.as_slice());
-            let root = coords.project(model, skeleton, &topology, pose, previous, &mut q);
-            for c in 0..3 {
-                series[c * frames + f] = root[c];
+        let threads = thread_count(frames, config.threads);
+        let mut series = filled(channels * frames, 0.0);
+        {
+            let parts = ranges(frames, pieces(threads));
+            let rows = split_rows(&mut series, &parts, channels);
+            let coords = PoseCoords::new(model, skeleton);
+            run(
+                threads,
+                parts.into_iter().zip(rows).collect(),
+                |(r, rows)| {
+                    let mut coords = coords.clone();
+                    let mut q = vec![UnitQuaternion::identity(); nb];
+                    for (pose, row) in clip.frames[r].iter().zip(rows.chunks_exact_mut(channels)) {
+                        let root = coords.project(model, skeleton, &topology, pose, None, &mut q);
+                        row[..3].copy_from_slice(root.as_slice());
+                        for (b, q) in q.iter().enumerate() {
+                            row[3 + 4 * b..7 + 4 * b].copy_from_slice(q.coords.as_slice()); // (i, j, k, w)
+                        }
+                    }
+                },
+            );
+        }
+        // Hemisphere continuity (for filtering and differencing): each quaternion on the side of the one before,
+        // in frame order.
+        for f in 1..frames {
+            let (before, row) =
+                series[(f - 1) * channels..(f + 1) * channels].split_at_mut(channels);
+            for b in 0..nb {
+                let o = 3 + 4 * b;
+                let prev = UnitQuaternion::new_unchecked(quaternion_at(before, o));
+                let q = UnitQuaternion::new_unchecked(quaternion_at(row, o));
+                let q = same_hemisphere(q, &prev);
+                row[o..o + 4].copy_from_slice(q.coords.as_slice());
             }
-            for (b, q) in q.iter().enumerate() {
-                let c = q.coords; // (i, j, k, w)
-                for (i, v) in c.iter().enumerate() {
-                    series[(3 + 4 * b + i) * frames + f] = *v;
-                }
-            }
-            prev.copy_from_slice(&q);
         }
 
         // 2. Zero-phase low-pass at the clip rate.
@@ -228,33 +247,42 @@ impl ReferenceMotion {
             .cutoff_hz
             .and_then(|fc| Butterworth2::new(fc, clip_rate))
         {
-            let mut scratch = Vec::new();
-            for c in 0..channels {
-                filter.filtfilt(&mut series[c * frames..(c + 1) * frames], &mut scratch);
-            }
+            filter.filtfilt_interleaved(&mut series, channels, &mut Vec::new());
         }
 
-        // Catmull–Rom resampling at the simulation rate.
+        // Catmull–Rom resampling at the simulation rate, each step on its own.
         let h = 1.0 / config.rate_hz;
         let duration = (frames - 1) as f64 * clip.frame_time;
         let steps = (duration / h + 1e-9).floor() as usize + 1;
-        let mut root_pos = Vec::with_capacity(steps);
-        let mut rot = Vec::with_capacity(steps * nb);
-        let mut buf = vec![0.0; channels];
-        for k in 0..steps {
-            let u = (k as f64 * h / clip.frame_time).min((frames - 1) as f64);
-            catmull_rom(&series, frames, u, &mut buf);
-            root_pos.push(Vector3::new(buf[0], buf[1], buf[2]));
-            for b in 0..nb {
-                let o = 3 + 4 * b;
-                let q = nalgebra::Quaternion::new(buf[o + 3], buf[o], buf[o + 1], buf[o + 2]);
-                let q = UnitQuaternion::from_quaternion(q);
-                rot.push(project(&q, &joint_frame[b], &joint_axes[b], dofs[b]));
-            }
+        let mut root_pos = filled(steps, Vector3::zeros());
+        let mut rot = filled(steps * nb, UnitQuaternion::identity());
+        {
+            let threads = thread_count(steps, config.threads);
+            let parts = ranges(steps, pieces(threads));
+            let pos_parts = split_rows(&mut root_pos, &parts, 1);
+            let rot_parts = split_rows(&mut rot, &parts, nb);
+            let jobs: Vec<_> = parts
+                .into_iter()
+                .zip(pos_parts.into_iter().zip(rot_parts))
+                .collect();
+            let (series, joint_frame, joint_axes, dofs) =
+                (&series, &joint_frame, &joint_axes, &dofs);
+            run(threads, jobs, |(r, (pos, rot))| {
+                let mut buf = vec![0.0; channels];
+                for (i, k) in r.enumerate() {
+                    let u = (k as f64 * h / clip.frame_time).min((frames - 1) as f64);
+                    catmull_rom(series, channels, u, &mut buf);
+                    pos[i] = Vector3::new(buf[0], buf[1], buf[2]);
+                    for b in 0..nb {
+                        let q = UnitQuaternion::from_quaternion(quaternion_at(&buf, 3 + 4 * b));
+                        rot[i * nb + b] = project(&q, &joint_frame[b], &joint_axes[b], dofs[b]);
+                    }
+                }
+            });
         }
 
         // 3. Finite-difference velocities and accelerations.
-        let (root_vel, root_acc, vel, acc) = differentiate(&root_pos, &rot, nb, h);
+        let (root_vel, root_acc, vel, acc) = differentiate(&root_pos, &rot, nb, h, config.threads);
 
         let mut reference = ReferenceMotion {
             h,
@@ -408,9 +436,12 @@ pub(super) fn project(
     axes: &UnitQuaternion<f64>,
     dofs: Dofs,
 ) -> UnitQuaternion<f64> {
+    if dofs == Dofs::Ball {
+        return *q;
+    }
     let m = frame.inverse() * q * axes;
     let m = match dofs {
-        Dofs::Ball => return *q,
+        Dofs::Ball => m,
         Dofs::Hinge => {
             let c = m.quaternion();
             let twist = nalgebra::Quaternion::new(c.w, c.i, 0.0, 0.0);
@@ -428,16 +459,24 @@ pub(super) fn project(
     frame * m * axes.inverse()
 }
 
-/// Catmull–Rom interpolation of every channel at fractional frame `u` into `out`.
-fn catmull_rom(series: &[f64], frames: usize, u: f64, out: &mut [f64]) {
+/// The quaternion stored as `(i, j, k, w)` at `row[o..o + 4]`.
+fn quaternion_at(row: &[f64], o: usize) -> nalgebra::Quaternion<f64> {
+    nalgebra::Quaternion::new(row[o + 3], row[o], row[o + 1], row[o + 2])
+}
+
+/// Catmull–Rom interpolation of every channel of the frame-major `series` (rows of `channels`) at fractional
+/// frame `u` into `out`.
+fn catmull_rom(series: &[f64], channels: usize, u: f64, out: &mut [f64]) {
+    let frames = series.len() / channels;
     let i = (u.floor() as usize).min(frames - 1);
     let s = u - i as f64;
     let at = |j: isize| j.clamp(0, frames as isize - 1) as usize;
-    let (i0, i1, i2, i3) = (
-        at(i as isize - 1),
-        i,
-        at(i as isize + 1),
-        at(i as isize + 2),
+    let row = |j: usize| &series[j * channels..(j + 1) * channels];
+    let (x0, x1, x2, x3) = (
+        row(at(i as isize - 1)),
+        row(i),
+        row(at(i as isize + 1)),
+        row(at(i as isize + 2)),
     );
     let (s2, s3) = (s * s, s * s * s);
     let w0 = -0.5 * s3 + s2 - 0.5 * s;
@@ -445,19 +484,20 @@ fn catmull_rom(series: &[f64], frames: usize, u: f64, out: &mut [f64]) {
     let w2 = -1.5 * s3 + 2.0 * s2 + 0.5 * s;
     let w3 = 0.5 * s3 - 0.5 * s2;
     for (c, o) in out.iter_mut().enumerate() {
-        let x = &series[c * frames..(c + 1) * frames];
-        *o = w0 * x[i0] + w1 * x[i1] + w2 * x[i2] + w3 * x[i3];
+        *o = w0 * x0[c] + w1 * x1[c] + w2 * x2[c] + w3 * x3[c];
     }
 }
 
 /// Finite-difference velocities and accelerations of the sampled root positions and rotations (see the module
-/// docs); the first velocity and the last acceleration are extrapolated linearly.
+/// docs); the first velocity and the last acceleration are extrapolated linearly. The rotation logarithms are
+/// split over up to `threads` threads (each sample is independent).
 #[allow(clippy::type_complexity)]
 fn differentiate(
     root_pos: &[Vector3<f64>],
     rot: &[UnitQuaternion<f64>],
     nb: usize,
     h: f64,
+    threads: Option<usize>,
 ) -> (
     Vec<Vector3<f64>>,
     Vec<Vector3<f64>>,
@@ -465,15 +505,26 @@ fn differentiate(
     Vec<Vector3<f64>>,
 ) {
     let n = root_pos.len();
+    let threads = thread_count(n, threads);
+    let parts = ranges(n, pieces(threads));
     let mut root_vel = vec![Vector3::zeros(); n];
-    let mut vel = vec![Vector3::zeros(); n * nb];
     for k in 1..n {
         root_vel[k] = (root_pos[k] - root_pos[k - 1]) / h;
-        for b in 0..nb {
-            let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
-            vel[k * nb + b] = log_rotation(&(a.inverse() * c)) / h;
-        }
     }
+    let mut vel = filled(n * nb, Vector3::zeros());
+    let rows = split_rows(&mut vel, &parts, nb);
+    run(
+        threads,
+        parts.iter().cloned().zip(rows).collect(),
+        |(r, out)| {
+            for (i, k) in r.enumerate().filter(|&(_, k)| k >= 1) {
+                for b in 0..nb {
+                    let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
+                    out[i * nb + b] = log_rotation(&(a.inverse() * c)) / h;
+                }
+            }
+        },
+    );
     if n >= 3 {
         root_vel[0] = 2.0 * root_vel[1] - root_vel[2];
         for b in 0..nb {
@@ -484,13 +535,23 @@ fn differentiate(
         vel.copy_within(nb..2 * nb, 0);
     }
     let mut root_acc = vec![Vector3::zeros(); n];
-    let mut acc = vec![Vector3::zeros(); n * nb];
     for k in 0..n.saturating_sub(1) {
         root_acc[k] = (root_vel[k + 1] - root_vel[k]) / h;
-        for b in 0..nb {
-            acc[k * nb + b] = (vel[(k + 1) * nb + b] - vel[k * nb + b]) / h;
-        }
     }
+    let mut acc = filled(n * nb, Vector3::zeros());
+    let rows = split_rows(&mut acc, &parts, nb);
+    let vel_ref = &vel;
+    run(
+        threads,
+        parts.iter().cloned().zip(rows).collect(),
+        |(r, out)| {
+            for (i, k) in r.enumerate().filter(|&(_, k)| k + 1 < n) {
+                for b in 0..nb {
+                    out[i * nb + b] = (vel_ref[(k + 1) * nb + b] - vel_ref[k * nb + b]) / h;
+                }
+            }
+        },
+    );
     if n >= 2 {
         root_acc[n - 1] = root_acc[n - 2];
         acc.copy_within((n - 2) * nb..(n - 1) * nb, (n - 1) * nb);

@@ -3,6 +3,7 @@
 use nalgebra::{UnitQuaternion, Vector3, Vector6};
 
 use super::gains::JointGains;
+use super::parallel::{filled, pieces, ranges, run, split_rows, thread_count};
 use super::reference::{Dofs, ReferenceMotion};
 use crate::dynamics::{Body, DriveId, JointDrive, World};
 
@@ -12,46 +13,68 @@ use crate::dynamics::{Body, DriveId, JointDrive, World};
 /// the first-order prediction of the rotation error misses `O(h²·ω_c·ω_p)` and its axes turn with the parent,
 /// which at `k·|τ|`-scaled stiffness on a swinging foot is a few tenths of a degree of tracking error. This
 /// evaluates each drive (the world's own code) at every reference sample with the gains it will use and returns
-/// the feedforward (joint frame, after the implicit axes turning) that cancels that prediction.
+/// the feedforward (joint frame, after the implicit axes turning) that cancels that prediction. Samples are
+/// independent: they are split over up to `threads` threads (the same bits for any count).
 pub(super) fn stiffness_corrections(
     reference: &ReferenceMotion,
     world: &World,
     drives: &[Option<DriveId>],
     gains: &[JointGains],
+    threads: Option<usize>,
 ) -> Vec<Vector3<f64>> {
     let nb = reference.bodies();
     let h = reference.h;
-    let mut out = vec![Vector3::zeros(); reference.steps * nb];
-    let mut bodies: Vec<Body> = world.bodies().to_vec();
-    let mut kin = Vec::with_capacity(nb);
-    for k in 0..reference.steps.saturating_sub(1) {
-        reference.kinematics(k, &mut kin);
-        for (b, body) in bodies.iter_mut().enumerate() {
-            body.position = kin[b].com;
-            body.orientation = kin[b].rotation;
-            body.velocity = reference.twist(k, b);
-        }
-        for (b, id) in drives.iter().enumerate() {
-            let Some(id) = *id else { continue };
-            let i = k * nb + b;
-            let p = reference.topology.parent[b];
-            out[i] = drive_correction(
-                world.drive(id),
-                &bodies,
-                &DriveStep {
-                    target_rotation: reference.rotation(k + 1, b),
-                    target_velocity: reference.target_velocity[i],
-                    gain_torque: reference.feedforward[i],
-                    next_child: reference.twist(k + 1, b),
-                    next_parent: reference.twist(k + 1, p),
-                    axes: kin[p].rotation * reference.joint_frame[b],
-                },
-                &gains[b],
-                reference.dofs[b],
-                h,
-            );
-        }
-    }
+    let mut out = filled(reference.steps * nb, Vector3::zeros());
+    let samples = reference.steps.saturating_sub(1);
+    let threads = thread_count(samples, threads);
+    let parts = ranges(samples, pieces(threads));
+    let rows = split_rows(&mut out, &parts, nb);
+    // Copies of the drives and bodies: the world itself is not shared between threads.
+    let drives: Vec<Option<JointDrive>> = drives
+        .iter()
+        .map(|d| d.map(|id| world.drive(id).clone()))
+        .collect();
+    let start: Vec<Body> = world.bodies().to_vec();
+    run(
+        threads,
+        parts.into_iter().zip(rows).collect(),
+        |(r, out)| {
+            let mut bodies = start.clone();
+            let mut kin = Vec::with_capacity(nb);
+            for (row, k) in r.enumerate() {
+                // Only the poses: the drives read the twists from the reference.
+                let r = k * nb..(k + 1) * nb;
+                reference
+                    .topology
+                    .poses(&reference.root_pos[k], &reference.rot[r], &mut kin);
+                for (b, body) in bodies.iter_mut().enumerate() {
+                    body.position = kin[b].com;
+                    body.orientation = kin[b].rotation;
+                    body.velocity = reference.twist(k, b);
+                }
+                for (b, drive) in drives.iter().enumerate() {
+                    let Some(drive) = drive else { continue };
+                    let i = k * nb + b;
+                    let p = reference.topology.parent[b];
+                    out[row * nb + b] = drive_correction(
+                        drive,
+                        &bodies,
+                        &DriveStep {
+                            target_rotation: reference.rotation(k + 1, b),
+                            target_velocity: reference.target_velocity[i],
+                            gain_torque: reference.feedforward[i],
+                            next_child: reference.twist(k + 1, b),
+                            next_parent: reference.twist(k + 1, p),
+                            axes: kin[p].rotation * reference.joint_frame[b],
+                        },
+                        &gains[b],
+                        reference.dofs[b],
+                        h,
+                    );
+                }
+            }
+        },
+    );
     out
 }
 

@@ -138,8 +138,13 @@ impl PreparedClip {
         // The corrections evaluate the world's own drives; every character's world is built the same way, so
         // one built here (and dropped) gives each of them its exact corrections.
         let built = build_world(&reference, false);
-        let stiffness_correction =
-            stiffness_corrections(&reference, &built.world, &built.drives, &gains);
+        let stiffness_correction = stiffness_corrections(
+            &reference,
+            &built.world,
+            &built.drives,
+            &gains,
+            config.preprocess.threads,
+        );
         let prepared = PreparedClip {
             model,
             skeleton,
