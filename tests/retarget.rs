@@ -180,6 +180,18 @@ fn the_retargeted_robot_carries_the_performers_segment_masses() {
     );
 }
 
+/// The demo ball's kick for the robot's right forearm (`hit_scale`).
+fn forearm_kick(onto: &flinch::retarget::Onto) -> f64 {
+    hit_scale(
+        &onto.source.skeleton,
+        &onto.target.skeleton,
+        &onto.tree,
+        &CharacterConfig::default(),
+        "LowerArmR",
+    )
+    .expect("the robot's forearm has a hit scale")
+}
+
 #[test]
 fn the_retargeted_robot_tracks_and_reacts_to_a_ball() {
     for (clip, min_peak, max_return) in HIT_GOALS {
@@ -201,14 +213,7 @@ fn the_retargeted_robot_tracks_and_reacts_to_a_ball() {
 
         // The demo's ball, aimed across the path at the robot's right forearm, sized by the leg ratio, with the
         // impulse that turns the robot's forearm as fast as the demo's ball turns the performer's.
-        let kick = hit_scale(
-            &onto.source.skeleton,
-            &onto.target.skeleton,
-            &onto.tree,
-            &CharacterConfig::default(),
-            "LowerArmR",
-        )
-        .unwrap();
+        let kick = forearm_kick(&onto);
         // The robot's forearm (hand included) is 4.9–6.6 × the performer's lever: the shapes decide it.
         assert!((4.0..8.0).contains(&kick), "{clip}: {kick}");
         let script = scaled_ball(
@@ -255,14 +260,7 @@ fn the_robot_baked_with_a_hits_file_keeps_its_document() {
     let (clip_path, robot) = paths("cmu_02_01_walk.bvh", ROBOT).unwrap();
     let out = std::env::temp_dir().join(format!("flinch_retarget_{}.glb", std::process::id()));
     // The hits file names the clip's bone; it is moved to the robot's forearm.
-    let kick = hit_scale(
-        &onto.source.skeleton,
-        &onto.target.skeleton,
-        &onto.tree,
-        &CharacterConfig::default(),
-        "LowerArmR",
-    )
-    .unwrap();
+    let kick = forearm_kick(&onto);
     let script = scaled_ball(
         &onto.target.skeleton,
         &r.clip,

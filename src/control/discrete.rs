@@ -47,13 +47,8 @@ pub fn step_wrenches(
     gravity: &Vector3<f64>,
     out: &mut JointWrenches,
 ) {
-    out.force.clear();
-    out.torque.clear();
-    for (b, k) in kin.iter().enumerate() {
-        let i = topo.inertia_world(b, &k.rotation);
-        push_step_wrench(topo, b, &i, v[b], v1[b], h, gravity, out);
-    }
-    propagate_to_joints(topo, kin, out);
+    let inertia = |b: usize| topo.inertia_world(b, &kin[b].rotation);
+    step_wrenches_by(topo, kin, inertia, v, v1, h, gravity, out);
 }
 
 /// [`step_wrenches`] with each body's world inertia given (`inertia[b]`, from [`Topology::inertia_world`]), for
@@ -69,10 +64,25 @@ pub(crate) fn step_wrenches_with(
     gravity: &Vector3<f64>,
     out: &mut JointWrenches,
 ) {
+    step_wrenches_by(topo, kin, |b| inertia[b], v, v1, h, gravity, out);
+}
+
+/// The step wrenches with body `b`'s world inertia from `inertia(b)` (computed or looked up; no allocation).
+#[allow(clippy::too_many_arguments)]
+fn step_wrenches_by(
+    topo: &Topology,
+    kin: &[BodyKinematics],
+    inertia: impl Fn(usize) -> Matrix3<f64>,
+    v: &Twists,
+    v1: &Twists,
+    h: f64,
+    gravity: &Vector3<f64>,
+    out: &mut JointWrenches,
+) {
     out.force.clear();
     out.torque.clear();
     for b in 0..kin.len() {
-        push_step_wrench(topo, b, &inertia[b], v[b], v1[b], h, gravity, out);
+        push_step_wrench(topo, b, &inertia(b), v[b], v1[b], h, gravity, out);
     }
     propagate_to_joints(topo, kin, out);
 }
