@@ -62,8 +62,8 @@ fn check_free_walk(name: &str, c: &mut Character) {
         "{name}: gap {} mm",
         f.max_joint_gap_mm
     );
-    // Today's levels: tracking 0.66° / 0.52° / 0.54° on the CMU walk, jump and SFU walk (goal 0.5°, not met:
-    // with the feet carrying the body the contacts' load split differs from the plan's), slide 9.0 / 5.7 / 2.7 mm
+    // Today's levels: tracking 0.65° / 0.52° / 0.58° on the CMU walk, jump and SFU walk (goal 0.5°, not met:
+    // with the feet carrying the body the contacts' load split differs from the plan's), slide 9.0 / 6.3 / 3.7 mm
     // (goal 10 mm, met).
     assert!(
         f.track_rms_deg <= 0.75,
@@ -75,7 +75,7 @@ fn check_free_walk(name: &str, c: &mut Character) {
         "{name}: foot slide {} mm",
         f.foot_slide_mm
     );
-    // The floor carries the body (0.84 / 0.89 / 0.91 of its weight), the assist corrects: with the root lifted
+    // The floor carries the body (0.84 / 0.89 / 0.94 of its weight), the assist corrects: with the root lifted
     // onto the floor 61–89 % of the samples have a sole point in stance (without: 35–45 %, and the floor carried
     // half the weight; docs/root.md, "Who carries the weight").
     assert!(

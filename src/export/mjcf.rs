@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use nalgebra::UnitQuaternion;
 
-use super::mjcf_xml::{character_xml, num, rest_rotations};
+use super::mjcf_xml::{character_xml, num};
 use crate::control::{JointWrenches, ReferenceMotion, newton_euler};
 use crate::model::{JointKind, Model};
 
@@ -241,7 +241,7 @@ pub fn write_mjcf(
     })?;
 
     // The CSV first: it is where a non-finite reference value shows, and then nothing is written.
-    let rest = rest_rotations(model);
+    let rest = model.rest_rotations();
     let mut max_qfrc: f64 = 0.0;
     write_atomic(&csv, |f| {
         max_qfrc = write_csv(f, reference, &layout, &rest)?;

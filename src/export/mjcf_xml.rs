@@ -37,15 +37,6 @@ pub(super) fn xml_escape(s: &str) -> String {
         .replace("--", "- -")
 }
 
-/// The rest rotation of each body's joint (`parent_from_child.rotation`; identity for the root).
-pub(super) fn rest_rotations(model: &Model) -> Vec<UnitQuaternion<f64>> {
-    let mut rest = vec![UnitQuaternion::identity(); model.bodies.len()];
-    for j in &model.joints {
-        rest[j.child] = j.parent_from_child.rotation;
-    }
-    rest
-}
-
 /// The MJCF text of the character (see the module docs).
 pub fn character_xml(
     model: &Model,
@@ -87,7 +78,7 @@ pub fn character_xml(
     // Sample 0 as a keyframe, so that a viewer opens on the first pose.
     let (mut qpos, mut qvel) = (Vec::new(), Vec::new());
     let mut row = Row::new(layout);
-    row.fill(reference, layout, &rest_rotations(model), 0);
+    row.fill(reference, layout, &model.rest_rotations(), 0);
     qpos.extend(row.qpos.iter().map(|v| num(*v)));
     qvel.extend(row.qvel.iter().map(|v| num(*v)));
     x.push_str(&format!(

@@ -10,7 +10,7 @@ mod build;
 mod config;
 mod shape;
 
-use nalgebra::{Isometry3, Unit, Vector3};
+use nalgebra::{Isometry3, Unit, UnitQuaternion, Vector3};
 
 pub use config::{
     BoneConfig, BuildConfig, ConfigError, GainConfig, JointKindConfig, RadiusRule, parse_json,
@@ -95,6 +95,16 @@ pub enum ModelError {
 }
 
 impl Model {
+    /// The rest rotation of each body's joint (`parent_from_child.rotation`; identity for the root): the rest
+    /// pose in generalized coordinates.
+    pub fn rest_rotations(&self) -> Vec<UnitQuaternion<f64>> {
+        let mut rest = vec![UnitQuaternion::identity(); self.bodies.len()];
+        for j in &self.joints {
+            rest[j.child] = j.parent_from_child.rotation;
+        }
+        rest
+    }
+
     /// Builds the model of `skeleton` with `config`.
     pub fn from_skeleton(skeleton: &Skeleton, config: &BuildConfig) -> Result<Model, ModelError> {
         build::build(skeleton, config)

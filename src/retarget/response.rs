@@ -9,7 +9,7 @@
 //! scaled by `r = (I_t/L_t) / (I_p/L_p)` (subtree inertia `I` over gravity moment `L` about the joint, target over
 //! performer), `k/I` and `c/I` are the performer's (the feedforward grows with the load like the floor does).
 
-use nalgebra::{Point3, UnitQuaternion, Vector3};
+use nalgebra::{Point3, Vector3};
 
 use super::chains::Tree;
 use super::mass::joint_keys;
@@ -49,12 +49,7 @@ impl Subtree {
 fn rest_subtrees(model: &Model) -> Vec<Subtree> {
     let topo = Topology::new(model);
     let n = topo.len();
-    let rot: Vec<UnitQuaternion<f64>> = (0..n)
-        .map(|b| match topo.joint[b] {
-            usize::MAX => UnitQuaternion::identity(),
-            j => model.joints[j].parent_from_child.rotation,
-        })
-        .collect();
+    let rot = model.rest_rotations();
     let zeros = vec![Vector3::zeros(); n];
     let state = GeneralizedState {
         root_pos: Vector3::zeros(),

@@ -265,4 +265,22 @@ impl GroundReference {
         }
         if n == 0 { 0.0 } else { sum / n as f64 }
     }
+
+    /// Share of the samples with a foot in stance (those [`GroundReference::residual_fraction`] counts).
+    pub fn stance_fraction(&self) -> f64 {
+        let n = self.residual_force.len();
+        (0..n).filter(|&k| self.any_stance(k)).count() as f64 / n.max(1) as f64
+    }
+
+    /// Mean over every sample of |residual force| / (m·g): the samples without a foot in stance count with the
+    /// whole weight, which the root assist then carries.
+    pub fn residual_all_fraction(&self) -> f64 {
+        let sum: f64 = self.residual_force.iter().map(|r| r.norm()).sum();
+        sum / self.weight / self.residual_force.len().max(1) as f64
+    }
+
+    /// RMS of the root lift over the samples (m).
+    pub fn lift_rms(&self) -> f64 {
+        (self.lift.iter().map(|l| l * l).sum::<f64>() / self.lift.len().max(1) as f64).sqrt()
+    }
 }

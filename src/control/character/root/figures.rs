@@ -111,22 +111,10 @@ impl Character {
         }
         f.track_rms_deg = (track_sq / track_n.max(1) as f64).sqrt();
         f.root_pos_rms_mm = (root_sq / root_n.max(1) as f64).sqrt();
-        f.root_lift_rms_mm = (ground.lift.iter().map(|l| l * l).sum::<f64>()
-            / ground.lift.len().max(1) as f64)
-            .sqrt()
-            * 1e3;
+        f.root_lift_rms_mm = ground.lift_rms() * 1e3;
         f.feet_support_frac = floor_impulse / (ground.weight * h * root_n.max(1) as f64);
-        let samples = ground.residual_force.len().max(1) as f64;
-        f.stance_samples_frac = (0..ground.residual_force.len())
-            .filter(|&k| ground.any_stance(k))
-            .count() as f64
-            / samples;
-        f.residual_all_samples_frac = ground
-            .residual_force
-            .iter()
-            .map(|r| r.norm() / ground.weight)
-            .sum::<f64>()
-            / samples;
+        f.stance_samples_frac = ground.stance_fraction();
+        f.residual_all_samples_frac = ground.residual_all_fraction();
         Ok(f)
     }
 
