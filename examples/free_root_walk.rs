@@ -75,6 +75,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             format!("{name}_")
         };
+        let mut by_body: Vec<(usize, f64)> = f
+            .track_rms_by_body_deg
+            .iter()
+            .copied()
+            .enumerate()
+            .collect();
+        by_body.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let bones = &c.model().bodies;
+        let worst: Vec<String> = by_body
+            .iter()
+            .take(6)
+            .map(|(b, e)| format!("{} {e:.2}", bones[*b].name))
+            .collect();
+        println!("  worst joints (rms deg): {}", worst.join(", "));
         for line in f.figure_lines(&prefix) {
             println!("{line}");
         }

@@ -229,6 +229,7 @@ impl Character {
         if let (Some(assist), Ok(ground)) = (assist, character.prepared.ground()) {
             let ground = Arc::clone(ground);
             let policy = character.prepared.root.policy;
+            character.lift_onto_floor(&ground, 0.0);
             character.root = Some(Box::new(root::RootRuntime::new(
                 &character, policy, ground, assist,
             )));

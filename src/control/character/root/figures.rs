@@ -38,6 +38,9 @@ pub struct FreeRootFigures {
     pub nan_steps: usize,
     /// Steps taken.
     pub steps: usize,
+    /// Per body (index 0, the root, is 0): RMS over the tracking steps of its joint's rotation error (degrees):
+    /// where `track_rms_deg` comes from.
+    pub track_rms_by_body_deg: Vec<f64>,
 }
 
 /// A sole point's stance in progress: where it was when both the clip and the simulation had it down.
@@ -73,6 +76,7 @@ impl Character {
         };
         let (mut track_sq, mut track_n, mut root_sq, mut root_n) = (0.0, 0usize, 0.0, 0usize);
         let mut floor_impulse = 0.0;
+        let mut body_sq = vec![0.0; nb];
         for _ in 0..steps {
             let report = self.step(h)?;
             f.steps += 1;
@@ -84,7 +88,9 @@ impl Character {
             let tracking = self.root_state() == RootState::Tracking;
             if tracking {
                 for b in 1..nb {
-                    track_sq += self.joint_deviation(b).to_degrees().powi(2);
+                    let sq = self.joint_deviation(b).to_degrees().powi(2);
+                    track_sq += sq;
+                    body_sq[b] += sq;
                     track_n += 1;
                 }
                 let (x, _) = self.root_target(self.time());
@@ -110,6 +116,10 @@ impl Character {
             each(self)?;
         }
         f.track_rms_deg = (track_sq / track_n.max(1) as f64).sqrt();
+        f.track_rms_by_body_deg = body_sq
+            .iter()
+            .map(|sq| (sq / root_n.max(1) as f64).sqrt())
+            .collect();
         f.root_pos_rms_mm = (root_sq / root_n.max(1) as f64).sqrt();
         f.root_lift_rms_mm = ground.lift_rms() * 1e3;
         f.feet_support_frac = floor_impulse / (ground.weight * h * root_n.max(1) as f64);

@@ -306,6 +306,7 @@ impl Character {
             rt.anchor = Isometry3::identity();
             rt.clip_offset = 0.0;
             rt.penetration = 0.0;
+            self.lift_onto_floor(&ground, t1);
             return Ok(report);
         }
         rt.penetration = penetration(&rt.probes, self.world.bodies(), ground.floor);
@@ -336,6 +337,24 @@ impl Character {
             );
         }
         Ok(report)
+    }
+
+    /// Moves every body up by the root lift at clip time `t` (`GroundReference::lift`), so a character put on
+    /// its clip (built free, or reset by the guard) stands on the floor as the assist's target does instead of
+    /// starting with its feet up to 30 mm in it (the walk's first 30 steps then held a quarter of its tracking
+    /// error).
+    pub(in crate::control::character) fn lift_onto_floor(
+        &mut self,
+        ground: &GroundReference,
+        t: f64,
+    ) {
+        let (k, s) = locate(&self.prepared.reference, t);
+        let lift = lerp_sample(&self.prepared.reference, k, s, |k| {
+            Vector3::new(0.0, ground.lift[k], 0.0)
+        });
+        for b in 0..self.world.bodies().len() {
+            self.world.body_mut(b).position += lift;
+        }
     }
 
     /// What the state machine needs from the state after a step.
