@@ -38,7 +38,8 @@ pub(super) struct ReactionSolver<'a> {
 
 impl ReactionSolver<'_> {
     /// The reaction for the step from sample `k` (poses `kin`, twists `v`) to `k + 1` (twists `v1`), with the
-    /// points `stance` in stance at `k` (world positions `at`); writes the joints' feedforward (joint frame, free
+    /// points `stance` in stance at `k` (world positions `at`) and the root lift accelerating by
+    /// `lift_acceleration` (m/s², up) over the step; writes the joints' feedforward (joint frame, free
     /// axes) into `feedforward[b]`.
     #[allow(clippy::too_many_arguments)]
     pub fn step(
@@ -48,12 +49,15 @@ impl ReactionSolver<'_> {
         v1: &Twists,
         stance: &[bool],
         at: &[Vector3<f64>],
+        lift_acceleration: f64,
         wrenches: &mut JointWrenches,
         feedforward: &mut [Vector3<f64>],
     ) -> StepReaction {
         let r = self.reference;
         let topo = &r.topology;
-        step_wrenches(topo, kin, v, v1, r.h, &r.gravity, wrenches);
+        // The root lift moves every body together: its acceleration is felt as a change of gravity.
+        let gravity = r.gravity - Vector3::y() * lift_acceleration;
+        step_wrenches(topo, kin, v, v1, r.h, &gravity, wrenches);
         let origin = kin[0].origin;
         let (want_f, want_t) = (wrenches.force[0], wrenches.torque[0]);
         let active: Vec<usize> = (0..self.points.len()).filter(|&i| stance[i]).collect();
