@@ -87,10 +87,10 @@ impl Character {
             f.max_penetration_mm = f.max_penetration_mm.max(self.ground_penetration() * 1e3);
             let tracking = self.root_state() == RootState::Tracking;
             if tracking {
-                for b in 1..nb {
+                for (b, body) in body_sq.iter_mut().enumerate().skip(1) {
                     let sq = self.joint_deviation(b).to_degrees().powi(2);
                     track_sq += sq;
-                    body_sq[b] += sq;
+                    *body += sq;
                     track_n += 1;
                 }
                 let (x, _) = self.root_target(self.time());
