@@ -171,7 +171,7 @@ pub(super) fn factor<const R: usize>(
     tol: f64,
 ) -> Result<Matrix6<f64>, Singular> {
     let o = Offsets::of(R, coupling.kind());
-    let inv0 = invert_body(acc, tol * acc.amax()).ok_or(Singular::Body)?;
+    let inv0 = invert_body(acc, tol).ok_or(Singular::Body)?;
     // Signs are folded into what is stored (`n_bj = −U_bj`, `n_pj = −F_pj`), so no block is ever negated (a
     // negated nalgebra block is an element-by-element pass of its own). Slot body: U_bj = D⁻¹·F_bj with
     // F_bj = −J_cᵀ; the joint pivot's update is F_jj −= F_jb·U_bj, i.e. F_jj = J_c·D⁻¹·J_cᵀ.
@@ -198,7 +198,7 @@ pub(super) fn factor<const R: usize>(
             store(pool, o.l_pb, pc);
         }
     }
-    let inv1 = invert_small::<R>(&f_jj, tol * f_jj.amax()).ok_or(Singular::Joint)?;
+    let inv1 = invert_small::<R>(&f_jj, tol).ok_or(Singular::Joint)?;
     let u_jp = mul(&inv1, &f_jp);
     // F_pp = −C_pc·U_bp − F_pj·U_jp.
     let mut f_pp = mul(&n_pj, &u_jp);
