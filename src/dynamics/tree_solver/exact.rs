@@ -129,12 +129,12 @@ impl Coupling<'_> {
 
 /// Whether a coupling block is zero outside its angular 3×3 corner.
 pub(super) fn angular_only(m: &Matrix6<f64>) -> bool {
-    // Column-major: the linear rows of the first three columns, then all of the last three columns.
+    // Column-major: the linear rows of the first three columns, then all of the last three columns. The bits
+    // without the sign are OR-ed (zero exactly for ±0.0, as `== 0.0`; a NaN is non-zero, as it is unequal):
+    // branch-free, so it vectorises instead of testing 27 entries one by one.
     let s = m.as_slice();
-    s[3..6] == [0.0; 3]
-        && s[9..12] == [0.0; 3]
-        && s[15..18] == [0.0; 3]
-        && s[18..].iter().all(|&v| v == 0.0)
+    let bits = |v: &[f64]| v.iter().fold(0u64, |acc, x| acc | (x.to_bits() << 1));
+    (bits(&s[3..6]) | bits(&s[9..12]) | bits(&s[15..18]) | bits(&s[18..])) == 0
 }
 
 /// The kind of the coupling `refs` (a front's references into `sys.couplings`, summed when several) has in

@@ -38,19 +38,22 @@ impl TreeSolver {
             }
         }
         let refs = &self.coupling_refs[plan.couplings.0..plan.couplings.1];
-        // Several couplings on one joint are summed; the usual single one is used in place.
-        let (mut sum_cp, mut sum_pc) = (Matrix6::zeros(), Matrix6::zeros());
-        let (cp, pc) = match refs {
-            [] => (&sum_cp, &sum_pc),
-            [r] => {
+        // Several couplings on one joint are summed; the usual single one is used in place. The sums and the
+        // 3×3 corners are only filled where used (zeroing them for every front was a memset per block).
+        let (mut sum_cp, mut sum_pc);
+        let (cp3, pc3);
+        let coupling = if refs.is_empty() {
+            exact::Coupling::None
+        } else {
+            let (cp, pc) = if let [r] = refs {
                 let c = &sys.couplings[r.idx];
                 if r.child_is_i {
                     (&c.a_ij, &c.a_ji)
                 } else {
                     (&c.a_ji, &c.a_ij)
                 }
-            }
-            _ => {
+            } else {
+                (sum_cp, sum_pc) = (Matrix6::zeros(), Matrix6::zeros());
                 for r in refs {
                     let c = &sys.couplings[r.idx];
                     if r.child_is_i {
@@ -62,18 +65,16 @@ impl TreeSolver {
                     }
                 }
                 (&sum_cp, &sum_pc)
+            };
+            if exact::angular_only(cp) && exact::angular_only(pc) {
+                (cp3, pc3) = (
+                    cp.fixed_view::<3, 3>(0, 0).into_owned(),
+                    pc.fixed_view::<3, 3>(0, 0).into_owned(),
+                );
+                exact::Coupling::Angular(&cp3, &pc3)
+            } else {
+                exact::Coupling::Full(cp, pc)
             }
-        };
-        let (cp3, pc3) = (
-            cp.fixed_view::<3, 3>(0, 0).into_owned(),
-            pc.fixed_view::<3, 3>(0, 0).into_owned(),
-        );
-        let coupling = if refs.is_empty() {
-            exact::Coupling::None
-        } else if exact::angular_only(cp) && exact::angular_only(pc) {
-            exact::Coupling::Angular(&cp3, &pc3)
-        } else {
-            exact::Coupling::Full(cp, pc)
         };
         self.kinds[pos] = coupling.kind();
         if coupling.kind() > plan.room {
