@@ -90,6 +90,24 @@ pub(super) fn mul<const A: usize, const B: usize, const C: usize>(
     out
 }
 
+/// The `A×B` block of `m` at `(r0, c0)`, copied column by column. nalgebra's `fixed_view(..).into_owned()`
+/// builds these through a generic iterator which the compiler sometimes leaves out of line (~260 instructions
+/// for a 3×3, against a dozen moves here).
+#[inline(always)]
+pub(super) fn block<const M: usize, const N: usize, const A: usize, const B: usize>(
+    m: &SMatrix<f64, M, N>,
+    r0: usize,
+    c0: usize,
+) -> SMatrix<f64, A, B> {
+    let mut out = SMatrix::<f64, A, B>::zeros();
+    let (s, o) = (m.as_slice(), out.as_mut_slice());
+    for j in 0..B {
+        let from = r0 + (c0 + j) * M;
+        o[j * A..(j + 1) * A].copy_from_slice(&s[from..from + A]);
+    }
+    out
+}
+
 fn view<const A: usize, const B: usize>(pool: &[f64], off: usize) -> SMatrixView<'_, f64, A, B> {
     SMatrixView::<f64, A, B>::from_slice(&pool[off..off + A * B])
 }
@@ -179,14 +197,18 @@ pub(super) fn factor<const R: usize>(
     let f_jj: SMatrix<f64, R, R> = mul(jc, &n_bj);
     let mut f_jp: SMatrix<f64, R, 6> = *jp;
     let mut n_pj: SMatrix<f64, 6, R> = jp.transpose();
+    // The coupling's share of the parent's update, C_pc·U_bp, is taken here while U_bp is at hand (it does not
+    // depend on the joint pivot), rather than read back from the pool after the joint's elimination.
+    let (mut c_pp3, mut c_pp) = (None, None);
     match coupling {
         Coupling::None => {}
         Coupling::Angular(cp, pc) => {
-            let u_bp: SMatrix<f64, 6, 3> = mul(&inv0.fixed_columns::<3>(0).into_owned(), cp);
+            let u_bp: SMatrix<f64, 6, 3> = mul(&block::<6, 6, 6, 3>(&inv0, 0, 0), cp);
             let mut f_jp3 = f_jp.fixed_columns_mut::<3>(0);
             f_jp3 -= mul(jc, &u_bp);
             let mut n_pj3 = n_pj.fixed_rows_mut::<3>(0);
-            n_pj3 -= mul(pc, &n_bj.fixed_rows::<3>(0).into_owned());
+            n_pj3 -= mul(pc, &block::<6, R, 3, R>(&n_bj, 0, 0));
+            c_pp3 = Some(mul(pc, &block::<6, 3, 3, 3>(&u_bp, 0, 0)));
             store(pool, o.u_bp, &u_bp);
             store(pool, o.l_pb, pc);
         }
@@ -194,6 +216,7 @@ pub(super) fn factor<const R: usize>(
             let u_bp = mul(&inv0, cp);
             f_jp -= mul(jc, &u_bp);
             n_pj -= mul(pc, &n_bj);
+            c_pp = Some(mul(pc, &u_bp));
             store(pool, o.u_bp, &u_bp);
             store(pool, o.l_pb, pc);
         }
@@ -202,14 +225,12 @@ pub(super) fn factor<const R: usize>(
     let u_jp = mul(&inv1, &f_jp);
     // F_pp = −C_pc·U_bp − F_pj·U_jp.
     let mut f_pp = mul(&n_pj, &u_jp);
-    match coupling {
-        Coupling::None => {}
-        Coupling::Angular(_, pc) => {
-            let u_bp3 = view::<6, 3>(pool, o.u_bp).fixed_rows::<3>(0).into_owned();
-            let mut f_pp3 = f_pp.fixed_view_mut::<3, 3>(0, 0);
-            f_pp3 -= mul(pc, &u_bp3);
-        }
-        Coupling::Full(_, pc) => f_pp -= mul(pc, &view::<6, 6>(pool, o.u_bp).into_owned()),
+    if let Some(c) = c_pp3 {
+        let mut f_pp3 = f_pp.fixed_view_mut::<3, 3>(0, 0);
+        f_pp3 -= c;
+    }
+    if let Some(c) = c_pp {
+        f_pp -= c;
     }
     store(pool, o.inv0, &inv0);
     store(pool, o.u_bj, &n_bj);

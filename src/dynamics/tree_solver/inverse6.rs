@@ -8,7 +8,7 @@
 
 use nalgebra::{Matrix3, Matrix6, SMatrix};
 
-use super::exact::mul;
+use super::exact::{block, mul};
 
 /// `m⁻¹`, or `None` when a pivot is not above `tol` in magnitude (or is not finite). The pivots are those of
 /// an LU with partial pivoting, so `tol` is an absolute threshold on them.
@@ -122,10 +122,10 @@ pub(super) fn invert_small<const N: usize>(
 /// elimination. When `A` or `S` is nearly singular, [`invert`] decides, with the threshold `rel_tol · max|m|`
 /// (computed only then: the closed forms test their own scale).
 pub(super) fn invert_body(m: &Matrix6<f64>, rel_tol: f64) -> Option<Matrix6<f64>> {
-    let a = m.fixed_view::<3, 3>(0, 0).into_owned();
-    let b = m.fixed_view::<3, 3>(0, 3).into_owned();
-    let c = m.fixed_view::<3, 3>(3, 0).into_owned();
-    let d = m.fixed_view::<3, 3>(3, 3).into_owned();
+    let a: Matrix3<f64> = block::<6, 6, 3, 3>(m, 0, 0);
+    let b: Matrix3<f64> = block::<6, 6, 3, 3>(m, 0, 3);
+    let c: Matrix3<f64> = block::<6, 6, 3, 3>(m, 3, 0);
+    let d: Matrix3<f64> = block::<6, 6, 3, 3>(m, 3, 3);
     let fast = closed_form3(&a).and_then(|ai| {
         let aib = mul(&ai, &b);
         let cai = mul(&c, &ai);

@@ -26,8 +26,8 @@ impl TreeSolver {
             };
             if members.len() == 1 {
                 // One constraint fills the group: a straight block copy.
-                jc = on_c.fixed_rows::<R>(0).into_owned();
-                jp = on_p.fixed_rows::<R>(0).into_owned();
+                jc = exact::block::<6, 6, R, 6>(on_c, 0, 0);
+                jp = exact::block::<6, 6, R, 6>(on_p, 0, 0);
                 break;
             }
             for i in 0..m.rows {
@@ -68,8 +68,8 @@ impl TreeSolver {
             };
             if exact::angular_only(cp) && exact::angular_only(pc) {
                 (cp3, pc3) = (
-                    cp.fixed_view::<3, 3>(0, 0).into_owned(),
-                    pc.fixed_view::<3, 3>(0, 0).into_owned(),
+                    exact::block::<6, 6, 3, 3>(cp, 0, 0),
+                    exact::block::<6, 6, 3, 3>(pc, 0, 0),
                 );
                 exact::Coupling::Angular(&cp3, &pc3)
             } else {
