@@ -179,15 +179,16 @@ pub(super) enum Singular {
 
 /// Factors one front. `acc` is the body pivot after the children's updates, `jc`/`jp` the joint rows on the
 /// body and on its parent, `coupling` the blocks `(A[c][p], A[p][c])`. Writes the factors to `pool` (the
-/// front's slice) and returns the update to the parent's pivot.
+/// front's slice) and adds the update to the parent's pivot `parent`.
 pub(super) fn factor<const R: usize>(
     pool: &mut [f64],
     acc: &Matrix6<f64>,
+    parent: &mut Matrix6<f64>,
     jc: &SMatrix<f64, R, 6>,
     jp: &SMatrix<f64, R, 6>,
     coupling: Coupling<'_>,
     tol: f64,
-) -> Result<Matrix6<f64>, Singular> {
+) -> Result<(), Singular> {
     let o = Offsets::of(R, coupling.kind());
     let inv0 = invert_body(acc, tol).ok_or(Singular::Body)?;
     // Signs are folded into what is stored (`n_bj = −U_bj`, `n_pj = −F_pj`), so no block is ever negated (a
@@ -238,7 +239,8 @@ pub(super) fn factor<const R: usize>(
     store(pool, o.u_jp, &u_jp);
     store(pool, o.l_pj, &n_pj);
     store(pool, o.inv1, &inv1);
-    Ok(f_pp)
+    *parent += f_pp;
+    Ok(())
 }
 
 /// Forward substitution of one front for `C` right-hand sides (columns): from the body's accumulated

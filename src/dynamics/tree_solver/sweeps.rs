@@ -6,13 +6,13 @@ use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
 use super::*;
 
 impl TreeSolver {
-    /// Factors the exact-size front at `pos` (a non-root body without world rows, `R` joint rows) and returns
-    /// the update to the parent's pivot.
+    /// Factors the exact-size front at `pos` (a non-root body without world rows, `R` joint rows) and adds its
+    /// update to the parent's pivot.
     pub(super) fn factor_exact<const R: usize>(
         &mut self,
         sys: &BlockSystem,
         pos: usize,
-    ) -> Result<Matrix6<f64>, SolveError> {
+    ) -> Result<(), SolveError> {
         let plan = &self.plans[pos];
         let members = &self.members[plan.joint.0..plan.joint.1];
         let mut jc = SMatrix::<f64, R, 6>::zeros();
@@ -82,7 +82,11 @@ impl TreeSolver {
         }
         let plan = &self.plans[pos];
         let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R, plan.room)];
-        exact::factor::<R>(pool, &self.acc[pos], &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
+        // Parents come after their children, so the front's pivot and its parent's are in different halves.
+        let pp = plan.parent.expect("an exact front has a parent");
+        let (below, above) = self.acc.split_at_mut(pp);
+        let (acc, parent) = (&below[pos], &mut above[0]);
+        exact::factor::<R>(pool, acc, parent, &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
             singular(
                 plan,
                 match s {
