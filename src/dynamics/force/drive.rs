@@ -112,16 +112,20 @@ impl JointDrive {
             None => (UnitQuaternion::identity(), Vector3::zeros()),
         };
         let rp = qp.to_rotation_matrix().into_inner();
-        let f = self.frame.to_rotation_matrix().into_inner();
-        let a = rp * f;
-
         let e = log_rotation(&(qp.inverse() * c.orientation * self.target_rotation.inverse()));
         let g = left_jacobian_inverse(&e) * rp.transpose();
+        // The usual drive frame is the parent's axes, F = I exactly: the products with F are then skipped (they
+        // give the same values, a zero's sign aside), which is a third of a drive's 3×3 products.
+        let (a, fte, ftv, ftg) = if self.frame == UnitQuaternion::identity() {
+            (rp, e, self.target_velocity, g)
+        } else {
+            let f = self.frame.to_rotation_matrix().into_inner();
+            let ft = f.transpose();
+            (rp * f, ft * e, ft * self.target_velocity, ft * g)
+        };
         let dw = c.omega() - wp;
-        let tau_f = -self.stiffness.component_mul(&(f.transpose() * e))
-            - self
-                .damping
-                .component_mul(&(a.transpose() * dw - f.transpose() * self.target_velocity))
+        let tau_f = -self.stiffness.component_mul(&fte)
+            - self.damping.component_mul(&(a.transpose() * dw - ftv))
             + self.feedforward;
         let tau = a * tau_f;
 
@@ -132,7 +136,7 @@ impl JointDrive {
             ak.column_mut(j).scale_mut(self.stiffness[j]);
             ad.column_mut(j).scale_mut(self.damping[j]);
         }
-        let dc = -(ak * (f.transpose() * g));
+        let dc = -(ak * ftg);
         let dwc = -(ad * a.transpose());
         // The parent turns the error the other way (−dc) and carries the axes A with it:
         // ∂τ/∂δθ_p = −[τ] + A(K Fᵀ G − D Aᵀ[ω_c − ω_p]) = −[τ] − dc + dwc·[ω_c − ω_p].
