@@ -4,8 +4,8 @@ use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 
 use super::{Force, ForceEval};
 use crate::dynamics::body::Body;
-use crate::math::rotation::log_rotation;
-use crate::math::spatial::{cross_matrix, left_jacobian_inverse};
+use crate::math::rotation::log_rotation_with_jacobian_inverse;
+use crate::math::spatial::cross_matrix;
 
 /// Frame of a drive's gains, feedforward torque and error components, relative to the parent body.
 pub type DriveFrame = UnitQuaternion<f64>;
@@ -112,8 +112,10 @@ impl JointDrive {
             None => (UnitQuaternion::identity(), Vector3::zeros()),
         };
         let rp = qp.to_rotation_matrix().into_inner();
-        let e = log_rotation(&(qp.inverse() * c.orientation * self.target_rotation.inverse()));
-        let g = left_jacobian_inverse(&e) * rp.transpose();
+        let (e, jinv) = log_rotation_with_jacobian_inverse(
+            &(qp.inverse() * c.orientation * self.target_rotation.inverse()),
+        );
+        let g = jinv * rp.transpose();
         // The usual drive frame is the parent's axes, F = I exactly: the products with F are then skipped (they
         // give the same values, a zero's sign aside), which is a third of a drive's 3×3 products.
         let (a, fte, ftv, ftg) = if self.frame == UnitQuaternion::identity() {
