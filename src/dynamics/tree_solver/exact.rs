@@ -19,7 +19,7 @@
 //! `u_bp` as 6×3 (its other columns are zero) and `l_pb` as 3×3, and every product with them is a third to a
 //! half of the 6×6 one. The test is exact (entries equal to 0.0), so any other coupling takes the full path.
 
-use nalgebra::{Matrix3, Matrix6, SMatrix, SMatrixView};
+use nalgebra::{Matrix3, Matrix6, SMatrix};
 
 use super::CouplingRef;
 use super::inverse6::{invert_body, invert_small};
@@ -106,10 +106,6 @@ pub(super) fn block<const M: usize, const N: usize, const A: usize, const B: usi
         o[j * A..(j + 1) * A].copy_from_slice(&s[from..from + A]);
     }
     out
-}
-
-fn view<const A: usize, const B: usize>(pool: &[f64], off: usize) -> SMatrixView<'_, f64, A, B> {
-    SMatrixView::<f64, A, B>::from_slice(&pool[off..off + A * B])
 }
 
 fn store<const A: usize, const B: usize>(pool: &mut [f64], off: usize, m: &SMatrix<f64, A, B>) {
@@ -243,6 +239,13 @@ pub(super) fn factor<const R: usize>(
     Ok(())
 }
 
+/// A pool block as a fixed-size matrix, for the [`mul`] kernel: nalgebra's products with a pool view are its
+/// generic out-of-line loops (most of a solve pass's instructions).
+#[inline(always)]
+fn load<const A: usize, const B: usize>(pool: &[f64], off: usize) -> SMatrix<f64, A, B> {
+    SMatrix::<f64, A, B>::from_column_slice(&pool[off..off + A * B])
+}
+
 /// Forward substitution of one front for `C` right-hand sides (columns): from the body's accumulated
 /// right-hand side `y0` and the joint rows' `y1`, returns `z0 = D₀⁻¹w₀`, `z1 = D₁⁻¹w₁` and the update to the
 /// parent's right-hand side.
@@ -253,17 +256,18 @@ pub(super) fn forward<const R: usize, const C: usize>(
     y1: &SMatrix<f64, R, C>,
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>, SMatrix<f64, 6, C>) {
     let o = Offsets::of(R, kind);
-    let z0 = view::<6, 6>(pool, o.inv0) * y0;
-    let w1 = y1 - view::<R, 6>(pool, o.l_jb) * z0;
-    let z1 = view::<R, R>(pool, o.inv1) * w1;
-    let mut yp = view::<6, R>(pool, o.l_pj) * z1;
+    let z0 = mul(&load::<6, 6>(pool, o.inv0), y0);
+    let w1 = y1 - mul(&load::<R, 6>(pool, o.l_jb), &z0);
+    let z1 = mul(&load::<R, R>(pool, o.inv1), &w1);
+    let mut yp = mul(&load::<6, R>(pool, o.l_pj), &z1);
     match kind {
         Kind::None => {}
         Kind::Angular => {
+            let c = mul(&load::<3, 3>(pool, o.l_pb), &block::<6, C, 3, C>(&z0, 0, 0));
             let mut yp3 = yp.fixed_rows_mut::<3>(0);
-            yp3 -= view::<3, 3>(pool, o.l_pb) * z0.fixed_rows::<3>(0);
+            yp3 -= c;
         }
-        Kind::Full => yp -= view::<6, 6>(pool, o.l_pb) * z0,
+        Kind::Full => yp -= mul(&load::<6, 6>(pool, o.l_pb), &z0),
     }
     (z0, z1, yp)
 }
@@ -277,12 +281,14 @@ pub(super) fn backward<const R: usize, const C: usize>(
     xp: &SMatrix<f64, 6, C>,
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>) {
     let o = Offsets::of(R, kind);
-    let x1 = z1 - view::<R, 6>(pool, o.u_jp) * xp;
-    let mut x0 = z0 + view::<6, R>(pool, o.u_bj) * x1;
+    let x1 = z1 - mul(&load::<R, 6>(pool, o.u_jp), xp);
+    let mut x0 = z0 + mul(&load::<6, R>(pool, o.u_bj), &x1);
     match kind {
         Kind::None => {}
-        Kind::Angular => x0 -= view::<6, 3>(pool, o.u_bp) * xp.fixed_rows::<3>(0),
-        Kind::Full => x0 -= view::<6, 6>(pool, o.u_bp) * xp,
+        Kind::Angular => {
+            x0 -= mul(&load::<6, 3>(pool, o.u_bp), &block::<6, C, 3, C>(xp, 0, 0));
+        }
+        Kind::Full => x0 -= mul(&load::<6, 6>(pool, o.u_bp), xp),
     }
     (x0, x1)
 }
