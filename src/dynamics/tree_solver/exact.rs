@@ -80,7 +80,13 @@ pub(super) fn mul<const A: usize, const B: usize, const C: usize>(
     let (xs, ys) = (x.as_slice(), y.as_slice());
     let o = out.as_mut_slice();
     for j in 0..C {
-        for k in 0..B {
+        // The first term is stored rather than added to zero: `0 + a` is an addition the compiler must keep (it
+        // turns −0 into +0), one per output entry; the sums are otherwise the same, in the same order.
+        let y0j = ys[j * B];
+        for i in 0..A {
+            o[i + j * A] = xs[i] * y0j;
+        }
+        for k in 1..B {
             let ykj = ys[k + j * B];
             for i in 0..A {
                 o[i + j * A] += xs[i + k * A] * ykj;
