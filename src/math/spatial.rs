@@ -81,7 +81,7 @@ pub(crate) fn jacobian_series(theta: f64) -> f64 {
 
 /// `J_l⁻¹ = I − ½K + c·K²` from `K = [φ]` and the coefficient `c(θ)`.
 pub(crate) fn left_jacobian_inverse_with(k: &Matrix3<f64>, c: f64) -> Matrix3<f64> {
-    Matrix3::identity() - 0.5 * k + c * k * k
+    Matrix3::identity() - 0.5 * k + crate::math::small::mul(&(c * k), k)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use super::{Force, ForceEval};
 use crate::dynamics::body::Body;
 use crate::math::rotation::log_rotation_with_jacobian_inverse;
+use crate::math::small::mul;
 use crate::math::spatial::cross_matrix;
 
 /// Frame of a drive's gains, feedforward torque and error components, relative to the parent body.
@@ -115,7 +116,8 @@ impl JointDrive {
         let (e, jinv) = log_rotation_with_jacobian_inverse(
             &(qp.inverse() * c.orientation * self.target_rotation.inverse()),
         );
-        let g = jinv * rp.transpose();
+        // Products by the `mul` kernel: nalgebra's 3×3 products are out-of-line loops (same sums, same order).
+        let g = mul(&jinv, &rp.transpose());
         // The usual drive frame is the parent's axes, F = I exactly: the products with F are then skipped (they
         // give the same values, a zero's sign aside), which is a third of a drive's 3×3 products.
         let (a, fte, ftv, ftg) = if self.frame == UnitQuaternion::identity() {
@@ -127,9 +129,11 @@ impl JointDrive {
         };
         let dw = c.omega() - wp;
         let tau_f = -self.stiffness.component_mul(&fte)
-            - self.damping.component_mul(&(a.transpose() * dw - ftv))
+            - self
+                .damping
+                .component_mul(&(mul(&a.transpose(), &dw) - ftv))
             + self.feedforward;
-        let tau = a * tau_f;
+        let tau = mul(&a, &tau_f);
 
         // A·diag(K) and A·diag(D): the diagonal gains scale the columns of A.
         let mut ak = a;
@@ -138,12 +142,12 @@ impl JointDrive {
             ak.column_mut(j).scale_mut(self.stiffness[j]);
             ad.column_mut(j).scale_mut(self.damping[j]);
         }
-        let dc = -(ak * ftg);
-        let dwc = -(ad * a.transpose());
+        let dc = -mul(&ak, &ftg);
+        let dwc = -mul(&ad, &a.transpose());
         // The parent turns the error the other way (−dc) and carries the axes A with it:
         // ∂τ/∂δθ_p = −[τ] + A(K Fᵀ G − D Aᵀ[ω_c − ω_p]) = −[τ] − dc + dwc·[ω_c − ω_p].
         let dp = if self.parent.is_some() {
-            -cross_matrix(&tau) - dc + dwc * cross_matrix(&dw)
+            -cross_matrix(&tau) - dc + mul(&dwc, &cross_matrix(&dw))
         } else {
             Matrix3::zeros()
         };
