@@ -72,6 +72,8 @@ pub(super) fn invert<const N: usize>(
 const CLOSED_FORM_MIN_DET: f64 = 1e-9;
 
 /// `m⁻¹` of a 3×3 block by its adjugate, when its determinant is comfortably non-zero relative to its scale.
+// Inlined: three calls per front, whose 3×3 arguments and results otherwise go through memory.
+#[inline(always)]
 fn closed_form3(m: &Matrix3<f64>) -> Option<Matrix3<f64>> {
     let scale = amax(m.as_slice());
     let c0 = m.column(1).cross(&m.column(2));
