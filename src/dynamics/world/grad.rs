@@ -182,7 +182,13 @@ impl<const K: usize> GradStore<K> {
                 let (zp, zv) = (0.0 * s_p, 0.0 * s_v);
                 let (mut out, corner) = match base {
                     Some(m) => (
-                        m.map(|x| x - zp - zv),
+                        // `x − (+0) − (+0)` is `x` exactly: the step's `h > 0` makes both zeros `+0`, so the
+                        // element-wise pass is only needed for the other signs.
+                        if zp.to_bits() == 0 && zv.to_bits() == 0 {
+                            *m
+                        } else {
+                            m.map(|x| x - zp - zv)
+                        },
                         m.fixed_view::<3, 3>(0, 0) - blocks[p] * s_p - blocks[v] * s_v,
                     ),
                     None => (Matrix6::repeat(zp - zv), blocks[p] * s_p - blocks[v] * s_v),
