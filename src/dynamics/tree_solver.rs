@@ -220,6 +220,9 @@ pub struct TreeSolver {
     pos_of: Vec<usize>,
     constraint_rows: usize,
     factored: bool,
+    /// The padded fronts' work buffer (4.6 kB), kept between calls: zeroing a fresh one on the stack for every
+    /// `factor` cost as much as a front's factorisation, and `assemble` clears it per front anyway.
+    front: Option<Box<[[Matrix6<f64>; 4]; 4]>>,
 }
 
 impl TreeSolver {
@@ -276,7 +279,30 @@ impl TreeSolver {
         self.yb = vec![Vector6::zeros(); len];
         self.z = vec![Vector6::zeros(); pivots];
         self.constraint_rows = sys.constraint_rows();
+        self.front = Some(Box::new([[Matrix6::zeros(); 4]; 4]));
         self.sig = Some(Signature::of(sys));
+        Ok(())
+    }
+
+    /// Factors every front in elimination order, accumulating each one's update into its parent's pivot.
+    fn factor_fronts(
+        &mut self,
+        sys: &BlockSystem,
+        f: &mut [[Matrix6<f64>; 4]; 4],
+    ) -> Result<(), SolveError> {
+        for pos in 0..self.plans.len() {
+            let plan = &self.plans[pos];
+            if plan.exact > 0 {
+                // Adds its update to the parent's pivot in place (a returned 6×6 was copied twice on the way).
+                with_rows!(plan.exact, R => self.factor_exact::<R>(sys, pos))?;
+                continue;
+            }
+            self.assemble(sys, pos, f);
+            let update = self.eliminate(pos, f)?;
+            if let Some(pp) = self.plans[pos].parent {
+                self.acc[pp] += update;
+            }
+        }
         Ok(())
     }
 
@@ -397,19 +423,14 @@ impl SaddlePointSolver for TreeSolver {
             self.acc[pos] = sys.diag[plan.body];
         }
         // One front buffer for all padded fronts: assembled in place rather than returned (4.6 kB per copy).
-        let mut f = [[Matrix6::zeros(); 4]; 4];
-        for pos in 0..self.plans.len() {
-            let plan = &self.plans[pos];
-            let update = if plan.exact > 0 {
-                with_rows!(plan.exact, R => self.factor_exact::<R>(sys, pos))?
-            } else {
-                self.assemble(sys, pos, &mut f);
-                self.eliminate(pos, &mut f)?
-            };
-            if let Some(pp) = self.plans[pos].parent {
-                self.acc[pp] += update;
-            }
-        }
+        // `analyse` made it; it is handed back whatever the outcome.
+        let mut f = self
+            .front
+            .take()
+            .unwrap_or_else(|| Box::new([[Matrix6::zeros(); 4]; 4]));
+        let done = self.factor_fronts(sys, &mut f);
+        self.front = Some(f);
+        done?;
         self.factored = true;
         Ok(())
     }

@@ -63,12 +63,25 @@ pub fn left_jacobian_inverse(phi: &Vector3<f64>) -> Matrix3<f64> {
     let theta = phi.norm();
     let k = cross_matrix(phi);
     // Series below 1e-4 rad: the closed form's coefficient loses all digits to cancellation there.
-    let c = if theta < 1e-4 {
-        1.0 / 12.0 + theta * theta / 720.0
+    let c = if theta < JACOBIAN_SERIES_BELOW {
+        jacobian_series(theta)
     } else {
         1.0 / (theta * theta) - (1.0 + theta.cos()) / (2.0 * theta * theta.sin())
     };
-    Matrix3::identity() - 0.5 * k + c * k * k
+    left_jacobian_inverse_with(&k, c)
+}
+
+/// Below this angle (rad) the inverse left Jacobian's coefficient is taken from its series.
+pub(crate) const JACOBIAN_SERIES_BELOW: f64 = 1e-4;
+
+/// The coefficient `1/θ² − (1 + cos θ)/(2θ sin θ)` of [`left_jacobian_inverse`] by its series (small `θ`).
+pub(crate) fn jacobian_series(theta: f64) -> f64 {
+    1.0 / 12.0 + theta * theta / 720.0
+}
+
+/// `J_l⁻¹ = I − ½K + c·K²` from `K = [φ]` and the coefficient `c(θ)`.
+pub(crate) fn left_jacobian_inverse_with(k: &Matrix3<f64>, c: f64) -> Matrix3<f64> {
+    Matrix3::identity() - 0.5 * k + crate::math::small::mul(&(c * k), k)
 }
 
 #[cfg(test)]

@@ -142,12 +142,11 @@ impl Character {
 
     fn detect_fault(&self, max_separation: f64) -> Option<FaultKind> {
         for (i, b) in self.world.bodies().iter().enumerate() {
-            let numbers = b
-                .position
-                .iter()
-                .chain(b.orientation.coords.iter())
-                .chain(b.velocity.iter());
-            if !numbers.into_iter().all(|c| c.is_finite()) {
+            let finite = zero_if_finite(b.position.as_slice())
+                + zero_if_finite(b.orientation.coords.as_slice())
+                + zero_if_finite(b.velocity.as_slice())
+                == 0.0;
+            if !finite {
                 return Some(FaultKind::NonFinite { body: i });
             }
             let linear = b.velocity.fixed_rows::<3>(3).norm();
@@ -192,4 +191,11 @@ impl Character {
         let _ = self.world.restore_state(&state);
         self.clear_forces();
     }
+}
+
+/// `0.0` when every entry is finite, NaN otherwise (`x·0` is NaN exactly for an infinite or NaN `x`). A sum rather
+/// than a chain of `is_finite` tests: the check runs on every body after every step, and the chained iterator
+/// was an out-of-line loop of ~250 instructions per body.
+fn zero_if_finite(xs: &[f64]) -> f64 {
+    xs.iter().fold(0.0, |acc, &x| acc + x * 0.0)
 }

@@ -4,8 +4,9 @@ use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 
 use super::{Force, ForceEval};
 use crate::dynamics::body::Body;
-use crate::math::rotation::log_rotation;
-use crate::math::spatial::{cross_matrix, left_jacobian_inverse};
+use crate::math::rotation::log_rotation_with_jacobian_inverse;
+use crate::math::small::mul;
+use crate::math::spatial::cross_matrix;
 
 /// Frame of a drive's gains, feedforward torque and error components, relative to the parent body.
 pub type DriveFrame = UnitQuaternion<f64>;
@@ -112,18 +113,27 @@ impl JointDrive {
             None => (UnitQuaternion::identity(), Vector3::zeros()),
         };
         let rp = qp.to_rotation_matrix().into_inner();
-        let f = self.frame.to_rotation_matrix().into_inner();
-        let a = rp * f;
-
-        let e = log_rotation(&(qp.inverse() * c.orientation * self.target_rotation.inverse()));
-        let g = left_jacobian_inverse(&e) * rp.transpose();
+        let (e, jinv) = log_rotation_with_jacobian_inverse(
+            &(qp.inverse() * c.orientation * self.target_rotation.inverse()),
+        );
+        // Products by the `mul` kernel: nalgebra's 3×3 products are out-of-line loops (same sums, same order).
+        let g = mul(&jinv, &rp.transpose());
+        // The usual drive frame is the parent's axes, F = I exactly: the products with F are then skipped (they
+        // give the same values, a zero's sign aside), which is a third of a drive's 3×3 products.
+        let (a, fte, ftv, ftg) = if self.frame == UnitQuaternion::identity() {
+            (rp, e, self.target_velocity, g)
+        } else {
+            let f = self.frame.to_rotation_matrix().into_inner();
+            let ft = f.transpose();
+            (rp * f, ft * e, ft * self.target_velocity, ft * g)
+        };
         let dw = c.omega() - wp;
-        let tau_f = -self.stiffness.component_mul(&(f.transpose() * e))
+        let tau_f = -self.stiffness.component_mul(&fte)
             - self
                 .damping
-                .component_mul(&(a.transpose() * dw - f.transpose() * self.target_velocity))
+                .component_mul(&(mul(&a.transpose(), &dw) - ftv))
             + self.feedforward;
-        let tau = a * tau_f;
+        let tau = mul(&a, &tau_f);
 
         // A·diag(K) and A·diag(D): the diagonal gains scale the columns of A.
         let mut ak = a;
@@ -132,12 +142,12 @@ impl JointDrive {
             ak.column_mut(j).scale_mut(self.stiffness[j]);
             ad.column_mut(j).scale_mut(self.damping[j]);
         }
-        let dc = -(ak * (f.transpose() * g));
-        let dwc = -(ad * a.transpose());
+        let dc = -mul(&ak, &ftg);
+        let dwc = -mul(&ad, &a.transpose());
         // The parent turns the error the other way (−dc) and carries the axes A with it:
         // ∂τ/∂δθ_p = −[τ] + A(K Fᵀ G − D Aᵀ[ω_c − ω_p]) = −[τ] − dc + dwc·[ω_c − ω_p].
         let dp = if self.parent.is_some() {
-            -cross_matrix(&tau) - dc + dwc * cross_matrix(&dw)
+            -cross_matrix(&tau) - dc + mul(&dwc, &cross_matrix(&dw))
         } else {
             Matrix3::zeros()
         };

@@ -19,7 +19,7 @@
 //! `u_bp` as 6×3 (its other columns are zero) and `l_pb` as 3×3, and every product with them is a third to a
 //! half of the 6×6 one. The test is exact (entries equal to 0.0), so any other coupling takes the full path.
 
-use nalgebra::{Matrix3, Matrix6, SMatrix, SMatrixView};
+use nalgebra::{Matrix3, Matrix6, SMatrix};
 
 use super::CouplingRef;
 use super::inverse6::{invert_body, invert_small};
@@ -68,30 +68,24 @@ impl Offsets {
     }
 }
 
-/// `x·y` for small fixed sizes, as column-major multiply-adds with constant bounds. nalgebra's product of these
-/// odd shapes (6×3·3×6, 3×6·6×3, …) is a generic, out-of-line loop whose overhead was most of a front's
-/// instructions; with constant bounds the compiler unrolls and vectorises this one in place.
+pub(super) use crate::math::small::mul;
+
+/// The `A×B` block of `m` at `(r0, c0)`, copied column by column. nalgebra's `fixed_view(..).into_owned()`
+/// builds these through a generic iterator which the compiler sometimes leaves out of line (~260 instructions
+/// for a 3×3, against a dozen moves here).
 #[inline(always)]
-pub(super) fn mul<const A: usize, const B: usize, const C: usize>(
-    x: &SMatrix<f64, A, B>,
-    y: &SMatrix<f64, B, C>,
-) -> SMatrix<f64, A, C> {
-    let mut out = SMatrix::<f64, A, C>::zeros();
-    let (xs, ys) = (x.as_slice(), y.as_slice());
-    let o = out.as_mut_slice();
-    for j in 0..C {
-        for k in 0..B {
-            let ykj = ys[k + j * B];
-            for i in 0..A {
-                o[i + j * A] += xs[i + k * A] * ykj;
-            }
-        }
+pub(super) fn block<const M: usize, const N: usize, const A: usize, const B: usize>(
+    m: &SMatrix<f64, M, N>,
+    r0: usize,
+    c0: usize,
+) -> SMatrix<f64, A, B> {
+    let mut out = SMatrix::<f64, A, B>::zeros();
+    let (s, o) = (m.as_slice(), out.as_mut_slice());
+    for j in 0..B {
+        let from = r0 + (c0 + j) * M;
+        o[j * A..(j + 1) * A].copy_from_slice(&s[from..from + A]);
     }
     out
-}
-
-fn view<const A: usize, const B: usize>(pool: &[f64], off: usize) -> SMatrixView<'_, f64, A, B> {
-    SMatrixView::<f64, A, B>::from_slice(&pool[off..off + A * B])
 }
 
 fn store<const A: usize, const B: usize>(pool: &mut [f64], off: usize, m: &SMatrix<f64, A, B>) {
@@ -129,12 +123,12 @@ impl Coupling<'_> {
 
 /// Whether a coupling block is zero outside its angular 3×3 corner.
 pub(super) fn angular_only(m: &Matrix6<f64>) -> bool {
-    // Column-major: the linear rows of the first three columns, then all of the last three columns.
+    // Column-major: the linear rows of the first three columns, then all of the last three columns. The bits
+    // without the sign are OR-ed (zero exactly for ±0.0, as `== 0.0`; a NaN is non-zero, as it is unequal):
+    // branch-free, so it vectorises instead of testing 27 entries one by one.
     let s = m.as_slice();
-    s[3..6] == [0.0; 3]
-        && s[9..12] == [0.0; 3]
-        && s[15..18] == [0.0; 3]
-        && s[18..].iter().all(|&v| v == 0.0)
+    let bits = |v: &[f64]| v.iter().fold(0u64, |acc, x| acc | (x.to_bits() << 1));
+    (bits(&s[3..6]) | bits(&s[9..12]) | bits(&s[15..18]) | bits(&s[18..])) == 0
 }
 
 /// The kind of the coupling `refs` (a front's references into `sys.couplings`, summed when several) has in
@@ -161,32 +155,56 @@ pub(super) enum Singular {
 
 /// Factors one front. `acc` is the body pivot after the children's updates, `jc`/`jp` the joint rows on the
 /// body and on its parent, `coupling` the blocks `(A[c][p], A[p][c])`. Writes the factors to `pool` (the
-/// front's slice) and returns the update to the parent's pivot.
+/// front's slice) and adds the update to the parent's pivot `parent`.
 pub(super) fn factor<const R: usize>(
     pool: &mut [f64],
     acc: &Matrix6<f64>,
+    parent: &mut Matrix6<f64>,
     jc: &SMatrix<f64, R, 6>,
     jp: &SMatrix<f64, R, 6>,
     coupling: Coupling<'_>,
     tol: f64,
-) -> Result<Matrix6<f64>, Singular> {
+) -> Result<(), Singular> {
     let o = Offsets::of(R, coupling.kind());
-    let inv0 = invert_body(acc, tol * acc.amax()).ok_or(Singular::Body)?;
+    let inv0 = invert_body(acc, tol).ok_or(Singular::Body)?;
     // Signs are folded into what is stored (`n_bj = −U_bj`, `n_pj = −F_pj`), so no block is ever negated (a
     // negated nalgebra block is an element-by-element pass of its own). Slot body: U_bj = D⁻¹·F_bj with
     // F_bj = −J_cᵀ; the joint pivot's update is F_jj −= F_jb·U_bj, i.e. F_jj = J_c·D⁻¹·J_cᵀ.
-    let n_bj: SMatrix<f64, 6, R> = mul(&inv0, &jc.transpose());
-    let f_jj: SMatrix<f64, R, R> = mul(jc, &n_bj);
+    // A ball joint's rows are `[A, I]` on the body and `[B, −I]` on the parent, exactly (`Anchors::evaluate`);
+    // with no coupling outside the angular corner, those identity columns stay as they are through the front, and
+    // the products with them are copies: a third of the front's multiply-adds skipped, with the same sums in the
+    // same order (the skipped terms are `±0`).
+    let ball =
+        !matches!(coupling, Coupling::Full(..)) && unit_linear(jc, 1.0) && unit_linear(jp, -1.0);
+    let n_bj: SMatrix<f64, 6, R> = if ball {
+        mul_unit_t(&inv0, jc)
+    } else {
+        mul(&inv0, &jc.transpose())
+    };
+    let f_jj: SMatrix<f64, R, R> = if ball {
+        mul_unit(jc, &n_bj)
+    } else {
+        mul(jc, &n_bj)
+    };
     let mut f_jp: SMatrix<f64, R, 6> = *jp;
     let mut n_pj: SMatrix<f64, 6, R> = jp.transpose();
+    // The coupling's share of the parent's update, C_pc·U_bp, is taken here while U_bp is at hand (it does not
+    // depend on the joint pivot), rather than read back from the pool after the joint's elimination.
+    let (mut c_pp3, mut c_pp) = (None, None);
     match coupling {
         Coupling::None => {}
         Coupling::Angular(cp, pc) => {
-            let u_bp: SMatrix<f64, 6, 3> = mul(&inv0.fixed_columns::<3>(0).into_owned(), cp);
+            let u_bp: SMatrix<f64, 6, 3> = mul(&block::<6, 6, 6, 3>(&inv0, 0, 0), cp);
+            let jc_u_bp = if ball {
+                mul_unit(jc, &u_bp)
+            } else {
+                mul(jc, &u_bp)
+            };
             let mut f_jp3 = f_jp.fixed_columns_mut::<3>(0);
-            f_jp3 -= mul(jc, &u_bp);
+            f_jp3 -= jc_u_bp;
             let mut n_pj3 = n_pj.fixed_rows_mut::<3>(0);
-            n_pj3 -= mul(pc, &n_bj.fixed_rows::<3>(0).into_owned());
+            n_pj3 -= mul(pc, &block::<6, R, 3, R>(&n_bj, 0, 0));
+            c_pp3 = Some(mul(pc, &block::<6, 3, 3, 3>(&u_bp, 0, 0)));
             store(pool, o.u_bp, &u_bp);
             store(pool, o.l_pb, pc);
         }
@@ -194,22 +212,41 @@ pub(super) fn factor<const R: usize>(
             let u_bp = mul(&inv0, cp);
             f_jp -= mul(jc, &u_bp);
             n_pj -= mul(pc, &n_bj);
+            c_pp = Some(mul(pc, &u_bp));
             store(pool, o.u_bp, &u_bp);
             store(pool, o.l_pb, pc);
         }
     }
-    let inv1 = invert_small::<R>(&f_jj, tol * f_jj.amax()).ok_or(Singular::Joint)?;
-    let u_jp = mul(&inv1, &f_jp);
-    // F_pp = −C_pc·U_bp − F_pj·U_jp.
-    let mut f_pp = mul(&n_pj, &u_jp);
-    match coupling {
-        Coupling::None => {}
-        Coupling::Angular(_, pc) => {
-            let u_bp3 = view::<6, 3>(pool, o.u_bp).fixed_rows::<3>(0).into_owned();
-            let mut f_pp3 = f_pp.fixed_view_mut::<3, 3>(0, 0);
-            f_pp3 -= mul(pc, &u_bp3);
+    let inv1 = invert_small::<R>(&f_jj, tol).ok_or(Singular::Joint)?;
+    // F_pp = −C_pc·U_bp − F_pj·U_jp. For a ball joint, F_jp's last columns are still −I and N_pj's last rows −I.
+    let (u_jp, mut f_pp) = if ball {
+        let mut u_jp = SMatrix::<f64, R, 6>::zeros();
+        let left = mul(&inv1, &block::<R, 6, R, 3>(&f_jp, 0, 0));
+        for i in 0..R {
+            for m in 0..3 {
+                u_jp[(i, m)] = left[(i, m)];
+                u_jp[(i, 3 + m)] = -inv1[(i, m)];
+            }
         }
-        Coupling::Full(_, pc) => f_pp -= mul(pc, &view::<6, 6>(pool, o.u_bp).into_owned()),
+        let top = mul(&block::<6, R, 3, R>(&n_pj, 0, 0), &u_jp);
+        let mut f_pp = Matrix6::zeros();
+        for j in 0..6 {
+            for i in 0..3 {
+                f_pp[(i, j)] = top[(i, j)];
+                f_pp[(3 + i, j)] = -u_jp[(i, j)];
+            }
+        }
+        (u_jp, f_pp)
+    } else {
+        let u_jp = mul(&inv1, &f_jp);
+        (u_jp, mul(&n_pj, &u_jp))
+    };
+    if let Some(c) = c_pp3 {
+        let mut f_pp3 = f_pp.fixed_view_mut::<3, 3>(0, 0);
+        f_pp3 -= c;
+    }
+    if let Some(c) = c_pp {
+        f_pp -= c;
     }
     store(pool, o.inv0, &inv0);
     store(pool, o.u_bj, &n_bj);
@@ -217,7 +254,51 @@ pub(super) fn factor<const R: usize>(
     store(pool, o.u_jp, &u_jp);
     store(pool, o.l_pj, &n_pj);
     store(pool, o.inv1, &inv1);
-    Ok(f_pp)
+    *parent += f_pp;
+    Ok(())
+}
+
+/// Whether the joint rows' linear columns (3 … 5) are exactly `s·I`: a ball joint's rows (3 of them).
+fn unit_linear<const R: usize>(j: &SMatrix<f64, R, 6>, s: f64) -> bool {
+    R == 3 && (0..3).all(|i| (0..3).all(|m| j[(i, 3 + m)] == if i == m { s } else { 0.0 }))
+}
+
+/// `J·X` for joint rows `J = [A, I]` ([`unit_linear`]): `A·X_top + X_bottom`, the sums of `mul(J, X)` in the
+/// same order without its products with the identity's ones and zeros.
+#[inline(always)]
+fn mul_unit<const R: usize, const C: usize>(
+    j: &SMatrix<f64, R, 6>,
+    x: &SMatrix<f64, 6, C>,
+) -> SMatrix<f64, R, C> {
+    let mut out = mul(&block::<R, 6, R, 3>(j, 0, 0), &block::<6, C, 3, C>(x, 0, 0));
+    for c in 0..C {
+        for i in 0..R {
+            out[(i, c)] += x[(3 + i, c)];
+        }
+    }
+    out
+}
+
+/// `X·Jᵀ` for joint rows `J = [A, I]` ([`unit_linear`]): `X_left·Aᵀ + X_right`, as [`mul_unit`].
+#[inline(always)]
+fn mul_unit_t<const R: usize>(x: &Matrix6<f64>, j: &SMatrix<f64, R, 6>) -> SMatrix<f64, 6, R> {
+    let mut out = mul(
+        &block::<6, 6, 6, 3>(x, 0, 0),
+        &block::<R, 6, R, 3>(j, 0, 0).transpose(),
+    );
+    for i in 0..R {
+        for r in 0..6 {
+            out[(r, i)] += x[(r, 3 + i)];
+        }
+    }
+    out
+}
+
+/// A pool block as a fixed-size matrix, for the [`mul`] kernel: nalgebra's products with a pool view are its
+/// generic out-of-line loops (most of a solve pass's instructions).
+#[inline(always)]
+fn load<const A: usize, const B: usize>(pool: &[f64], off: usize) -> SMatrix<f64, A, B> {
+    SMatrix::<f64, A, B>::from_column_slice(&pool[off..off + A * B])
 }
 
 /// Forward substitution of one front for `C` right-hand sides (columns): from the body's accumulated
@@ -230,17 +311,18 @@ pub(super) fn forward<const R: usize, const C: usize>(
     y1: &SMatrix<f64, R, C>,
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>, SMatrix<f64, 6, C>) {
     let o = Offsets::of(R, kind);
-    let z0 = view::<6, 6>(pool, o.inv0) * y0;
-    let w1 = y1 - view::<R, 6>(pool, o.l_jb) * z0;
-    let z1 = view::<R, R>(pool, o.inv1) * w1;
-    let mut yp = view::<6, R>(pool, o.l_pj) * z1;
+    let z0 = mul(&load::<6, 6>(pool, o.inv0), y0);
+    let w1 = y1 - mul(&load::<R, 6>(pool, o.l_jb), &z0);
+    let z1 = mul(&load::<R, R>(pool, o.inv1), &w1);
+    let mut yp = mul(&load::<6, R>(pool, o.l_pj), &z1);
     match kind {
         Kind::None => {}
         Kind::Angular => {
+            let c = mul(&load::<3, 3>(pool, o.l_pb), &block::<6, C, 3, C>(&z0, 0, 0));
             let mut yp3 = yp.fixed_rows_mut::<3>(0);
-            yp3 -= view::<3, 3>(pool, o.l_pb) * z0.fixed_rows::<3>(0);
+            yp3 -= c;
         }
-        Kind::Full => yp -= view::<6, 6>(pool, o.l_pb) * z0,
+        Kind::Full => yp -= mul(&load::<6, 6>(pool, o.l_pb), &z0),
     }
     (z0, z1, yp)
 }
@@ -254,12 +336,14 @@ pub(super) fn backward<const R: usize, const C: usize>(
     xp: &SMatrix<f64, 6, C>,
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>) {
     let o = Offsets::of(R, kind);
-    let x1 = z1 - view::<R, 6>(pool, o.u_jp) * xp;
-    let mut x0 = z0 + view::<6, R>(pool, o.u_bj) * x1;
+    let x1 = z1 - mul(&load::<R, 6>(pool, o.u_jp), xp);
+    let mut x0 = z0 + mul(&load::<6, R>(pool, o.u_bj), &x1);
     match kind {
         Kind::None => {}
-        Kind::Angular => x0 -= view::<6, 3>(pool, o.u_bp) * xp.fixed_rows::<3>(0),
-        Kind::Full => x0 -= view::<6, 6>(pool, o.u_bp) * xp,
+        Kind::Angular => {
+            x0 -= mul(&load::<6, 3>(pool, o.u_bp), &block::<6, C, 3, C>(xp, 0, 0));
+        }
+        Kind::Full => x0 -= mul(&load::<6, 6>(pool, o.u_bp), xp),
     }
     (x0, x1)
 }

@@ -6,13 +6,13 @@ use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
 use super::*;
 
 impl TreeSolver {
-    /// Factors the exact-size front at `pos` (a non-root body without world rows, `R` joint rows) and returns
-    /// the update to the parent's pivot.
+    /// Factors the exact-size front at `pos` (a non-root body without world rows, `R` joint rows) and adds its
+    /// update to the parent's pivot.
     pub(super) fn factor_exact<const R: usize>(
         &mut self,
         sys: &BlockSystem,
         pos: usize,
-    ) -> Result<Matrix6<f64>, SolveError> {
+    ) -> Result<(), SolveError> {
         let plan = &self.plans[pos];
         let members = &self.members[plan.joint.0..plan.joint.1];
         let mut jc = SMatrix::<f64, R, 6>::zeros();
@@ -26,8 +26,8 @@ impl TreeSolver {
             };
             if members.len() == 1 {
                 // One constraint fills the group: a straight block copy.
-                jc = on_c.fixed_rows::<R>(0).into_owned();
-                jp = on_p.fixed_rows::<R>(0).into_owned();
+                jc = exact::block::<6, 6, R, 6>(on_c, 0, 0);
+                jp = exact::block::<6, 6, R, 6>(on_p, 0, 0);
                 break;
             }
             for i in 0..m.rows {
@@ -38,19 +38,22 @@ impl TreeSolver {
             }
         }
         let refs = &self.coupling_refs[plan.couplings.0..plan.couplings.1];
-        // Several couplings on one joint are summed; the usual single one is used in place.
-        let (mut sum_cp, mut sum_pc) = (Matrix6::zeros(), Matrix6::zeros());
-        let (cp, pc) = match refs {
-            [] => (&sum_cp, &sum_pc),
-            [r] => {
+        // Several couplings on one joint are summed; the usual single one is used in place. The sums and the
+        // 3×3 corners are only filled where used (zeroing them for every front was a memset per block).
+        let (mut sum_cp, mut sum_pc);
+        let (cp3, pc3);
+        let coupling = if refs.is_empty() {
+            exact::Coupling::None
+        } else {
+            let (cp, pc) = if let [r] = refs {
                 let c = &sys.couplings[r.idx];
                 if r.child_is_i {
                     (&c.a_ij, &c.a_ji)
                 } else {
                     (&c.a_ji, &c.a_ij)
                 }
-            }
-            _ => {
+            } else {
+                (sum_cp, sum_pc) = (Matrix6::zeros(), Matrix6::zeros());
                 for r in refs {
                     let c = &sys.couplings[r.idx];
                     if r.child_is_i {
@@ -62,18 +65,16 @@ impl TreeSolver {
                     }
                 }
                 (&sum_cp, &sum_pc)
+            };
+            if exact::angular_only(cp) && exact::angular_only(pc) {
+                (cp3, pc3) = (
+                    exact::block::<6, 6, 3, 3>(cp, 0, 0),
+                    exact::block::<6, 6, 3, 3>(pc, 0, 0),
+                );
+                exact::Coupling::Angular(&cp3, &pc3)
+            } else {
+                exact::Coupling::Full(cp, pc)
             }
-        };
-        let (cp3, pc3) = (
-            cp.fixed_view::<3, 3>(0, 0).into_owned(),
-            pc.fixed_view::<3, 3>(0, 0).into_owned(),
-        );
-        let coupling = if refs.is_empty() {
-            exact::Coupling::None
-        } else if exact::angular_only(cp) && exact::angular_only(pc) {
-            exact::Coupling::Angular(&cp3, &pc3)
-        } else {
-            exact::Coupling::Full(cp, pc)
         };
         self.kinds[pos] = coupling.kind();
         if coupling.kind() > plan.room {
@@ -81,7 +82,11 @@ impl TreeSolver {
         }
         let plan = &self.plans[pos];
         let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R, plan.room)];
-        exact::factor::<R>(pool, &self.acc[pos], &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
+        // Parents come after their children, so the front's pivot and its parent's are in different halves.
+        let pp = plan.parent.expect("an exact front has a parent");
+        let (below, above) = self.acc.split_at_mut(pp);
+        let (acc, parent) = (&below[pos], &mut above[0]);
+        exact::factor::<R>(pool, acc, parent, &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
             singular(
                 plan,
                 match s {

@@ -11,7 +11,7 @@
 //! [`GradStore::blocks`] hands the step 6×6 blocks whose entries outside the corner are the `+0.0` such an
 //! accumulator holds when nothing writes there, so the step computes bit-identical results in either form.
 
-use nalgebra::{Matrix3, Matrix6};
+use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
 
 /// Where one item's blocks live: their index in the angular or in the full pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,7 +138,7 @@ impl<const K: usize> GradStore<K> {
     }
 
     /// Item `i`'s block `k` as a 6×6 matrix (zero outside the corner of an angular item).
-    #[inline(always)]
+    #[cfg(test)]
     pub(super) fn block(&self, i: usize, k: usize) -> Matrix6<f64> {
         match self.form[i] {
             Form::Angular(a) => {
@@ -148,6 +148,20 @@ impl<const K: usize> GradStore<K> {
                 m
             }
             Form::Full(f) => self.full[f as usize][k],
+        }
+    }
+
+    /// Item `i`'s block `k` times `x`. An angular item's product is its corner times the angular part of `x`,
+    /// zero below: what the 6×6 product gives (its other 27 terms are `0·x_j`), up to the sign of a zero entry,
+    /// without the block built and multiplied whole.
+    #[inline(always)]
+    pub(super) fn mul_vec(&self, i: usize, k: usize, x: &Vector6<f64>) -> Vector6<f64> {
+        match self.form[i] {
+            Form::Angular(a) => {
+                let w = self.angular[a as usize][k] * Vector3::new(x[0], x[1], x[2]);
+                Vector6::new(w.x, w.y, w.z, 0.0, 0.0, 0.0)
+            }
+            Form::Full(f) => self.full[f as usize][k] * x,
         }
     }
 
@@ -168,7 +182,13 @@ impl<const K: usize> GradStore<K> {
                 let (zp, zv) = (0.0 * s_p, 0.0 * s_v);
                 let (mut out, corner) = match base {
                     Some(m) => (
-                        m.map(|x| x - zp - zv),
+                        // `x − (+0) − (+0)` is `x` exactly: the step's `h > 0` makes both zeros `+0`, so the
+                        // element-wise pass is only needed for the other signs.
+                        if zp.to_bits() == 0 && zv.to_bits() == 0 {
+                            *m
+                        } else {
+                            m.map(|x| x - zp - zv)
+                        },
                         m.fixed_view::<3, 3>(0, 0) - blocks[p] * s_p - blocks[v] * s_v,
                     ),
                     None => (Matrix6::repeat(zp - zv), blocks[p] * s_p - blocks[v] * s_v),
@@ -220,6 +240,13 @@ mod tests {
             let (p, v) = (store.block(1, 0), store.block(1, 1));
             assert!(same(&with_base(1), &(m - p * (h * h) - v * h)));
             assert!(same(&without(1), &(p * (-h * h) - v * h)));
+        }
+        // The products with a vector: equal values (a zero entry's sign aside) in either form.
+        let x = Vector6::new(0.3, -1.2, 2.5, -0.7, 4.0, -3.0);
+        for i in 0..2 {
+            for k in 0..2 {
+                assert_eq!(store.mul_vec(i, k, &x), store.block(i, k) * x);
+            }
         }
         assert!(!store.is_full(0) && store.is_full(1));
         assert!(!store.all_full() && store.all_full_mut().is_none());

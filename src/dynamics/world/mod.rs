@@ -29,7 +29,7 @@ use super::stabilize::{
     post_stabilize,
 };
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
-use crate::math::spatial::{angular, linear};
+use crate::math::spatial::{angular, linear, twist};
 
 /// How forces enter the step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -321,14 +321,17 @@ impl World {
                 m[(d, d)] = body.mass;
             }
             let v = body.velocity;
+            // M·v by its blocks (`I·ω`, `m·v`): the 6×6 product's other terms are `0·v_j` (same values, a zero's
+            // sign aside).
+            let mv = twist(&(self.inertia[i] * angular(&v)), &(linear(&v) * body.mass));
             if implicit {
                 // M̃ = M − h²∂f/∂p − h∂f/∂v, entry by entry as the full 6×6 expression.
                 self.sys.diag[i] = self.body_grad.scaled(i, Some(&m), (DP, h * h), (DV, h));
-                let dfdv = self.body_grad.block(i, DV);
-                self.rhs_a[i] = m * v + (self.wrench[i] - dfdv * v) * h;
+                let dfdv_v = self.body_grad.mul_vec(i, DV, &v);
+                self.rhs_a[i] = mv + (self.wrench[i] - dfdv_v) * h;
             } else {
                 self.sys.diag[i] = m;
-                self.rhs_a[i] = m * v + self.wrench[i] * h;
+                self.rhs_a[i] = mv + self.wrench[i] * h;
             }
         }
         for (s, c) in self.sys.couplings.iter_mut().enumerate() {
@@ -338,8 +341,8 @@ impl World {
                 c.a_ij = g.scaled(s, None, (PAIR_DP, -h * h), (PAIR_DV, h));
                 c.a_ji = g.scaled(s, None, (PAIR_DP + 1, -h * h), (PAIR_DV + 1, h));
                 // f̃ = f − ∂f/∂v·v includes the cross terms.
-                self.rhs_a[c.i] -= g.block(s, PAIR_DV) * self.bodies[c.j].velocity * h;
-                self.rhs_a[c.j] -= g.block(s, PAIR_DV + 1) * self.bodies[c.i].velocity * h;
+                self.rhs_a[c.i] -= g.mul_vec(s, PAIR_DV, &self.bodies[c.j].velocity) * h;
+                self.rhs_a[c.j] -= g.mul_vec(s, PAIR_DV + 1, &self.bodies[c.i].velocity) * h;
             } else {
                 c.a_ij.fill(0.0);
                 c.a_ji.fill(0.0);
