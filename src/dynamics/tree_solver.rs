@@ -220,9 +220,6 @@ pub struct TreeSolver {
     pos_of: Vec<usize>,
     constraint_rows: usize,
     factored: bool,
-    /// The padded fronts' work buffer (4.6 kB), kept between calls: zeroing a fresh one on the stack for every
-    /// `factor` cost as much as a front's factorisation, and `assemble` clears it per front anyway.
-    front: Option<Box<[[Matrix6<f64>; 4]; 4]>>,
 }
 
 impl TreeSolver {
@@ -279,7 +276,6 @@ impl TreeSolver {
         self.yb = vec![Vector6::zeros(); len];
         self.z = vec![Vector6::zeros(); pivots];
         self.constraint_rows = sys.constraint_rows();
-        self.front = Some(Box::new([[Matrix6::zeros(); 4]; 4]));
         self.sig = Some(Signature::of(sys));
         Ok(())
     }
@@ -415,6 +411,15 @@ fn singular(plan: &Plan, slot: usize) -> SolveError {
     })
 }
 
+thread_local! {
+    /// The padded fronts' work buffer (4.6 kB), one per thread and shared by every solver on it: zeroing a fresh
+    /// one on the stack for every `factor` cost as much as a front's factorisation (`assemble` clears what a
+    /// front uses anyway), and one per solver added 4.6 kB to every character (issue 12's 100 kB budget).
+    /// Allocated at a thread's first factorisation; `factor` is not re-entrant, so the borrow never clashes.
+    static FRONT: std::cell::RefCell<Box<[[Matrix6<f64>; 4]; 4]>> =
+        std::cell::RefCell::new(Box::new([[Matrix6::zeros(); 4]; 4]));
+}
+
 impl SaddlePointSolver for TreeSolver {
     fn factor(&mut self, sys: &BlockSystem) -> Result<(), SolveError> {
         self.factored = false;
@@ -423,14 +428,7 @@ impl SaddlePointSolver for TreeSolver {
             self.acc[pos] = sys.diag[plan.body];
         }
         // One front buffer for all padded fronts: assembled in place rather than returned (4.6 kB per copy).
-        // `analyse` made it; it is handed back whatever the outcome.
-        let mut f = self
-            .front
-            .take()
-            .unwrap_or_else(|| Box::new([[Matrix6::zeros(); 4]; 4]));
-        let done = self.factor_fronts(sys, &mut f);
-        self.front = Some(f);
-        done?;
+        FRONT.with(|front| self.factor_fronts(sys, &mut front.borrow_mut()))?;
         self.factored = true;
         Ok(())
     }
