@@ -150,7 +150,7 @@ mod tests {
         config.lift_over_landings = false;
         let without = root_lift(&tracks, 2, steps, h, 0.0, &config);
         assert!(without[60].abs() < 1e-9, "{}", without[60]);
-        // The descending samples before the dip are lifted by about half of it (the 2 Hz smoothing spreads the
+        // The descending samples before the dip are lifted by more than a third of it (the 2 Hz smoothing spreads the
         // correction over ±0.2 s; docs/root.md, "Landings"); the standing foot far from it barely.
         assert!(with[58] > 0.003, "{}", with[58]);
         assert!(with[5].abs() < 1e-3, "{}", with[5]);

@@ -340,9 +340,9 @@ impl Character {
     }
 
     /// Moves every body up by the root lift at clip time `t` (`GroundReference::lift`), so a character put on
-    /// its clip (built free, or reset by the guard) stands on the floor as the assist's target does instead of
-    /// starting with its feet up to 30 mm in it (the walk's first 30 steps then held a quarter of its tracking
-    /// error).
+    /// its clip (built free, or reset by the guard) stands on the floor as the assist's target does: unlifted, the
+    /// walk started with its stance toes 50 mm in the floor, and its first 30 steps held a quarter of its tracking
+    /// error. (A runtime switch from `Kinematic` keeps the body where it is; the assist then lifts it.)
     pub(in crate::control::character) fn lift_onto_floor(
         &mut self,
         ground: &GroundReference,
