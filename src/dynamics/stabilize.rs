@@ -71,6 +71,27 @@ pub(crate) fn evaluate_constraints(
     worst
 }
 
+/// Writes every constraint's `g(p, t)` into `g` (the same bits as [`evaluate_constraints`]) and returns `max|g|`;
+/// the Jacobian blocks in `sys` are left as they were.
+pub(crate) fn evaluate_values(
+    bodies: &[Body],
+    constraints: &[Box<dyn Constraint>],
+    t: f64,
+    g: &mut [f64],
+) -> f64 {
+    let mut off = 0;
+    let mut worst: f64 = 0.0;
+    for c in constraints {
+        let rows = c.rows();
+        c.value(bodies, t, &mut g[off..off + rows]);
+        for v in &g[off..off + rows] {
+            worst = worst.max(v.abs());
+        }
+        off += rows;
+    }
+    worst
+}
+
 /// Largest anchor separation `|p_a − p_b|` (m) over the constraints with anchor rows, from a filled `g`.
 pub(crate) fn max_separation(constraints: &[Box<dyn Constraint>], g: &[f64]) -> f64 {
     let mut off = 0;
@@ -140,8 +161,18 @@ pub(crate) fn post_stabilize(
     let penetration = |bodies: &[Body], c: &Option<&mut ContactState>| {
         c.as_ref().map_or(0.0, |c| c.max_penetration(bodies))
     };
-    let mut err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g)
-        .max(penetration(bodies, &contacts));
+    // Without contacts the Jacobian at the current positions is needed only by a Newton projection's
+    // factorisation (a chord projection solves with the step's factors), so the checks evaluate `g` alone and
+    // the Jacobian is evaluated when a refactorisation needs it: most steps need no projection at all.
+    let values_only = contacts.is_none();
+    let evaluate = |bodies: &[Body], sys: &mut BlockSystem, g: &mut [f64]| {
+        if values_only {
+            evaluate_values(bodies, constraints, t, g)
+        } else {
+            evaluate_constraints(bodies, constraints, t, sys, g)
+        }
+    };
+    let mut err = evaluate(bodies, buf.sys, buf.g).max(penetration(bodies, &contacts));
     let error_before = err;
     let mut contact_projections = 0;
     let mut iterations = 0;
@@ -152,6 +183,10 @@ pub(crate) fn post_stabilize(
             chord = false;
         }
         if !chord {
+            if values_only {
+                // The same positions as the last check: the same `g` bits, now with `J(p)`.
+                evaluate_constraints(bodies, constraints, t, buf.sys, buf.g);
+            }
             for (d, body) in buf.sys.diag.iter_mut().zip(bodies.iter()) {
                 *d = body.mass_matrix();
             }
@@ -190,8 +225,7 @@ pub(crate) fn post_stabilize(
         }
         iterations += 1;
         let previous = err;
-        err = evaluate_constraints(bodies, constraints, t, buf.sys, buf.g)
-            .max(penetration(bodies, &contacts));
+        err = evaluate(bodies, buf.sys, buf.g).max(penetration(bodies, &contacts));
         // A clamped projection only aims at (1 − scale)·previous.
         if chord && err > ((1.0 - scale) + CHORD_MIN_CONTRACTION * scale) * previous {
             chord = false;

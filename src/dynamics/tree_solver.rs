@@ -387,7 +387,12 @@ impl TreeSolver {
 /// Pads the unused rows/columns of a pivot block with its own scale and inverts it; every elimination pivot
 /// must exceed [`PIVOT_TOL`] times the block's largest entry. `None` when singular (or not finite).
 fn invert_pivot(block: &mut Matrix6<f64>, active: usize) -> Option<Matrix6<f64>> {
-    let scale = block.view((0, 0), (active, active)).amax();
+    // The whole block by the four-maxima `amax` (the same value as nalgebra's fold, several times cheaper).
+    let scale = if active == 6 {
+        inverse6::amax(block.as_slice())
+    } else {
+        block.view((0, 0), (active, active)).amax()
+    };
     // Padding with the block's own scale keeps the padded block as well conditioned as the active part; the
     // padded unknowns have zero right-hand sides, so they stay zero and leave the active ones untouched.
     let pad = if scale > 0.0 { scale } else { 1.0 };

@@ -44,6 +44,10 @@ impl Constraint for BallJoint {
         self.anchors.evaluate(bodies, self.a, self.b, g, ja, jb);
     }
 
+    fn value(&self, bodies: &[Body], _t: f64, g: &mut [f64]) {
+        self.anchors.value(bodies, self.a, self.b, g);
+    }
+
     fn has_anchor_rows(&self) -> bool {
         true
     }

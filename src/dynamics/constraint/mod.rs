@@ -39,6 +39,12 @@ pub trait Constraint: Send + Sync + std::fmt::Debug {
         ja: &mut Matrix6<f64>,
         jb: &mut Matrix6<f64>,
     );
+    /// Writes `g(p)` at time `t` alone, bit for bit as [`Self::evaluate`] does: the error check after a step
+    /// needs no Jacobian. The default evaluates the Jacobian into scratch blocks and drops it.
+    fn value(&self, bodies: &[Body], t: f64, g: &mut [f64]) {
+        let (mut ja, mut jb) = (Matrix6::zeros(), Matrix6::zeros());
+        self.evaluate(bodies, t, g, &mut ja, &mut jb);
+    }
     /// The velocity-level right-hand side for the dynamics solve of a step ending at `t_next`, when the
     /// constraint prescribes it (a moving target); `false` lets the world use its stabilization rule
     /// (`0` or `−α·g`). `ja` holds this step's Jacobian block.
@@ -85,6 +91,23 @@ impl Anchors {
         }
     }
 
+    /// `g = p_a − p_b` into `g[0..3]` and returns `(s_a, s_b)`, the anchors' offsets from the CoMs in world axes.
+    #[inline]
+    pub fn value(
+        &self,
+        bodies: &[Body],
+        a: usize,
+        b: Option<usize>,
+        g: &mut [f64],
+    ) -> (Vector3<f64>, Vector3<f64>) {
+        let (xb, qb) = pose_of(bodies, b);
+        let s_a = bodies[a].orientation * self.local_a;
+        let s_b = qb * self.local_b;
+        let sep = (bodies[a].position + s_a) - (xb + s_b);
+        g[..3].copy_from_slice(sep.as_slice());
+        (s_a, s_b)
+    }
+
     /// `g = p_a − p_b` into `g[0..3]` and the ball rows into `ja`, `jb` rows `0..3`.
     pub fn evaluate(
         &self,
@@ -95,11 +118,7 @@ impl Anchors {
         ja: &mut Matrix6<f64>,
         jb: &mut Matrix6<f64>,
     ) {
-        let (xb, qb) = pose_of(bodies, b);
-        let s_a = bodies[a].orientation * self.local_a;
-        let s_b = qb * self.local_b;
-        let sep = (bodies[a].position + s_a) - (xb + s_b);
-        g[..3].copy_from_slice(sep.as_slice());
+        let (s_a, s_b) = self.value(bodies, a, b, g);
         ja.fixed_view_mut::<3, 3>(0, 0)
             .copy_from(&cross_matrix(&s_a).transpose());
         ja.fixed_view_mut::<3, 3>(0, 3)

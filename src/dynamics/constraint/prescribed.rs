@@ -77,6 +77,15 @@ impl Constraint for Prescribed {
         ja.fixed_view_mut::<3, 3>(3, 0).copy_from(&d);
     }
 
+    fn value(&self, bodies: &[Body], t: f64, g: &mut [f64]) {
+        // The same expressions as `evaluate`'s `g`, without the rotation matrix of `D`.
+        let body = &bodies[self.body];
+        let (xd, qd) = self.trajectory.pose(t);
+        let qe = qd.inverse() * body.orientation;
+        g[..3].copy_from_slice((body.position - xd).as_slice());
+        g[3..6].copy_from_slice((2.0 * qe.imag()).as_slice());
+    }
+
     fn velocity_target(
         &self,
         bodies: &[Body],

@@ -25,8 +25,8 @@ use super::contact::{
 };
 use super::force::{Force, JointDrive, PositionSpring, UserForce};
 use super::stabilize::{
-    PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, max_separation,
-    post_stabilize,
+    PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, evaluate_values,
+    max_separation, post_stabilize,
 };
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
 use crate::math::spatial::{angular, linear, twist};
@@ -446,13 +446,8 @@ impl World {
         let constraint_error = match post_stab {
             // post_stabilize leaves g evaluated at the final state.
             Some(r) => r.error_after,
-            None => evaluate_constraints(
-                &self.bodies,
-                &self.constraints,
-                t_next,
-                &mut self.sys,
-                &mut self.g,
-            ),
+            // `g` alone: the Jacobian at the new positions is evaluated by the next step.
+            None => evaluate_values(&self.bodies, &self.constraints, t_next, &mut self.g),
         };
         if self.contacts.active() {
             contacts.projections = post_stab.map_or(0, |r| r.contact_projections);
@@ -528,8 +523,9 @@ impl World {
         &self.g
     }
 
-    /// The block system of the last linear solve (after post-stabilization, the last projection's `[M, J]`;
-    /// otherwise the step's `M̃` with `J` at the end of the step): for benchmarks of the solver alone.
+    /// The block system of the last factorisation (after a post-stabilization that refactored, the last
+    /// projection's `[M, J]`; otherwise the step's `M̃` with `J` at the start of the step): for benchmarks of the
+    /// solver alone.
     pub fn system(&self) -> &BlockSystem {
         &self.sys
     }
