@@ -154,52 +154,67 @@ pub(super) fn sole_points(
     Ok(points)
 }
 
-/// Horizontal speed (m/s) of point `i` at sample `k` (central differences on the tracks).
-pub(super) fn horizontal_speed(
-    tracks: &[Vector3<f64>],
-    np: usize,
-    steps: usize,
-    h: f64,
-    k: usize,
-    i: usize,
-) -> f64 {
-    if steps < 2 {
-        return 0.0;
+/// Sole point positions over the clip: `points` sample-major, `np` per sample, `steps` samples `h` apart.
+#[derive(Clone, Copy)]
+pub(super) struct Tracks<'a> {
+    pub points: &'a [Vector3<f64>],
+    pub np: usize,
+    pub steps: usize,
+    pub h: f64,
+}
+
+impl Tracks<'_> {
+    /// The same layout over other positions (`points`, as long as these).
+    pub fn over<'b>(&self, points: &'b [Vector3<f64>]) -> Tracks<'b> {
+        Tracks { points, ..*self }
     }
-    let (a, b) = (k.saturating_sub(1), (k + 1).min(steps - 1));
-    let d = tracks[b * np + i] - tracks[a * np + i];
-    (d.x * d.x + d.z * d.z).sqrt() / ((b - a) as f64 * h)
+
+    /// Point `i` at sample `k`.
+    pub fn at(&self, k: usize, i: usize) -> Vector3<f64> {
+        self.points[k * self.np + i]
+    }
+
+    /// Horizontal speed (m/s) of point `i` at sample `k` (central differences).
+    pub fn speed(&self, k: usize, i: usize) -> f64 {
+        if self.steps < 2 {
+            return 0.0;
+        }
+        let (a, b) = (k.saturating_sub(1), (k + 1).min(self.steps - 1));
+        let d = self.at(b, i) - self.at(a, i);
+        (d.x * d.x + d.z * d.z).sqrt() / ((b - a) as f64 * self.h)
+    }
+
+    /// Whether point `i` is slower than the stance speed at sample `k`.
+    pub fn slow(&self, k: usize, i: usize, config: &GroundConfig) -> bool {
+        self.speed(k, i) < config.stance_speed_mps
+    }
+
+    /// The lowest point at sample `k` and its index (`None` without points).
+    pub fn lowest(&self, k: usize) -> Option<(usize, Vector3<f64>)> {
+        (0..self.np)
+            .map(|i| (i, self.at(k, i)))
+            .min_by(|a, b| a.1.y.total_cmp(&b.1.y))
+    }
 }
 
 /// The floor height (m): the median height of the lowest sole point over the samples where that point is slow
 /// (a few frames of noise, a jump or a stumble move the median little), or `config.floor_m` when given.
-pub(super) fn fit_floor(
-    tracks: &[Vector3<f64>],
-    np: usize,
-    steps: usize,
-    h: f64,
-    config: &GroundConfig,
-) -> f64 {
+pub(super) fn fit_floor(tracks: &Tracks<'_>, config: &GroundConfig) -> f64 {
     if let Some(f) = config.floor_m {
         return f;
     }
     let mut slow = Vec::new();
     let mut all = Vec::new();
-    for k in 0..steps {
-        let row = &tracks[k * np..(k + 1) * np];
-        let Some((i, p)) = row
-            .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.y.total_cmp(&b.1.y))
-        else {
+    for k in 0..tracks.steps {
+        let Some((i, p)) = tracks.lowest(k) else {
             continue;
         };
         all.push(p.y);
-        if horizontal_speed(tracks, np, steps, h, k, i) < config.stance_speed_mps {
+        if tracks.slow(k, i, config) {
             slow.push(p.y);
         }
     }
-    let v = if slow.len() * 5 >= steps {
+    let v = if slow.len() * 5 >= tracks.steps {
         &mut slow
     } else {
         &mut all
@@ -211,21 +226,12 @@ pub(super) fn fit_floor(
 
 /// Stance flags (sample-major): a point is in stance when within `stance_height_m` of the floor and slower than
 /// `stance_speed_mps` horizontally.
-pub(super) fn detect_stance(
-    tracks: &[Vector3<f64>],
-    np: usize,
-    steps: usize,
-    h: f64,
-    floor: f64,
-    config: &GroundConfig,
-) -> Vec<bool> {
-    let mut stance = vec![false; steps * np];
-    for k in 0..steps {
-        for i in 0..np {
-            let low = tracks[k * np + i].y - floor < config.stance_height_m;
-            stance[k * np + i] =
-                low && horizontal_speed(tracks, np, steps, h, k, i) < config.stance_speed_mps;
-        }
+pub(super) fn detect_stance(tracks: &Tracks<'_>, floor: f64, config: &GroundConfig) -> Vec<bool> {
+    let np = tracks.np;
+    let mut stance = vec![false; tracks.steps * np];
+    for (j, s) in stance.iter_mut().enumerate() {
+        let (k, i) = (j / np, j % np);
+        *s = tracks.at(k, i).y - floor < config.stance_height_m && tracks.slow(k, i, config);
     }
     stance
 }

@@ -4,10 +4,8 @@
 //! 35–45 % of its samples, and in the others the inverse dynamics left the whole weight to the root assist
 //! (docs/root.md, "Who carries the weight"). The lift changes no joint angle: only where the root is.
 
-use nalgebra::Vector3;
-
 use super::GroundConfig;
-use super::feet::horizontal_speed;
+use super::feet::Tracks;
 use crate::control::filter::Butterworth2;
 
 /// A lowest point farther than this from the floor is not standing on it (a jump's flight, a stumble): its
@@ -15,40 +13,27 @@ use crate::control::filter::Butterworth2;
 const STANDING_BAND_M: f64 = 0.03;
 
 /// Cut-off (Hz) of the zero-phase low-pass that smooths the lift (`control::filter`, as the clip's own channels):
-/// its acceleration enters the body's support as the assist's (the inverse dynamics does not see it), so it must
-/// stay small (a 5 mm swing at 2 Hz moves the root at ≈ 0.8 m/s² at most, slower swings much less).
+/// the ground reaction's inverse dynamics takes its acceleration as a change of gravity (`GroundReference::build`),
+/// and a sharper lift (3 or 5 Hz) tracked worse on the SFU walk (0.80°; docs/root.md).
 const SMOOTHING_HZ: f64 = 2.0;
 
-/// The lift (m, along +y) of every sample of `tracks` (sample-major sole point positions, `np` per sample).
-pub(super) fn root_lift(
-    tracks: &[Vector3<f64>],
-    np: usize,
-    steps: usize,
-    h: f64,
-    floor: f64,
-    config: &GroundConfig,
-) -> Vec<f64> {
-    let mut raw: Vec<Option<f64>> = (0..steps)
+/// The lift (m, along +y) of every sample of `tracks`.
+pub(super) fn root_lift(tracks: &Tracks<'_>, floor: f64, config: &GroundConfig) -> Vec<f64> {
+    let mut raw: Vec<Option<f64>> = (0..tracks.steps)
         .map(|k| {
-            let row = &tracks[k * np..(k + 1) * np];
-            let (i, p) = row
-                .iter()
-                .enumerate()
-                .min_by(|a, b| a.1.y.total_cmp(&b.1.y))?;
+            let (i, p) = tracks.lowest(k)?;
             let gap = p.y - floor;
-            let slow = horizontal_speed(tracks, np, steps, h, k, i) < config.stance_speed_mps;
-            (slow && gap.abs() < STANDING_BAND_M).then_some(-gap)
+            (tracks.slow(k, i, config) && gap.abs() < STANDING_BAND_M).then_some(-gap)
         })
         .collect();
     fill_gaps(&mut raw);
     let mut lift: Vec<f64> = raw.into_iter().map(|l| l.unwrap_or(0.0)).collect();
-    let Some(filter) = Butterworth2::new(SMOOTHING_HZ, 1.0 / h) else {
+    let Some(filter) = Butterworth2::new(SMOOTHING_HZ, 1.0 / tracks.h) else {
         return lift;
     };
-    let mut scratch = Vec::new();
-    filter.filtfilt(&mut lift, &mut scratch);
+    filter.filtfilt(&mut lift, &mut Vec::new());
     if config.lift_over_landings {
-        lift_over_landings(tracks, np, steps, h, floor, config, &filter, &mut lift);
+        lift_over_landings(tracks, floor, config, &filter, &mut lift);
     }
     lift
 }
@@ -63,27 +48,22 @@ const LANDING_PASSES: usize = 6;
 /// enters the inverse dynamics as the rest of the lift's does). Landings only: clearing every moving point
 /// (toe-off too) tracked better still but lifted the stance feet off the floor around it, and the floor's share
 /// of the weight fell from 0.81–0.85 to 0.71–0.76 (docs/root.md, "Landings").
-#[allow(clippy::too_many_arguments)]
 fn lift_over_landings(
-    tracks: &[Vector3<f64>],
-    np: usize,
-    steps: usize,
-    h: f64,
+    tracks: &Tracks<'_>,
     floor: f64,
     config: &GroundConfig,
     filter: &Butterworth2,
     lift: &mut [f64],
 ) {
+    let steps = tracks.steps;
+    let landing = |k: usize, i: usize| {
+        k + 1 < steps && tracks.at(k + 1, i).y < tracks.at(k, i).y && !tracks.slow(k, i, config)
+    };
     let bound: Vec<f64> = (0..steps)
         .map(|k| {
-            (0..np)
-                .filter(|&i| {
-                    let descending =
-                        k + 1 < steps && tracks[(k + 1) * np + i].y < tracks[k * np + i].y;
-                    descending
-                        && horizontal_speed(tracks, np, steps, h, k, i) >= config.stance_speed_mps
-                })
-                .map(|i| floor - tracks[k * np + i].y)
+            (0..tracks.np)
+                .filter(|&i| landing(k, i))
+                .map(|i| floor - tracks.at(k, i).y)
                 .fold(f64::NEG_INFINITY, f64::max)
         })
         .collect();
@@ -125,6 +105,7 @@ fn fill_gaps(values: &mut [Option<f64>]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nalgebra::Vector3;
 
     #[test]
     fn gaps_are_interpolated_and_ends_held() {
@@ -146,9 +127,15 @@ mod tests {
             tracks.push(Vector3::new(t, -0.008 + 4.0 * t * t, 0.3));
         }
         let mut config = GroundConfig::default();
-        let with = root_lift(&tracks, 2, steps, h, 0.0, &config);
+        let points = Tracks {
+            points: &tracks,
+            np: 2,
+            steps,
+            h,
+        };
+        let with = root_lift(&points, 0.0, &config);
         config.lift_over_landings = false;
-        let without = root_lift(&tracks, 2, steps, h, 0.0, &config);
+        let without = root_lift(&points, 0.0, &config);
         assert!(without[60].abs() < 1e-9, "{}", without[60]);
         // The descending samples before the dip are lifted by more than a third of it (the 2 Hz smoothing spreads the
         // correction over ±0.2 s; docs/root.md, "Landings"); the standing foot far from it barely.
@@ -170,14 +157,13 @@ mod tests {
                 _ => Vector3::new(0.0, -0.004, 0.0),
             })
             .collect();
-        let lift = root_lift(
-            &tracks,
-            1,
+        let points = Tracks {
+            points: &tracks,
+            np: 1,
             steps,
-            1.0 / 120.0,
-            0.0,
-            &GroundConfig::default(),
-        );
+            h: 1.0 / 120.0,
+        };
+        let lift = root_lift(&points, 0.0, &GroundConfig::default());
         // Within 0.1 mm of the standing gaps (the low-pass rings a little at the ends of the bridge).
         assert!((lift[5] + 0.008).abs() < 1e-4, "{}", lift[5]);
         assert!((lift[115] - 0.004).abs() < 1e-4, "{}", lift[115]);

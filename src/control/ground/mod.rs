@@ -155,9 +155,15 @@ impl GroundReference {
         let mut points = feet::sole_points(model, skeleton, reference)?;
         let np = points.len();
         let mut tracks = feet::point_tracks(reference, &points);
-        let floor = feet::fit_floor(&tracks, np, steps, h, config);
+        let shape = feet::Tracks {
+            points: &[],
+            np,
+            steps,
+            h,
+        };
+        let floor = feet::fit_floor(&shape.over(&tracks), config);
         let lift = if config.lift_root {
-            lift::root_lift(&tracks, np, steps, h, floor, config)
+            lift::root_lift(&shape.over(&tracks), floor, config)
         } else {
             vec![0.0; steps]
         };
@@ -173,7 +179,7 @@ impl GroundReference {
         let mut standing = lifted(&tracks);
         // Size the soles so each point rests on the floor in its stance samples (at the configured quantile of its
         // heights over them).
-        let stance = feet::detect_stance(&standing, np, steps, h, floor, config);
+        let stance = feet::detect_stance(&shape.over(&standing), floor, config);
         let mut kin = Vec::new();
         for (i, p) in points.iter_mut().enumerate() {
             let mut gaps: Vec<f64> = (0..steps)
@@ -196,7 +202,7 @@ impl GroundReference {
         }
         tracks = feet::point_tracks(reference, &points);
         standing = lifted(&tracks);
-        let stance = feet::detect_stance(&standing, np, steps, h, floor, config);
+        let stance = feet::detect_stance(&shape.over(&standing), floor, config);
         let (mut sum, mut count) = (0.0, 0usize);
         for (s, p) in stance.iter().zip(&standing) {
             if *s {
