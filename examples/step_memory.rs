@@ -22,7 +22,6 @@ use flinch::control::{Character, CharacterConfig, PreparedClip, ReferenceMotion}
 use flinch::io::{ImportOptions, load_embedded_walk};
 use flinch::model::Model;
 use flinch::scene::Scene;
-use flinch::skeleton::Clip;
 
 /// Counts net live heap bytes over all threads (the example measures with nothing else running).
 struct Counting;
@@ -55,25 +54,6 @@ fn live_bytes<T>(f: impl FnOnce() -> T) -> (i64, T) {
     let before = LIVE.load(Ordering::Relaxed);
     let out = f();
     (LIVE.load(Ordering::Relaxed) - before, out)
-}
-
-/// The walk continued to `seconds`: the clip repeated with each repetition's root moved on by the distance the
-/// previous one walked (horizontally), so the motion stays a walk instead of jumping back to the start.
-fn long_walk(clip: &Clip, seconds: f64) -> Clip {
-    let n = clip.frames.len();
-    let step = clip.frames[n - 1].translations[0] - clip.frames[0].translations[0];
-    let step = nalgebra::Vector3::new(step.x, 0.0, step.z);
-    let frames = (seconds / clip.frame_time).round() as usize;
-    Clip {
-        frame_time: clip.frame_time,
-        frames: (0..frames)
-            .map(|i| {
-                let mut pose = clip.frames[i % n].clone();
-                pose.translations[0] += step * (i / n) as f64;
-                pose
-            })
-            .collect(),
-    }
 }
 
 /// The median of `f`'s time over `runs` runs (s).
@@ -130,7 +110,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     // The 12 s clip: its preparation's bytes, and what each further character adds.
-    let clip12 = long_walk(&clip, 12.0);
+    let clip12 = clip.continued(12.0);
     let (prepared_bytes, prepared) =
         live_bytes(|| PreparedClip::new(skeleton.clone(), clip12.clone(), &config).map(Arc::new));
     let prepared = prepared?;
@@ -166,7 +146,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     drop(crowd);
 
     // Preprocessing a minute of motion: the reference (ID) alone, and the whole preparation.
-    let clip60 = long_walk(&clip, 60.0);
+    let clip60 = clip.continued(60.0);
     let model = Model::from_skeleton(&skeleton, &config.model)?;
     let minutes = clip60.duration() / 60.0;
     let build = median_time(5, || {

@@ -163,31 +163,12 @@ fn an_extra_character_costs_its_world_not_the_clip() {
     );
 }
 
-/// The walk repeated to `seconds`, each repetition moved on by the distance the one before walked.
-fn long_clip(walk: &Imported, seconds: f64) -> flinch::skeleton::Clip {
-    let clip = &walk.clip;
-    let n = clip.frames.len();
-    let step = clip.frames[n - 1].translations[0] - clip.frames[0].translations[0];
-    let step = Vector3::new(step.x, 0.0, step.z);
-    let frames = (seconds / clip.frame_time).round() as usize;
-    flinch::skeleton::Clip {
-        frame_time: clip.frame_time,
-        frames: (0..frames)
-            .map(|i| {
-                let mut pose = clip.frames[i % n].clone();
-                pose.translations[0] += step * (i / n) as f64;
-                pose
-            })
-            .collect(),
-    }
-}
-
 #[test]
 fn preparation_gives_the_same_bits_for_any_thread_count() {
     // Long enough (> 1024 steps) for the preprocessing to split its passes over threads.
     let mut walk = walk();
     walk.drop_leading_tpose();
-    let clip = long_clip(&walk, 10.0);
+    let clip = walk.clip.continued(10.0);
     let prepared = |threads: usize| {
         let mut config = CharacterConfig::default();
         config.preprocess.threads = Some(threads);

@@ -137,6 +137,43 @@ impl Clip {
             self.frames.remove(0);
         }
     }
+
+    /// The clip repeated to `seconds` (rounded to whole frames), each repetition's root moved on horizontally by
+    /// the distance the one before travelled, so a walk keeps walking instead of jumping back to its start (long
+    /// clips for benchmarks and crowds). Empty for a clip without frames, a frame time that is not positive or
+    /// `seconds` that is not.
+    pub fn continued(&self, seconds: f64) -> Clip {
+        let n = self.frames.len();
+        let valid = n > 0 && self.frame_time > 0.0 && seconds.is_finite() && seconds > 0.0;
+        let frames = if valid {
+            (seconds / self.frame_time).round() as usize
+        } else {
+            0
+        };
+        let root = |f: &Pose| {
+            f.translations
+                .first()
+                .copied()
+                .unwrap_or_else(Vector3::zeros)
+        };
+        let travel = match (self.frames.first(), self.frames.last()) {
+            (Some(a), Some(b)) => root(b) - root(a),
+            _ => Vector3::zeros(),
+        };
+        let travel = Vector3::new(travel.x, 0.0, travel.z);
+        Clip {
+            frame_time: self.frame_time,
+            frames: (0..frames)
+                .map(|i| {
+                    let mut pose = self.frames[i % n].clone();
+                    if let Some(t) = pose.translations.first_mut() {
+                        *t += travel * (i / n) as f64;
+                    }
+                    pose
+                })
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -188,6 +225,37 @@ mod tests {
         assert_eq!(clip.sample(10.0), clip.frames[1]);
         assert_eq!(clip.sample(-1.0), clip.frames[0]);
         assert!((clip.duration() - 0.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_continued_walk_moves_on_by_each_repetitions_travel() {
+        let sk = arm();
+        let a = Pose::rest(&sk);
+        let mut b = Pose::rest(&sk);
+        b.translations[0] = Vector3::new(1.0, 0.3, 2.0);
+        b.rotations[1] = axis_rotation(Axis::Y, 1.0);
+        let clip = Clip {
+            frame_time: 0.5,
+            frames: vec![a.clone(), b.clone()],
+        };
+        // 2.5 s = 5 frames: a, b, a + travel, b + travel, a + 2 travel (travel horizontal: (1, 0, 2)).
+        let long = clip.continued(2.5);
+        assert_eq!(long.frames.len(), 5);
+        let travel = Vector3::new(1.0, 0.0, 2.0);
+        assert_eq!(long.frames[3].translations[0], b.translations[0] + travel);
+        assert_eq!(
+            long.frames[4].translations[0],
+            a.translations[0] + travel * 2.0
+        );
+        assert_eq!(long.frames[3].rotations, b.rotations);
+        assert_eq!(long.frames[4].translations[1], a.translations[1]);
+        // Nothing to repeat, or no time: empty, no panic.
+        assert!(clip.continued(f64::NAN).frames.is_empty());
+        let empty = Clip {
+            frame_time: 0.0,
+            frames: Vec::new(),
+        };
+        assert!(empty.continued(10.0).frames.is_empty());
     }
 
     #[test]
