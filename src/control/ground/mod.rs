@@ -303,6 +303,15 @@ impl GroundReference {
         sum / self.weight / self.residual_force.len().max(1) as f64
     }
 
+    /// The root lift at clip time `tau` of `reference` (the clip this ground was built for), interpolated
+    /// between samples, as a vector (m, up).
+    pub(crate) fn lift_at(&self, reference: &ReferenceMotion, tau: f64) -> Vector3<f64> {
+        let (k, s) = crate::control::sampling::locate(reference, tau);
+        crate::control::sampling::lerp_sample(reference, k, s, |k| {
+            Vector3::new(0.0, self.lift[k], 0.0)
+        })
+    }
+
     /// RMS of the root lift over the samples (m).
     pub fn lift_rms(&self) -> f64 {
         (self.lift.iter().map(|l| l * l).sum::<f64>() / self.lift.len().max(1) as f64).sqrt()

@@ -92,10 +92,7 @@ impl RootRuntime {
         let tau = self.clip_time(t);
         let (x, q) = root_pose(reference, tau);
         // The clip's root moved so its standing sole rests on the floor (`GroundReference::lift`).
-        let (k, s) = locate(reference, tau);
-        let lift = lerp_sample(reference, k, s, |k| {
-            Vector3::new(0.0, self.ground.lift[k], 0.0)
-        });
+        let lift = self.ground.lift_at(reference, tau);
         (
             self.anchor.transform_point(&x.into()).coords + lift,
             self.anchor.rotation * q,
@@ -348,10 +345,7 @@ impl Character {
         ground: &GroundReference,
         t: f64,
     ) {
-        let (k, s) = locate(&self.prepared.reference, t);
-        let lift = lerp_sample(&self.prepared.reference, k, s, |k| {
-            Vector3::new(0.0, ground.lift[k], 0.0)
-        });
+        let lift = ground.lift_at(&self.prepared.reference, t);
         for b in 0..self.world.bodies().len() {
             self.world.body_mut(b).position += lift;
         }
