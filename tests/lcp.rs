@@ -301,6 +301,48 @@ fn warm_start_reuses_the_last_basis_or_the_active_set() {
     assert!(!r.warm_started && r.residual <= 1e-9, "{r:?}");
 }
 
+/// Pivoting from the last basis: two resting boxes (16 contacts, a 96-variable degenerate pyramid) whose velocity
+/// drifts step after step, so the last basis is often no longer feasible. The warm solver must solve every step
+/// as accurately as a cold one, and (the point of it) with far fewer pivots: it walks from the last basis instead
+/// of restarting from the slacks.
+#[test]
+fn warm_pivoting_from_the_last_basis_follows_a_changing_problem() {
+    let mut rng = Rng(0x77a2);
+    let mut c = resting_boxes(&mut rng, 2, 8);
+    let mut warm = Lemke::new(LemkeOptions {
+        warm_start: true,
+        ..LemkeOptions::default()
+    });
+    let mut cold = lemke();
+    let (mut warm_pivots, mut cold_pivots, mut walks) = (0, 0, 0);
+    for step in 0..60 {
+        // The velocity drifts by up to 2 % of its size each step (a box slowing down and turning).
+        let drift = rng.vector(c.v.len()) * (0.02 * c.v.amax());
+        c.v += drift;
+        let (m, q) = c.pyramid();
+        let mut z = DVector::zeros(q.len());
+        let r = warm.solve(&m, &q, &mut z).unwrap();
+        assert!(r.residual <= 1e-9, "step {step}: {r:?}");
+        assert!(complementarity_residual(&m, &q, &z) <= 1e-9);
+        let mut zc = DVector::zeros(q.len());
+        let rc = cold.solve(&m, &q, &mut zc).unwrap();
+        assert!(rc.residual <= 1e-9, "step {step}: {rc:?}");
+        if step > 0 {
+            warm_pivots += r.pivots;
+            cold_pivots += rc.pivots;
+            walks += usize::from(r.warm_started && r.pivots > 0);
+        }
+    }
+    assert!(
+        walks >= 5,
+        "the last basis was feasible almost every step: {walks} walks"
+    );
+    assert!(
+        3 * warm_pivots <= cold_pivots,
+        "warm {warm_pivots} pivots, cold {cold_pivots}"
+    );
+}
+
 #[test]
 fn trivial_and_infeasible_problems() {
     let mut s = lemke();

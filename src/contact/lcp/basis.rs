@@ -50,6 +50,20 @@ impl BasisInverse {
         self.updates = 0;
     }
 
+    /// Gives the inverse and the refactorisation's buffers room for n×n bases (contents and shapes unchanged), so
+    /// that resets, refactorisations and inverses of bases up to that size allocate nothing later. An inverse
+    /// swaps its result with the current one, so both must have the room.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        for m in [&mut self.inv, &mut self.fresh, &mut self.work] {
+            let (rows, cols) = m.shape();
+            let mut data: Vec<f64> = std::mem::take(m).data.into();
+            data.reserve((n * n).saturating_sub(data.len()));
+            *m = DMatrix::from_vec(rows, cols, data);
+        }
+        self.row.reserve(n.saturating_sub(self.row.len()));
+        self.perm.reserve(n);
+    }
+
     /// A fresh inverse of `b` by LU with partial pivoting; `None` if `b` is not square, singular, or the inverse is
     /// not finite.
     pub fn from_matrix(b: &DMatrix<f64>) -> Option<Self> {
@@ -72,10 +86,24 @@ impl BasisInverse {
         }
         self.work.copy_from(b);
         lu_factor(&mut self.work, &mut self.perm);
-        self.fresh.fill_with_identity();
-        if !lu_solve(&self.work, &self.perm, &mut self.fresh)
-            || self.fresh.iter().any(|v| !v.is_finite())
-        {
+        let (work, perm) = (
+            std::mem::take(&mut self.work),
+            std::mem::take(&mut self.perm),
+        );
+        let ok = self.invert_lu(&work, &perm);
+        (self.work, self.perm) = (work, perm);
+        ok
+    }
+
+    /// Replaces the inverse by the inverse of the matrix whose [`lu_factor`] factors are `lu` and `perm` (a
+    /// caller that has factored the basis already saves the second factorisation of [`Self::refactor`]). Returns
+    /// false, leaving the old inverse in place, if the factors are singular or the inverse is not finite.
+    pub(crate) fn invert_lu(&mut self, lu: &DMatrix<f64>, perm: &[(usize, usize)]) -> bool {
+        let n = lu.nrows();
+        if self.fresh.shape() != (n, n) {
+            zeroed_matrix(&mut self.fresh, n, n);
+        }
+        if !lu_inverse(lu, perm, &mut self.fresh) || self.fresh.iter().any(|v| !v.is_finite()) {
             return false;
         }
         std::mem::swap(&mut self.inv, &mut self.fresh);
@@ -187,6 +215,43 @@ pub(crate) fn lu_factor(a: &mut DMatrix<f64>, perm: &mut Vec<(usize, usize)>) {
             gauss_step(a, diag, i);
         }
     }
+}
+
+/// The inverse of `A` from the factors of [`lu_factor`] into `out` (n×n): [`lu_solve`] of the identity, the same
+/// operations in the same order (so the same bits), without its work on the identity's zeros: column j of P·I
+/// is zero above its one, so its forward substitution starts there. False when `A` is singular.
+fn lu_inverse(lu: &DMatrix<f64>, perm: &[(usize, usize)], out: &mut DMatrix<f64>) -> bool {
+    let n = lu.nrows();
+    out.fill_with_identity();
+    for &(i, p) in perm {
+        out.swap_rows(i, p);
+    }
+    if (0..n).any(|i| lu[(i, i)] == 0.0) {
+        return false;
+    }
+    let a = lu.as_slice();
+    // Column-major: each chunk of n is a column.
+    for x in out.as_mut_slice().chunks_exact_mut(n) {
+        let Some(first) = x.iter().position(|&v| v != 0.0) else {
+            continue;
+        };
+        // L y = P e_j (unit diagonal), column by column: y_r −= y_c L_rc for r > c.
+        for c in first..n {
+            let coeff = x[c];
+            for (xr, l) in x[c + 1..].iter_mut().zip(&a[c * n + c + 1..(c + 1) * n]) {
+                *xr += -coeff * l;
+            }
+        }
+        // U x = y, from the last row up: x_c = y_c / U_cc, then y_r −= x_c U_rc for r < c.
+        for c in (0..n).rev() {
+            let coeff = x[c] / a[c * n + c];
+            x[c] = coeff;
+            for (xr, u) in x[..c].iter_mut().zip(&a[c * n..c * n + c]) {
+                *xr += -coeff * u;
+            }
+        }
+    }
+    true
 }
 
 /// Solves `A x = b` in place with the factors of [`lu_factor`] (nalgebra's `LU::solve_mut`); false when `A` is

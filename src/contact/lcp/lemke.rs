@@ -51,7 +51,9 @@ pub struct LemkeOptions {
     /// Warm start. Try the basis the previous solve of the same size ended in, then the active set of the
     /// incoming z (basis {z_i : z_i > 10⁻¹²·max z} ∪ {w_i : otherwise}). The first that is nonsingular with a
     /// feasible solution B⁻¹q ≥ 0 (one LU solve each) is the answer, with 0 pivots (coherent resting contact
-    /// from step to step); otherwise the cold start runs. Cost of a miss: one or two O(n³) LU factorisations.
+    /// from step to step). Otherwise Lemke pivots from the last basis (the covering vector B·1, so the
+    /// artificial variable starts every row at once: a few pivots when the contacts changed a little), and only
+    /// if that fails the cold start runs. Cost of a miss: one or two O(n³) LU factorisations and an inverse.
     pub warm_start: bool,
 }
 
@@ -85,6 +87,10 @@ pub struct Lemke {
     c: Vec<f64>,
     tied: Vec<usize>,
     last_basis: Vec<usize>,
+    /// The basis a pivoting run started from (B₀ of the lexicographic rule); empty for the cold start's slacks.
+    start: Vec<usize>,
+    /// `bmat` and `perm` hold the LU factors of `last_basis`'s matrix (left by the warm start's first check).
+    last_factored: bool,
     report: LcpReport,
     /// Buffers, kept so that a solve allocates nothing once the largest problem has been seen: the basis matrix
     /// (and its LU factors in a warm start), the LU's row swaps and solution, the active-set guess of a warm
@@ -258,6 +264,20 @@ impl Lemke {
         self.tied.reserve(n);
         self.perm.clear();
         self.perm.reserve(n);
+        // The warm walk's starting basis too (a first walk after the largest problem must not allocate).
+        self.start.clear();
+        self.start.reserve(n);
+        self.binv.reserve(n);
+        self.covering(n)?;
+        self.report = LcpReport {
+            converged: true,
+            ..LcpReport::default()
+        };
+        Ok(())
+    }
+
+    /// The covering vector of a cold start into `d`.
+    fn covering(&mut self, n: usize) -> Result<(), LcpError> {
         self.d.clear();
         match &self.options.covering {
             None => self.d.resize(n, 1.0),
@@ -270,10 +290,6 @@ impl Lemke {
                 });
             }
         }
-        self.report = LcpReport {
-            converged: true,
-            ..LcpReport::default()
-        };
         Ok(())
     }
 
@@ -298,6 +314,7 @@ impl Lemke {
         let guess = !self.guess_basis.is_empty() && !repeats_last;
         let eps = self.options.pivot_tol;
         // The candidates in order: the last basis, then the guess when it differs.
+        self.last_factored = false;
         for candidate in 0..2 {
             if candidate == 0 && last {
                 self.basis.clone_from(&self.last_basis);
@@ -313,6 +330,7 @@ impl Lemke {
             let bmax = self.bmat.amax();
             self.report.refactorisations += 1;
             lu_factor(&mut self.bmat, &mut self.perm);
+            self.last_factored = candidate == 0;
             if self.xq.len() != n {
                 zeroed_vector(&mut self.xq, n);
             }
@@ -347,6 +365,7 @@ impl Lemke {
         let n = q.len();
         self.basis.clear();
         self.basis.extend(0..n);
+        self.start.clear();
         self.binv.reset_identity(n);
         self.basic_values(q);
         if q.iter().all(|&v| v >= 0.0) {
@@ -355,23 +374,92 @@ impl Lemke {
             return Ok(());
         }
         let limit = self.options.max_pivots.unwrap_or(20 * (n + 1) + 100);
-        let (eps, tie) = (self.options.pivot_tol, self.options.tie_tol);
-        let refactor_every = self.options.refactor_every.unwrap_or(n.max(50));
-        let z0 = 2 * n;
-
         // Initial pivot: z0 enters, the most violated row leaves. Ties at the largest index keep every row of
         // [x, B⁻¹] lexicographically positive after the pivot (row i < t gets e_i − (d_i/d_t) e_t).
+        let tie = self.options.tie_tol;
         let worst = (0..n).map(|i| -q[i] / self.d[i]).fold(f64::MIN, f64::max);
         let t = (0..n)
             .rev()
             .find(|&i| -q[i] / self.d[i] >= worst * (1.0 - tie))
             .unwrap_or(0);
+        self.walk(m, q, z, t, limit)
+    }
+
+    /// Lemke from the last complementary basis B₀ instead of the slacks: the LCP seen in that basis (its
+    /// principal pivot transform) with the covering vector 1, i.e. d = B₀·1 in the original tableau, so that
+    /// B₀⁻¹d = 1 and z0 lifts every basic value at once. The lexicographic rule then compares rows of B⁻¹B₀
+    /// (B₀ is the identity of the transformed problem), which keeps the path free of cycles exactly as a cold
+    /// start. When the contacts changed little since the last step this ends in a few pivots where the cold
+    /// start takes 2n/3; when it fails (ray, singular basis, its pivot limit) the caller runs the cold start.
+    fn warm_walk(
+        &mut self,
+        m: &DMatrix<f64>,
+        q: &DVector<f64>,
+        z: &mut DVector<f64>,
+    ) -> Result<(), LcpError> {
+        let n = q.len();
+        self.basis.clone_from(&self.last_basis);
+        self.start.clone_from(&self.last_basis);
+        // d = B₀·1: the sum of the basis columns (e_i for w_i, −M e_i for z_i).
+        self.d.clear();
+        self.d.resize(n, 0.0);
+        for &var in &self.start {
+            if var < n {
+                self.d[var] += 1.0;
+            } else {
+                for (d, v) in self.d.iter_mut().zip(m.column(var - n).iter()) {
+                    *d -= v;
+                }
+            }
+        }
+        // B₀⁻¹ from the factors the warm start's check left, when it left them.
+        let (bmat, perm) = (
+            std::mem::take(&mut self.bmat),
+            std::mem::take(&mut self.perm),
+        );
+        let inverted = self.last_factored && self.binv.invert_lu(&bmat, &perm);
+        (self.bmat, self.perm) = (bmat, perm);
+        if !inverted {
+            self.refactor(m)?;
+        }
+        self.basic_values(q);
+        let tie = self.options.tie_tol;
+        let worst = self.x.iter().map(|v| -v).fold(f64::MIN, f64::max);
+        if worst <= 0.0 {
+            // Feasible after all (the LU check rejected it on its backward error): pivot nothing.
+            self.report.residual = self.extract(m, q, z);
+            return Ok(());
+        }
+        let t = (0..n)
+            .rev()
+            .find(|&i| -self.x[i] >= worst * (1.0 - tie))
+            .unwrap_or(0);
+        // A warm path that wanders is not worth finishing: the cold start's typical length bounds it.
+        let limit = self.options.max_pivots.unwrap_or(n + 10);
+        self.walk(m, q, z, t, limit)
+    }
+
+    /// The complementary pivots from the basis in `self.basis` (inverse in `self.binv`, values in `self.x`): z0
+    /// enters at row `t`, then the complement of each leaving variable enters until z0 leaves.
+    fn walk(
+        &mut self,
+        m: &DMatrix<f64>,
+        q: &DVector<f64>,
+        z: &mut DVector<f64>,
+        t: usize,
+        limit: usize,
+    ) -> Result<(), LcpError> {
+        let n = q.len();
+        let (eps, tie) = (self.options.pivot_tol, self.options.tie_tol);
+        let refactor_every = self.options.refactor_every.unwrap_or(n.max(50));
+        let z0 = 2 * n;
+        let pivots0 = self.report.pivots;
         let mut entering = z0;
         let mut row = t;
         loop {
             column(entering, m, &self.d, &mut self.c);
             self.binv.apply(&self.c, &mut self.u, &mut self.us);
-            if entering != z0 || self.report.pivots > 0 {
+            if entering != z0 || self.report.pivots > pivots0 {
                 let ratio = Ratio {
                     x: &self.x,
                     xs: &self.xs,
@@ -382,8 +470,19 @@ impl Lemke {
                     artificial_row: self.basis.iter().position(|&v| v == z0),
                 };
                 let binv = self.binv.inverse();
-                let lex = |i: usize, k: usize| binv[(i, k)];
-                let lex_scale = |i: usize| binv.row(i).amax();
+                let (start, d) = (&self.start, &self.d);
+                // (B⁻¹B₀)_ik: B⁻¹'s own entries on a cold start, else row i of B⁻¹ times B₀'s column k.
+                let lex = |i: usize, k: usize| match start.get(k) {
+                    None => binv[(i, k)],
+                    Some(&var) => start_entry(binv, m, d, i, var),
+                };
+                let lex_scale = |i: usize| {
+                    if start.is_empty() {
+                        binv.row(i).amax()
+                    } else {
+                        (0..n).map(|k| lex(i, k).abs()).fold(0.0, f64::max)
+                    }
+                };
                 match ratio.leaving_row(self.options.tie_break, lex, lex_scale, &mut self.tied) {
                     Some(r) => row = r,
                     None => {
@@ -411,7 +510,7 @@ impl Lemke {
             if leaving == z0 {
                 break;
             }
-            if self.report.pivots >= limit {
+            if self.report.pivots - pivots0 >= limit {
                 return Err(LcpError::IterationLimit { limit });
             }
             entering = complement(leaving, n);
@@ -461,6 +560,28 @@ impl LcpSolver for Lemke {
                 self.last_basis.clone_from(&self.basis);
                 return Ok(self.report.clone());
             }
+            if self.last_basis.len() == n {
+                let before = self.report.clone();
+                match self.warm_walk(m, q, z) {
+                    Ok(()) => {
+                        self.last_basis.clone_from(&self.basis);
+                        self.report.warm_started = true;
+                        return Ok(self.report.clone());
+                    }
+                    // The cold start below, from the slacks, with the pivots spent here still counted.
+                    Err(_) => {
+                        let (pivots, refactorisations) =
+                            (self.report.pivots, self.report.refactorisations);
+                        self.report = LcpReport {
+                            pivots,
+                            refactorisations,
+                            ..before
+                        };
+                        self.covering(n)?;
+                        z.fill(0.0);
+                    }
+                }
+            }
         }
         match self.cold(m, q, z) {
             Ok(()) => {
@@ -491,6 +612,18 @@ fn column(var: usize, m: &DMatrix<f64>, d: &[f64], out: &mut [f64]) {
         for (o, v) in out.iter_mut().zip(d) {
             *o = -v;
         }
+    }
+}
+
+/// (B⁻¹ B₀)_ik where B₀'s column k is the tableau column of `var`: e_var for w, −M e_j for z_j.
+fn start_entry(binv: &DMatrix<f64>, m: &DMatrix<f64>, d: &[f64], i: usize, var: usize) -> f64 {
+    let n = binv.nrows();
+    if var < n {
+        binv[(i, var)]
+    } else if var < 2 * n {
+        -(0..n).map(|j| binv[(i, j)] * m[(j, var - n)]).sum::<f64>()
+    } else {
+        -(0..n).map(|j| binv[(i, j)] * d[j]).sum::<f64>()
     }
 }
 
