@@ -14,7 +14,11 @@
 //! would be; the `set_contacts` call itself is timed with the step). `--json` prints the figures as one JSON
 //! object instead (for `benches/vs_mujoco.py`).
 //!
-//! `cargo run --release --example step_speed [-- --steps N --batches N --json]`
+//! `--fingerprint` prints, instead of timing, one hash per figure's setup: every body's exact state
+//! (`Character::state_hash`) folded over 600 steps from the start. An optimisation that should not change any
+//! result must leave all three unchanged (compare with the build before it).
+//!
+//! `cargo run --release --example step_speed [-- --steps N --batches N --json --fingerprint]`
 
 use std::time::Instant;
 
@@ -30,6 +34,7 @@ fn main() {
     let mut steps = 200usize;
     let mut batches = 41usize;
     let mut json = false;
+    let mut fingerprint = false;
     let mut only = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -42,9 +47,10 @@ fn main() {
             "--steps" => steps = value("--steps").max(1),
             "--batches" => batches = value("--batches").max(1),
             "--json" => json = true,
+            "--fingerprint" => fingerprint = true,
             "--only" => only = args.next(),
             other => panic!(
-                "unknown argument {other} (--steps N, --batches N, --json, --only free|contacts|pgs)"
+                "unknown argument {other} (--steps N, --batches N, --json, --fingerprint, --only free|contacts|pgs)"
             ),
         }
     }
@@ -67,7 +73,38 @@ fn main() {
     let h = free.step_size();
     let bodies = free.model().bodies.len();
 
+    // The third figure: the boxed-friction PGS (50 sweeps, 1e-6 N·s; warm-started from the previous step's impulses).
+    pgs.set_contact_options(ContactOptions {
+        solver: ContactSolver::Pgs {
+            max_sweeps: 50,
+            tolerance: 1e-6,
+        },
+        ..ContactOptions::default()
+    })
+    .expect("options");
     let start = free.save_state();
+    let mut contacts = Vec::with_capacity(8);
+    if fingerprint {
+        for (name, c, touch) in [
+            ("free", &mut free, false),
+            ("contacts", &mut pressed, true),
+            ("pgs", &mut pgs, true),
+        ] {
+            c.restore_state(&start).expect("restore");
+            let mut hash = 0u64;
+            for _ in 0..600 {
+                restart_at_end(c, &start);
+                if touch {
+                    sole_contacts(c, &feet, &mut contacts);
+                    c.set_contacts(&contacts, &[]).expect("contacts");
+                }
+                step(c, h);
+                hash = hash.rotate_left(7) ^ c.state_hash();
+            }
+            println!("fingerprint {name} {hash:016x}");
+        }
+        return;
+    }
     // `--only` (for profiling) skips the other figure: it is printed as 0.
     let run = |which: &str| only.as_deref().is_none_or(|o| o == which);
     let step_us = if run("free") {
@@ -75,7 +112,6 @@ fn main() {
     } else {
         0.0
     };
-    let mut contacts = Vec::with_capacity(8);
     let mut report = ContactSummary::default();
     let step_contacts8_us = if run("contacts") {
         time_steps(&mut pressed, &start, h, steps, batches, |c, timed| {
@@ -88,15 +124,6 @@ fn main() {
     } else {
         0.0
     };
-    // The same with the boxed-friction PGS (50 sweeps, 1e-6 N·s; warm-started from the previous step's impulses).
-    pgs.set_contact_options(ContactOptions {
-        solver: ContactSolver::Pgs {
-            max_sweeps: 50,
-            tolerance: 1e-6,
-        },
-        ..ContactOptions::default()
-    })
-    .expect("options");
     let step_contacts8_pgs_us = if run("pgs") {
         time_steps(&mut pgs, &start, h, steps, batches, |c, timed| {
             if timed {

@@ -311,7 +311,7 @@ mod tests {
         let mut seed = 0x2545_f491_4f6c_dd1d;
         let mut bi = BasisInverse::default();
         let (mut work, mut perm) = (DMatrix::zeros(0, 0), Vec::new());
-        for n in [7, 3, 12, 5, 12] {
+        for n in [7, 3, 12, 5, 48, 12] {
             let mut b = DMatrix::from_fn(n, n, |_, _| rng(&mut seed));
             // A zero and a repeated column make partial pivoting swap and skip.
             b[(0, 0)] = 0.0;
