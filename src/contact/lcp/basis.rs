@@ -28,6 +28,9 @@ pub struct BasisInverse {
     work: DMatrix<f64>,
     perm: Vec<(usize, usize)>,
     fresh: DMatrix<f64>,
+    /// The inverse's solutions as rows, and the identity's row order after the swaps ([`lu_inverse`]).
+    scratch: DMatrix<f64>,
+    order: Vec<usize>,
 }
 
 impl BasisInverse {
@@ -54,7 +57,13 @@ impl BasisInverse {
     /// that resets, refactorisations and inverses of bases up to that size allocate nothing later. An inverse
     /// swaps its result with the current one, so both must have the room.
     pub(crate) fn reserve(&mut self, n: usize) {
-        for m in [&mut self.inv, &mut self.fresh, &mut self.work] {
+        self.order.reserve(n.saturating_sub(self.order.len()));
+        for m in [
+            &mut self.inv,
+            &mut self.fresh,
+            &mut self.work,
+            &mut self.scratch,
+        ] {
             let (rows, cols) = m.shape();
             let mut data: Vec<f64> = std::mem::take(m).data.into();
             data.reserve((n * n).saturating_sub(data.len()));
@@ -103,7 +112,17 @@ impl BasisInverse {
         if self.fresh.shape() != (n, n) {
             zeroed_matrix(&mut self.fresh, n, n);
         }
-        if !lu_inverse(lu, perm, &mut self.fresh) || self.fresh.iter().any(|v| !v.is_finite()) {
+        if self.scratch.shape() != (n, n) {
+            zeroed_matrix(&mut self.scratch, n, n);
+        }
+        if !lu_inverse(
+            lu,
+            perm,
+            &mut self.scratch,
+            &mut self.order,
+            &mut self.fresh,
+        ) || self.fresh.iter().any(|v| !v.is_finite())
+        {
             return false;
         }
         std::mem::swap(&mut self.inv, &mut self.fresh);
@@ -217,38 +236,63 @@ pub(crate) fn lu_factor(a: &mut DMatrix<f64>, perm: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// The inverse of `A` from the factors of [`lu_factor`] into `out` (n×n): [`lu_solve`] of the identity, the same
-/// operations in the same order (so the same bits), without its work on the identity's zeros: column j of P·I
-/// is zero above its one, so its forward substitution starts there. False when `A` is singular.
-fn lu_inverse(lu: &DMatrix<f64>, perm: &[(usize, usize)], out: &mut DMatrix<f64>) -> bool {
+/// The inverse of `A` from the factors of [`lu_factor`] into `out` (n×n), with `w` (n×n) as scratch: the columns
+/// of [`lu_solve`] of the identity, bit for bit (every entry receives the same updates in the same order), but
+/// computed as rows. Column k of the identity is solved as row k of `w` (`w[(k, r)]` = entry r of that
+/// solution), so each elimination update `x_r −= x_c·L_rc` runs over all right-hand sides at once on contiguous
+/// memory (vectorised) instead of over the short tail of one column. The solution for `e_k` is column `idx[k]`
+/// of the inverse (`idx`: the row order the swaps leave), and it is zero above row k, so the forward pass of row
+/// c only touches the solutions `k ≤ c`. False when `A` is singular.
+fn lu_inverse(
+    lu: &DMatrix<f64>,
+    perm: &[(usize, usize)],
+    w: &mut DMatrix<f64>,
+    idx: &mut Vec<usize>,
+    out: &mut DMatrix<f64>,
+) -> bool {
     let n = lu.nrows();
-    out.fill_with_identity();
-    for &(i, p) in perm {
-        out.swap_rows(i, p);
-    }
     if (0..n).any(|i| lu[(i, i)] == 0.0) {
         return false;
     }
+    idx.clear();
+    idx.extend(0..n);
+    for &(i, p) in perm {
+        idx.swap(i, p);
+    }
+    // `w` is stored transposed (column r of the storage holds entry r of every solution).
+    w.fill_with_identity();
     let a = lu.as_slice();
-    // Column-major: each chunk of n is a column.
-    for x in out.as_mut_slice().chunks_exact_mut(n) {
-        let Some(first) = x.iter().position(|&v| v != 0.0) else {
-            continue;
-        };
-        // L y = P e_j (unit diagonal), column by column: y_r −= y_c L_rc for r > c.
-        for c in first..n {
-            let coeff = x[c];
-            for (xr, l) in x[c + 1..].iter_mut().zip(&a[c * n + c + 1..(c + 1) * n]) {
-                *xr += -coeff * l;
+    let ws = w.as_mut_slice();
+    // L y = e_k (unit diagonal): y_r −= y_c L_rc for r > c; y_c is zero for the solutions k > c.
+    for c in 0..n {
+        let (head, tail) = ws.split_at_mut((c + 1) * n);
+        let yc = &head[c * n..=c * n + c];
+        for (r, yr) in tail.chunks_exact_mut(n).enumerate() {
+            let l = a[c * n + c + 1 + r];
+            for (y, x) in yr[..=c].iter_mut().zip(yc) {
+                *y += -x * l;
             }
         }
-        // U x = y, from the last row up: x_c = y_c / U_cc, then y_r −= x_c U_rc for r < c.
-        for c in (0..n).rev() {
-            let coeff = x[c] / a[c * n + c];
-            x[c] = coeff;
-            for (xr, u) in x[..c].iter_mut().zip(&a[c * n..c * n + c]) {
-                *xr += -coeff * u;
+    }
+    // U x = y from the last row up: x_c = y_c / U_cc, then y_r −= x_c U_rc for r < c.
+    for c in (0..n).rev() {
+        let d = a[c * n + c];
+        let (head, tail) = ws.split_at_mut(c * n);
+        let xc = &mut tail[..n];
+        for v in xc.iter_mut() {
+            *v /= d;
+        }
+        let xc = &tail[..n];
+        for (r, yr) in head.chunks_exact_mut(n).enumerate() {
+            let u = a[c * n + r];
+            for (y, x) in yr.iter_mut().zip(xc) {
+                *y += -x * u;
             }
+        }
+    }
+    for (k, &j) in idx.iter().enumerate() {
+        for r in 0..n {
+            out[(r, j)] = w[(k, r)];
         }
     }
     true
