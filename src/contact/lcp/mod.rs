@@ -163,11 +163,22 @@ pub(crate) fn validate(m: &DMatrix<f64>, q: &DVector<f64>) -> Result<(), LcpErro
             q: q.len(),
         });
     }
-    if m.iter().any(|v| !v.is_finite()) {
+    if !all_finite(m.as_slice()) {
         return Err(LcpError::NonFinite { what: "M" });
     }
-    if q.iter().any(|v| !v.is_finite()) {
+    if !all_finite(q.as_slice()) {
         return Err(LcpError::NonFinite { what: "q" });
     }
     Ok(())
+}
+
+/// Whether every value is finite (an infinity or NaN has all exponent bits set). One branch-free pass of integer
+/// ORs, which the compiler vectorises, where an early-exit `any(!is_finite)` tests entry by entry (every solve
+/// checks its whole matrix: 2 304 entries for 8 contacts).
+fn all_finite(values: &[f64]) -> bool {
+    const EXPONENT: u64 = 0x7ff0_0000_0000_0000;
+    let special = values.iter().fold(0u64, |acc, v| {
+        acc | u64::from(v.to_bits() & EXPONENT == EXPONENT)
+    });
+    special == 0
 }
