@@ -9,6 +9,17 @@ use super::rows::OtherPart;
 use crate::contact::lcp::zeroed_matrix;
 use crate::dynamics::system::SaddlePointSolver;
 
+/// `a·b` as nalgebra's `dot` computes it for six entries (a sum from `+0` in index order, so the same bits),
+/// inline: nalgebra's generic loop with its eight accumulators was most of the Delassus matrix's cost.
+#[inline(always)]
+fn dot6(a: &Vector6<f64>, b: &Vector6<f64>) -> f64 {
+    let mut v = 0.0;
+    for k in 0..6 {
+        v += a[k] * b[k];
+    }
+    v
+}
+
 impl ContactState {
     /// Fills the blocks `W_ij` between the contact bodies with the solver's current factorisation: column `k` of
     /// `W_{·j}` is the velocity response to a unit wrench `e_k` on contact body `j` with the joints holding
@@ -74,14 +85,15 @@ impl ContactState {
                 OtherPart::Free(f, j) => Some((f, self.free_inv[f] * j)),
                 _ => None,
             };
-            for (k, s) in self.rows.iter().enumerate() {
-                let mut v = s.j.dot(&y[s.body]);
+            let column = &mut out.as_mut_slice()[c * n..(c + 1) * n];
+            for (entry, s) in column.iter_mut().zip(&self.rows) {
+                let mut v = dot6(&s.j, &y[s.body]);
                 match (s.other, free) {
-                    (OtherPart::Body(o, j), _) => v += j.dot(&y[o]),
-                    (OtherPart::Free(g, j), Some((f, yf))) if g == f => v += j.dot(&yf),
+                    (OtherPart::Body(o, j), _) => v += dot6(&j, &y[o]),
+                    (OtherPart::Free(g, j), Some((f, yf))) if g == f => v += dot6(&j, &yf),
                     _ => {}
                 }
-                out[(k, c)] = v;
+                *entry = v;
             }
         }
     }
