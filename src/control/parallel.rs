@@ -76,7 +76,34 @@ pub(crate) fn filled<T: Clone + Send + Sync>(len: usize, value: T) -> Vec<T> {
     if len < 1 << 16 {
         v.resize(len, value);
     } else {
+        advise_huge_pages(&v);
         v.par_extend(rayon::iter::repeat_n(value, len));
     }
     v
+}
+
+/// Asks the kernel to back the untouched allocation of `v` with transparent huge pages where it can: the
+/// 2 MiB-aligned stretches lying wholly inside it. A fresh table is otherwise mapped one 4 KiB page per fault,
+/// and on a 60 s clip those faults (not the zeroing) were a quarter of the preprocessing time; a huge page is
+/// one fault for 512 pages. Only a hint: the contents and the results are unchanged, and where THP is off
+/// (`never`) or the kernel has no huge page at hand it falls back to small pages. Linux only; a no-op elsewhere.
+fn advise_huge_pages<T>(v: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        // The PMD size of x86-64 and of 4 KiB-page arm64; on other sizes the advice covers fewer or no pages.
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let end = start + v.capacity() * std::mem::size_of::<T>();
+        let (a, e) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if e > a {
+            // SAFETY: `[a, e)` lies inside the vector's own allocation, page-aligned, and nothing has been written
+            // to it or read from it yet; MADV_HUGEPAGE changes only how the kernel backs the pages, never their
+            // contents (a failure, e.g. THP compiled out, leaves small pages: the return value is not needed).
+            unsafe {
+                libc::madvise(a as *mut libc::c_void, e - a, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
 }
