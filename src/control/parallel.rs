@@ -130,12 +130,18 @@ pub(crate) struct Fill<'a, T> {
 impl<T: Copy> Fill<'_, T> {
     /// Writes the next entry (panics past the end of the piece).
     pub(crate) fn push(&mut self, value: T) {
+        if self.len == 0 {
+            prefault(self.slots);
+        }
         self.slots[self.len].write(value);
         self.len += 1;
     }
 
     /// Writes the next `values.len()` entries.
     pub(crate) fn extend_from_slice(&mut self, values: &[T]) {
+        if self.len == 0 {
+            prefault(self.slots);
+        }
         for (slot, v) in self.slots[self.len..self.len + values.len()]
             .iter_mut()
             .zip(values)
@@ -150,6 +156,32 @@ impl<T> Drop for Fill<'_, T> {
     fn drop(&mut self) {
         self.written.fetch_add(self.len, Ordering::Relaxed);
     }
+}
+
+/// Maps the pages lying wholly inside `slots` (fresh, not yet written) in one call, on the calling thread,
+/// instead of one page fault per page as they are first written. Linux only; a no-op elsewhere.
+fn prefault<T>(slots: &mut [MaybeUninit<T>]) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf only reads a system value.
+        let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+            p if p > 0 => p as usize,
+            _ => return,
+        };
+        let start = slots.as_mut_ptr() as usize;
+        let end = start + std::mem::size_of_val(slots);
+        let (a, e) = (start.next_multiple_of(page), end / page * page);
+        if e > a {
+            // SAFETY: `[a, e)` lies inside `slots`, which this thread holds exclusively and nothing has read:
+            // MADV_POPULATE_WRITE maps the missing pages as a write would (zeroed), writing nothing itself, and
+            // leaves mapped ones alone (on a kernel without it, it fails and the pages fault in as before).
+            unsafe {
+                libc::madvise(a as *mut libc::c_void, e - a, libc::MADV_POPULATE_WRITE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slots;
 }
 
 /// Asks the kernel to back the untouched allocation of `v` with transparent huge pages where it can: the
