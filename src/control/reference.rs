@@ -202,54 +202,91 @@ impl ReferenceMotion {
         let joint_axes: Vec<_> = frames_of.iter().map(|j| j.axes).collect();
         let dofs: Vec<_> = frames_of.iter().map(|j| j.dofs).collect();
 
-        // 1. Generalized coordinates of every clip frame, as channels: 3 root position + 4 per body. Frame-major
-        // (`series[f·channels + c]`): each frame is one contiguous row, projected on its own thread.
+        // 1. Generalized coordinates of every clip frame, as channels: 3 root position + 4 per body, `(i, j, k, w)`.
+        // Each frame is projected on its own; the channels are stored in groups of whole bodies (the root
+        // position with the first), each group frame-major (`block[f·width + c]`), so that the hemisphere
+        // continuity and the low-pass, which run along the frames, run on one thread per group. Per channel the
+        // operations are the same whichever group holds it: the grouping does not change a bit.
         let channels = 3 + 4 * nb;
         let threads = thread_count(frames, config.threads);
-        let mut series = Table::new(channels * frames);
+        let mut bodies_of = ranges(nb, threads.min(nb));
+        if bodies_of.is_empty() {
+            // No body: one group, the root position.
+            bodies_of.push(0..0);
+        }
+        // The channels `start..end` of each group.
+        let cuts: Vec<_> = bodies_of
+            .iter()
+            .map(|r| {
+                (
+                    if r.start == 0 { 0 } else { 3 + 4 * r.start },
+                    3 + 4 * r.end,
+                )
+            })
+            .collect();
+        let mut blocks: Vec<Table<f64>> = cuts
+            .iter()
+            .map(|&(start, end)| Table::new((end - start) * frames))
+            .collect();
         {
             let parts = ranges(frames, pieces(threads));
-            let rows = series.pieces(&parts, channels);
+            let mut pieces_of: Vec<_> = blocks
+                .iter_mut()
+                .zip(&cuts)
+                .map(|(block, &(start, end))| block.pieces(&parts, end - start).into_iter())
+                .collect();
+            // Job `i`: frames `parts[i]`, with the `i`-th piece of every group.
+            let jobs: Vec<_> = parts
+                .iter()
+                .map(|r| {
+                    let fills: Vec<_> = pieces_of.iter_mut().filter_map(Iterator::next).collect();
+                    (r.clone(), fills)
+                })
+                .collect();
             let coords = PoseCoords::new(model, skeleton);
-            run(
-                threads,
-                parts.into_iter().zip(rows).collect(),
-                |(r, mut rows)| {
-                    let mut coords = coords.clone();
-                    let mut q = vec![UnitQuaternion::identity(); nb];
-                    for pose in &clip.frames[r] {
-                        let root = coords.project(model, skeleton, &topology, pose, None, &mut q);
-                        rows.extend_from_slice(root.as_slice());
-                        for q in &q {
-                            rows.extend_from_slice(q.coords.as_slice()); // (i, j, k, w)
-                        }
+            let cuts = &cuts;
+            run(threads, jobs, |(r, mut fills)| {
+                let mut coords = coords.clone();
+                let mut q = vec![UnitQuaternion::identity(); nb];
+                let mut row = vec![0.0; channels];
+                for pose in &clip.frames[r] {
+                    let root = coords.project(model, skeleton, &topology, pose, None, &mut q);
+                    row[..3].copy_from_slice(root.as_slice());
+                    for (b, q) in q.iter().enumerate() {
+                        row[3 + 4 * b..7 + 4 * b].copy_from_slice(q.coords.as_slice());
                     }
-                },
-            );
+                    for (fill, &(start, end)) in fills.iter_mut().zip(cuts) {
+                        fill.extend_from_slice(&row[start..end]);
+                    }
+                }
+            });
         }
-        let mut series = series.finish();
-        // Hemisphere continuity (for filtering and differencing): each quaternion on the side of the one before,
-        // in frame order.
-        for f in 1..frames {
-            let (before, row) =
-                series[(f - 1) * channels..(f + 1) * channels].split_at_mut(channels);
-            for b in 0..nb {
-                let o = 3 + 4 * b;
-                let prev = UnitQuaternion::new_unchecked(quaternion_at(before, o));
-                let q = UnitQuaternion::new_unchecked(quaternion_at(row, o));
-                let q = same_hemisphere(q, &prev);
-                row[o..o + 4].copy_from_slice(q.coords.as_slice());
-            }
-        }
-
-        // 2. Zero-phase low-pass at the clip rate.
-        let clip_rate = 1.0 / clip.frame_time;
-        if let Some(filter) = config
+        let mut blocks: Vec<Vec<f64>> = blocks.into_iter().map(Table::finish).collect();
+        // 2. Hemisphere continuity (for filtering and differencing): each quaternion on the side of the one before,
+        // in frame order; then the zero-phase low-pass at the clip rate.
+        let filter = config
             .cutoff_hz
-            .and_then(|fc| Butterworth2::new(fc, clip_rate))
-        {
-            filter.filtfilt_interleaved(&mut series, channels, &mut Vec::new());
-        }
+            .and_then(|fc| Butterworth2::new(fc, 1.0 / clip.frame_time));
+        run(
+            threads,
+            blocks.iter_mut().zip(bodies_of.iter().zip(&cuts)).collect(),
+            |(block, (bodies, &(start, end)))| {
+                let width = end - start;
+                for f in 1..frames {
+                    let (before, row) = block[(f - 1) * width..(f + 1) * width].split_at_mut(width);
+                    for b in bodies.clone() {
+                        let o = 3 + 4 * b - start;
+                        let prev = UnitQuaternion::new_unchecked(quaternion_at(before, o));
+                        let q = UnitQuaternion::new_unchecked(quaternion_at(row, o));
+                        let q = same_hemisphere(q, &prev);
+                        row[o..o + 4].copy_from_slice(q.coords.as_slice());
+                    }
+                }
+                if let Some(filter) = &filter {
+                    filter.filtfilt_interleaved(block, width, &mut Vec::new());
+                }
+            },
+        );
 
         // Catmull–Rom resampling at the simulation rate, each step on its own.
         let h = 1.0 / config.rate_hz;
@@ -266,13 +303,15 @@ impl ReferenceMotion {
                 .into_iter()
                 .zip(pos_parts.into_iter().zip(rot_parts))
                 .collect();
-            let (series, joint_frame, joint_axes, dofs) =
-                (&series, &joint_frame, &joint_axes, &dofs);
+            let (blocks, cuts, joint_frame, joint_axes, dofs) =
+                (&blocks, &cuts, &joint_frame, &joint_axes, &dofs);
             run(threads, jobs, |(r, (mut pos, mut rot))| {
                 let mut buf = vec![0.0; channels];
                 for k in r {
                     let u = (k as f64 * h / clip.frame_time).min((frames - 1) as f64);
-                    catmull_rom(series, channels, u, &mut buf);
+                    for (block, &(start, end)) in blocks.iter().zip(cuts) {
+                        catmull_rom(block, end - start, u, &mut buf[start..end]);
+                    }
                     pos.push(Vector3::new(buf[0], buf[1], buf[2]));
                     for b in 0..nb {
                         let q = UnitQuaternion::from_quaternion(quaternion_at(&buf, 3 + 4 * b));
@@ -467,7 +506,7 @@ fn quaternion_at(row: &[f64], o: usize) -> nalgebra::Quaternion<f64> {
 }
 
 /// Catmull–Rom interpolation of every channel of the frame-major `series` (rows of `channels`) at fractional
-/// frame `u` into `out`.
+/// frame `u` into `out` (one group of channels of the clip).
 fn catmull_rom(series: &[f64], channels: usize, u: f64, out: &mut [f64]) {
     let frames = series.len() / channels;
     let i = (u.floor() as usize).min(frames - 1);
