@@ -6,7 +6,7 @@ use nalgebra::Vector3;
 
 use super::discrete::{Twists, chord_twists, joint_step_targets, step_wrenches_with};
 use super::inverse::{JointWrenches, newton_euler_with};
-use super::parallel::{filled, pieces, ranges, run, thread_count};
+use super::parallel::{Fill, Table, pieces, ranges, run, thread_count};
 use super::reference::ReferenceMotion;
 
 impl ReferenceMotion {
@@ -16,33 +16,49 @@ impl ReferenceMotion {
     /// (`None`: one per core, up to 8).
     pub fn compute_inverse_dynamics(&mut self, threads: Option<usize>) {
         let (n, nb) = (self.steps, self.bodies());
-        let zero = Vector3::zeros();
-        // Fresh tables, first touched in parallel; rows the pass leaves (the root's step targets) stay zero.
-        let mut torque = filled(n * nb, zero);
-        let mut root_force = filled(n, zero);
-        let mut feedforward = filled(n * nb, zero);
-        let mut target_velocity = filled(n * nb, zero);
-        let mut anchor_bias = filled(n * nb, zero);
-        let mut twists = filled(n * nb, (zero, zero));
+        // Fresh tables, each entry written once, on the threads (so their pages are first touched there).
+        let mut torque = Table::new(n * nb);
+        let mut root_force = Table::new(n);
+        let mut feedforward = Table::new(n * nb);
+        let mut target_velocity = Table::new(n * nb);
+        let mut anchor_bias = Table::new(n * nb);
+        let mut twists = Table::new(n * nb);
         // Samples are independent given their neighbours' poses: split them over the cores.
         let threads = thread_count(n, threads);
-        let mut rest = IdOut {
-            torque: &mut torque,
-            root_force: &mut root_force,
-            feedforward: &mut feedforward,
-            target_velocity: &mut target_velocity,
-            anchor_bias: &mut anchor_bias,
-            twists: &mut twists,
-        };
-        let mut jobs = Vec::new();
-        for r in ranges(n, pieces(threads)) {
-            let (head, tail) = rest.split_at(r.len(), nb);
-            rest = tail;
-            jobs.push((r, head));
-        }
+        let parts = ranges(n, pieces(threads));
+        let jobs: Vec<_> = parts
+            .iter()
+            .cloned()
+            .zip(torque.pieces(&parts, nb))
+            .zip(root_force.pieces(&parts, 1))
+            .zip(feedforward.pieces(&parts, nb))
+            .zip(target_velocity.pieces(&parts, nb))
+            .zip(anchor_bias.pieces(&parts, nb))
+            .zip(twists.pieces(&parts, nb))
+            .map(
+                |(
+                    (((((r, torque), root_force), feedforward), target_velocity), anchor_bias),
+                    twists,
+                )| {
+                    let out = IdOut {
+                        torque,
+                        root_force,
+                        feedforward,
+                        target_velocity,
+                        anchor_bias,
+                        twists,
+                    };
+                    (r, out)
+                },
+            )
+            .collect();
         run(threads, jobs, |(r, out)| {
             self.inverse_dynamics_range(r.start, r.end, out)
         });
+        let (torque, root_force, twists) = (torque.finish(), root_force.finish(), twists.finish());
+        let mut feedforward = feedforward.finish();
+        let mut target_velocity = target_velocity.finish();
+        let mut anchor_bias = anchor_bias.finish();
         if n >= 2 {
             let last = (n - 1) * nb;
             for a in [&mut feedforward, &mut target_velocity, &mut anchor_bias] {
@@ -57,8 +73,10 @@ impl ReferenceMotion {
         self.twists = twists;
     }
 
-    /// Both inverse dynamics for samples `k0..k1`, into `out` (whose slices start at sample `k0`).
-    fn inverse_dynamics_range(&self, k0: usize, k1: usize, out: IdOut<'_>) {
+    /// Both inverse dynamics for samples `k0..k1`, into `out` (whose pieces start at sample `k0`). The root's step
+    /// targets, and the last sample's (which repeat the one before, see the caller), are written as zeros.
+    fn inverse_dynamics_range(&self, k0: usize, k1: usize, mut out: IdOut<'_>) {
+        let zero = Vector3::zeros();
         let nb = self.bodies();
         let h = self.h;
         let (mut kin, mut next) = (Vec::with_capacity(nb), Vec::with_capacity(nb));
@@ -76,8 +94,7 @@ impl ReferenceMotion {
             chord_twists(&next, &kin, h, &mut v);
         }
         for k in k0..k1 {
-            let row = (k - k0) * nb;
-            out.twists[row..row + nb].copy_from_slice(&v);
+            out.twists.extend_from_slice(&v);
             inertia.clear();
             inertia.extend(
                 kin.iter()
@@ -86,15 +103,20 @@ impl ReferenceMotion {
             );
             newton_euler_with(&self.topology, &kin, &inertia, &self.gravity, &mut wrenches);
             for b in 0..nb {
-                out.torque[row + b] = match self.topology.parent[b] {
+                out.torque.push(match self.topology.parent[b] {
                     usize::MAX => kin[b].rotation.inverse() * wrenches.torque[b],
                     p => self.dofs[b].free_part(
                         &((kin[p].rotation * self.joint_frame[b]).inverse() * wrenches.torque[b]),
                     ),
-                };
+                });
             }
-            out.root_force[k - k0] = wrenches.force[0];
+            out.root_force.push(wrenches.force[0]);
             if k + 1 == self.steps {
+                for _ in 0..nb {
+                    out.feedforward.push(zero);
+                    out.target_velocity.push(zero);
+                    out.anchor_bias.push(zero);
+                }
                 break;
             }
             self.kinematics(k + 1, &mut next);
@@ -109,6 +131,11 @@ impl ReferenceMotion {
                 &self.gravity,
                 &mut step,
             );
+            if nb > 0 {
+                out.feedforward.push(zero);
+                out.target_velocity.push(zero);
+                out.anchor_bias.push(zero);
+            }
             for b in 1..nb {
                 let t = joint_step_targets(
                     &self.topology,
@@ -121,9 +148,9 @@ impl ReferenceMotion {
                     h,
                     b,
                 );
-                out.feedforward[row + b] = t.feedforward;
-                out.target_velocity[row + b] = t.target_velocity;
-                out.anchor_bias[row + b] = t.anchor_bias;
+                out.feedforward.push(t.feedforward);
+                out.target_velocity.push(t.target_velocity);
+                out.anchor_bias.push(t.anchor_bias);
             }
             std::mem::swap(&mut kin, &mut next);
             std::mem::swap(&mut v, &mut v1);
@@ -133,41 +160,10 @@ impl ReferenceMotion {
 
 /// The per-sample outputs of the inverse dynamics for a run of samples.
 struct IdOut<'a> {
-    torque: &'a mut [Vector3<f64>],
-    root_force: &'a mut [Vector3<f64>],
-    feedforward: &'a mut [Vector3<f64>],
-    target_velocity: &'a mut [Vector3<f64>],
-    anchor_bias: &'a mut [Vector3<f64>],
-    twists: &'a mut [(Vector3<f64>, Vector3<f64>)],
-}
-
-impl<'a> IdOut<'a> {
-    /// The first `samples` samples and the rest.
-    fn split_at(self, samples: usize, nb: usize) -> (IdOut<'a>, IdOut<'a>) {
-        let m = samples * nb;
-        let (t0, t1) = self.torque.split_at_mut(m);
-        let (r0, r1) = self.root_force.split_at_mut(samples);
-        let (f0, f1) = self.feedforward.split_at_mut(m);
-        let (v0, v1) = self.target_velocity.split_at_mut(m);
-        let (a0, a1) = self.anchor_bias.split_at_mut(m);
-        let (w0, w1) = self.twists.split_at_mut(m);
-        (
-            IdOut {
-                torque: t0,
-                root_force: r0,
-                feedforward: f0,
-                target_velocity: v0,
-                anchor_bias: a0,
-                twists: w0,
-            },
-            IdOut {
-                torque: t1,
-                root_force: r1,
-                feedforward: f1,
-                target_velocity: v1,
-                anchor_bias: a1,
-                twists: w1,
-            },
-        )
-    }
+    torque: Fill<'a, Vector3<f64>>,
+    root_force: Fill<'a, Vector3<f64>>,
+    feedforward: Fill<'a, Vector3<f64>>,
+    target_velocity: Fill<'a, Vector3<f64>>,
+    anchor_bias: Fill<'a, Vector3<f64>>,
+    twists: Fill<'a, (Vector3<f64>, Vector3<f64>)>,
 }

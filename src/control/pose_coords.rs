@@ -14,6 +14,9 @@ use crate::skeleton::{Pose, Skeleton};
 pub(crate) struct PoseCoords {
     /// The root body's skeleton joint and its ancestors, outermost first (only they move the root origin).
     chain: Vec<usize>,
+    /// Per skeleton joint: whether a body's joint or the root chain needs its world rotation (a bone merged
+    /// into its parent's body at the end of a branch, a finger or a toe tip, is not needed).
+    needed: Vec<bool>,
     world_rot: Vec<UnitQuaternion<f64>>,
 }
 
@@ -28,8 +31,18 @@ impl PoseCoords {
             joint = p;
         }
         chain.reverse();
+        // A body's joint and its ancestors; the chain is the root body's joint and its ancestors.
+        let mut needed = vec![false; skeleton.len()];
+        for body in &model.bodies {
+            let mut joint = Some(body.skeleton_joint);
+            while let Some(j) = joint.filter(|&j| !needed[j]) {
+                needed[j] = true;
+                joint = skeleton.joints[j].parent;
+            }
+        }
         PoseCoords {
             chain,
+            needed,
             world_rot: vec![UnitQuaternion::identity(); skeleton.len()],
         }
     }
@@ -46,6 +59,10 @@ impl PoseCoords {
         rot: &mut [UnitQuaternion<f64>],
     ) -> Vector3<f64> {
         for (j, joint) in skeleton.joints.iter().enumerate() {
+            // Parents come first, so a needed joint's parent is up to date.
+            if !self.needed[j] {
+                continue;
+            }
             let local = joint.rest_rotation * pose.rotations[j];
             self.world_rot[j] = match joint.parent {
                 Some(p) => self.world_rot[p] * local,

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::filter::Butterworth2;
 use super::kinematics::{BodyKinematics, GeneralizedState, Topology};
-use super::parallel::{filled, pieces, ranges, run, split_rows, thread_count};
+use super::parallel::{Table, pieces, ranges, run, thread_count};
 use super::pose_coords::PoseCoords;
 use crate::math::rotation::{EulerOrder, log_rotation, same_hemisphere};
 use crate::model::{JointKind, Model};
@@ -202,84 +202,125 @@ impl ReferenceMotion {
         let joint_axes: Vec<_> = frames_of.iter().map(|j| j.axes).collect();
         let dofs: Vec<_> = frames_of.iter().map(|j| j.dofs).collect();
 
-        // 1. Generalized coordinates of every clip frame, as channels: 3 root position + 4 per body. Frame-major
-        // (`series[f·channels + c]`): each frame is one contiguous row, projected on its own thread.
+        // 1. Generalized coordinates of every clip frame, as channels: 3 root position + 4 per body, `(i, j, k, w)`.
+        // Each frame is projected on its own; the channels are stored in groups of whole bodies (the root
+        // position with the first), each group frame-major (`block[f·width + c]`), so that the hemisphere
+        // continuity and the low-pass, which run along the frames, run on one thread per group. Per channel the
+        // operations are the same whichever group holds it: the grouping does not change a bit.
         let channels = 3 + 4 * nb;
         let threads = thread_count(frames, config.threads);
-        let mut series = filled(channels * frames, 0.0);
+        let mut bodies_of = ranges(nb, threads.min(nb));
+        if bodies_of.is_empty() {
+            // No body: one group, the root position.
+            bodies_of.push(0..0);
+        }
+        // The channels `start..end` of each group.
+        let cuts: Vec<_> = bodies_of
+            .iter()
+            .map(|r| {
+                (
+                    if r.start == 0 { 0 } else { 3 + 4 * r.start },
+                    3 + 4 * r.end,
+                )
+            })
+            .collect();
+        let mut blocks: Vec<Table<f64>> = cuts
+            .iter()
+            .map(|&(start, end)| Table::new((end - start) * frames))
+            .collect();
         {
             let parts = ranges(frames, pieces(threads));
-            let rows = split_rows(&mut series, &parts, channels);
+            let mut pieces_of: Vec<_> = blocks
+                .iter_mut()
+                .zip(&cuts)
+                .map(|(block, &(start, end))| block.pieces(&parts, end - start).into_iter())
+                .collect();
+            // Job `i`: frames `parts[i]`, with the `i`-th piece of every group.
+            let jobs: Vec<_> = parts
+                .iter()
+                .map(|r| {
+                    let fills: Vec<_> = pieces_of.iter_mut().filter_map(Iterator::next).collect();
+                    (r.clone(), fills)
+                })
+                .collect();
             let coords = PoseCoords::new(model, skeleton);
-            run(
-                threads,
-                parts.into_iter().zip(rows).collect(),
-                |(r, rows)| {
-                    let mut coords = coords.clone();
-                    let mut q = vec![UnitQuaternion::identity(); nb];
-                    for (pose, row) in clip.frames[r].iter().zip(rows.chunks_exact_mut(channels)) {
-                        let root = coords.project(model, skeleton, &topology, pose, None, &mut q);
-                        row[..3].copy_from_slice(root.as_slice());
-                        for (b, q) in q.iter().enumerate() {
-                            row[3 + 4 * b..7 + 4 * b].copy_from_slice(q.coords.as_slice()); // (i, j, k, w)
-                        }
+            let cuts = &cuts;
+            run(threads, jobs, |(r, mut fills)| {
+                let mut coords = coords.clone();
+                let mut q = vec![UnitQuaternion::identity(); nb];
+                let mut row = vec![0.0; channels];
+                for pose in &clip.frames[r] {
+                    let root = coords.project(model, skeleton, &topology, pose, None, &mut q);
+                    row[..3].copy_from_slice(root.as_slice());
+                    for (b, q) in q.iter().enumerate() {
+                        row[3 + 4 * b..7 + 4 * b].copy_from_slice(q.coords.as_slice());
                     }
-                },
-            );
+                    for (fill, &(start, end)) in fills.iter_mut().zip(cuts) {
+                        fill.extend_from_slice(&row[start..end]);
+                    }
+                }
+            });
         }
-        // Hemisphere continuity (for filtering and differencing): each quaternion on the side of the one before,
-        // in frame order.
-        for f in 1..frames {
-            let (before, row) =
-                series[(f - 1) * channels..(f + 1) * channels].split_at_mut(channels);
-            for b in 0..nb {
-                let o = 3 + 4 * b;
-                let prev = UnitQuaternion::new_unchecked(quaternion_at(before, o));
-                let q = UnitQuaternion::new_unchecked(quaternion_at(row, o));
-                let q = same_hemisphere(q, &prev);
-                row[o..o + 4].copy_from_slice(q.coords.as_slice());
-            }
-        }
-
-        // 2. Zero-phase low-pass at the clip rate.
-        let clip_rate = 1.0 / clip.frame_time;
-        if let Some(filter) = config
+        let mut blocks: Vec<Vec<f64>> = blocks.into_iter().map(Table::finish).collect();
+        // 2. Hemisphere continuity (for filtering and differencing): each quaternion on the side of the one before,
+        // in frame order; then the zero-phase low-pass at the clip rate.
+        let filter = config
             .cutoff_hz
-            .and_then(|fc| Butterworth2::new(fc, clip_rate))
-        {
-            filter.filtfilt_interleaved(&mut series, channels, &mut Vec::new());
-        }
+            .and_then(|fc| Butterworth2::new(fc, 1.0 / clip.frame_time));
+        run(
+            threads,
+            blocks.iter_mut().zip(bodies_of.iter().zip(&cuts)).collect(),
+            |(block, (bodies, &(start, end)))| {
+                let width = end - start;
+                for f in 1..frames {
+                    let (before, row) = block[(f - 1) * width..(f + 1) * width].split_at_mut(width);
+                    for b in bodies.clone() {
+                        let o = 3 + 4 * b - start;
+                        let prev = UnitQuaternion::new_unchecked(quaternion_at(before, o));
+                        let q = UnitQuaternion::new_unchecked(quaternion_at(row, o));
+                        let q = same_hemisphere(q, &prev);
+                        row[o..o + 4].copy_from_slice(q.coords.as_slice());
+                    }
+                }
+                if let Some(filter) = &filter {
+                    filter.filtfilt_interleaved(block, width, &mut Vec::new());
+                }
+            },
+        );
 
         // Catmull–Rom resampling at the simulation rate, each step on its own.
         let h = 1.0 / config.rate_hz;
         let duration = (frames - 1) as f64 * clip.frame_time;
         let steps = (duration / h + 1e-9).floor() as usize + 1;
-        let mut root_pos = filled(steps, Vector3::zeros());
-        let mut rot = filled(steps * nb, UnitQuaternion::identity());
+        let mut root_pos = Table::new(steps);
+        let mut rot = Table::new(steps * nb);
         {
             let threads = thread_count(steps, config.threads);
             let parts = ranges(steps, pieces(threads));
-            let pos_parts = split_rows(&mut root_pos, &parts, 1);
-            let rot_parts = split_rows(&mut rot, &parts, nb);
+            let pos_parts = root_pos.pieces(&parts, 1);
+            let rot_parts = rot.pieces(&parts, nb);
             let jobs: Vec<_> = parts
                 .into_iter()
                 .zip(pos_parts.into_iter().zip(rot_parts))
                 .collect();
-            let (series, joint_frame, joint_axes, dofs) =
-                (&series, &joint_frame, &joint_axes, &dofs);
-            run(threads, jobs, |(r, (pos, rot))| {
+            let (blocks, cuts, joint_frame, joint_axes, dofs) =
+                (&blocks, &cuts, &joint_frame, &joint_axes, &dofs);
+            run(threads, jobs, |(r, (mut pos, mut rot))| {
                 let mut buf = vec![0.0; channels];
-                for (i, k) in r.enumerate() {
+                for k in r {
                     let u = (k as f64 * h / clip.frame_time).min((frames - 1) as f64);
-                    catmull_rom(series, channels, u, &mut buf);
-                    pos[i] = Vector3::new(buf[0], buf[1], buf[2]);
+                    for (block, &(start, end)) in blocks.iter().zip(cuts) {
+                        catmull_rom(block, end - start, u, &mut buf[start..end]);
+                    }
+                    pos.push(Vector3::new(buf[0], buf[1], buf[2]));
                     for b in 0..nb {
                         let q = UnitQuaternion::from_quaternion(quaternion_at(&buf, 3 + 4 * b));
-                        rot[i * nb + b] = project(&q, &joint_frame[b], &joint_axes[b], dofs[b]);
+                        rot.push(project(&q, &joint_frame[b], &joint_axes[b], dofs[b]));
                     }
                 }
             });
         }
+        let (root_pos, rot) = (root_pos.finish(), rot.finish());
 
         // 3. Finite-difference velocities and accelerations.
         let (root_vel, root_acc, vel, acc) = differentiate(&root_pos, &rot, nb, h, config.threads);
@@ -465,7 +506,7 @@ fn quaternion_at(row: &[f64], o: usize) -> nalgebra::Quaternion<f64> {
 }
 
 /// Catmull–Rom interpolation of every channel of the frame-major `series` (rows of `channels`) at fractional
-/// frame `u` into `out`.
+/// frame `u` into `out` (one group of channels of the clip).
 fn catmull_rom(series: &[f64], channels: usize, u: f64, out: &mut [f64]) {
     let frames = series.len() / channels;
     let i = (u.floor() as usize).min(frames - 1);
@@ -511,20 +552,26 @@ fn differentiate(
     for k in 1..n {
         root_vel[k] = (root_pos[k] - root_pos[k - 1]) / h;
     }
-    let mut vel = filled(n * nb, Vector3::zeros());
-    let rows = split_rows(&mut vel, &parts, nb);
+    let mut vel = Table::new(n * nb);
+    let rows = vel.pieces(&parts, nb);
     run(
         threads,
         parts.iter().cloned().zip(rows).collect(),
-        |(r, out)| {
-            for (i, k) in r.enumerate().filter(|&(_, k)| k >= 1) {
+        |(r, mut out)| {
+            for k in r {
                 for b in 0..nb {
-                    let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
-                    out[i * nb + b] = log_rotation(&(a.inverse() * c)) / h;
+                    // Sample 0 has no difference: it is extrapolated below.
+                    out.push(if k == 0 {
+                        Vector3::zeros()
+                    } else {
+                        let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
+                        log_rotation(&(a.inverse() * c)) / h
+                    });
                 }
             }
         },
     );
+    let mut vel = vel.finish();
     if n >= 3 {
         root_vel[0] = 2.0 * root_vel[1] - root_vel[2];
         for b in 0..nb {
@@ -538,20 +585,26 @@ fn differentiate(
     for k in 0..n.saturating_sub(1) {
         root_acc[k] = (root_vel[k + 1] - root_vel[k]) / h;
     }
-    let mut acc = filled(n * nb, Vector3::zeros());
-    let rows = split_rows(&mut acc, &parts, nb);
+    let mut acc = Table::new(n * nb);
+    let rows = acc.pieces(&parts, nb);
     let vel_ref = &vel;
     run(
         threads,
         parts.iter().cloned().zip(rows).collect(),
-        |(r, out)| {
-            for (i, k) in r.enumerate().filter(|&(_, k)| k + 1 < n) {
+        |(r, mut out)| {
+            for k in r {
                 for b in 0..nb {
-                    out[i * nb + b] = (vel_ref[(k + 1) * nb + b] - vel_ref[k * nb + b]) / h;
+                    // The last sample has no difference: it repeats the one before, below.
+                    out.push(if k + 1 < n {
+                        (vel_ref[(k + 1) * nb + b] - vel_ref[k * nb + b]) / h
+                    } else {
+                        Vector3::zeros()
+                    });
                 }
             }
         },
     );
+    let mut acc = acc.finish();
     if n >= 2 {
         root_acc[n - 1] = root_acc[n - 2];
         acc.copy_within((n - 2) * nb..(n - 1) * nb, (n - 1) * nb);

@@ -3,7 +3,7 @@
 use nalgebra::{UnitQuaternion, Vector3, Vector6};
 
 use super::gains::JointGains;
-use super::parallel::{filled, pieces, ranges, run, split_rows, thread_count};
+use super::parallel::{Table, pieces, ranges, run, thread_count};
 use super::reference::{Dofs, ReferenceMotion};
 use crate::dynamics::{Body, DriveId, JointDrive, World};
 
@@ -24,11 +24,11 @@ pub(super) fn stiffness_corrections(
 ) -> Vec<Vector3<f64>> {
     let nb = reference.bodies();
     let h = reference.h;
-    let mut out = filled(reference.steps * nb, Vector3::zeros());
-    let samples = reference.steps.saturating_sub(1);
-    let threads = thread_count(samples, threads);
-    let parts = ranges(samples, pieces(threads));
-    let rows = split_rows(&mut out, &parts, nb);
+    let steps = reference.steps;
+    let mut out = Table::new(steps * nb);
+    let threads = thread_count(steps.saturating_sub(1), threads);
+    let parts = ranges(steps, pieces(threads));
+    let rows = out.pieces(&parts, nb);
     // Copies of the drives and bodies: the world itself is not shared between threads.
     let drives: Vec<Option<JointDrive>> = drives
         .iter()
@@ -38,10 +38,15 @@ pub(super) fn stiffness_corrections(
     run(
         threads,
         parts.into_iter().zip(rows).collect(),
-        |(r, out)| {
+        |(r, mut out)| {
             let mut bodies = start.clone();
             let mut kin = Vec::with_capacity(nb);
-            for (row, k) in r.enumerate() {
+            for k in r {
+                // The last sample has no step after it, and a joint without a drive no correction: zero.
+                if k + 1 == steps {
+                    (0..nb).for_each(|_| out.push(Vector3::zeros()));
+                    continue;
+                }
                 // Only the poses: the drives read the twists from the reference.
                 let r = k * nb..(k + 1) * nb;
                 reference
@@ -53,10 +58,13 @@ pub(super) fn stiffness_corrections(
                     body.velocity = reference.twist(k, b);
                 }
                 for (b, drive) in drives.iter().enumerate() {
-                    let Some(drive) = drive else { continue };
+                    let Some(drive) = drive else {
+                        out.push(Vector3::zeros());
+                        continue;
+                    };
                     let i = k * nb + b;
                     let p = reference.topology.parent[b];
-                    out[row * nb + b] = drive_correction(
+                    out.push(drive_correction(
                         drive,
                         &bodies,
                         &DriveStep {
@@ -70,12 +78,12 @@ pub(super) fn stiffness_corrections(
                         &gains[b],
                         reference.dofs[b],
                         h,
-                    );
+                    ));
                 }
             }
         },
     );
-    out
+    out.finish()
 }
 
 /// One step of one drive on the reference: its targets, feedforward, the twists of its bodies at the end of the
