@@ -169,16 +169,15 @@ fn prefault<T>(slots: &mut [MaybeUninit<T>]) {
             _ => return,
         };
         let start = slots.as_mut_ptr() as usize;
-        let end = start + std::mem::size_of_val(slots);
-        let (a, e) = (start.next_multiple_of(page), end / page * page);
-        if e > a {
-            // SAFETY: `[a, e)` lies inside `slots`, which this thread holds exclusively and nothing has read:
-            // MADV_POPULATE_WRITE maps the missing pages as a write would (zeroed), writing nothing itself, and
-            // leaves mapped ones alone (on a kernel without it, it fails and the pages fault in as before).
-            unsafe {
-                libc::madvise(a as *mut libc::c_void, e - a, libc::MADV_POPULATE_WRITE);
-            }
-        }
+        // MADV_POPULATE_WRITE maps the missing pages as a write would (zeroed), writing nothing itself, and
+        // leaves mapped ones alone (on a kernel without it, it fails and the pages fault in as before). `slots`
+        // is this thread's alone and nothing has read it.
+        advise_inside(
+            start,
+            std::mem::size_of_val(slots),
+            page,
+            libc::MADV_POPULATE_WRITE,
+        );
     }
     #[cfg(not(target_os = "linux"))]
     let _ = slots;
@@ -194,20 +193,32 @@ fn advise_huge_pages<T>(v: &Vec<T>) {
     {
         // The PMD size of x86-64 and of 4 KiB-page arm64; on other sizes the advice covers fewer or no pages.
         const HUGE: usize = 2 << 20;
-        let start = v.as_ptr() as usize;
-        let end = start + v.capacity() * std::mem::size_of::<T>();
-        let (a, e) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
-        if e > a {
-            // SAFETY: `[a, e)` lies inside the vector's own allocation, page-aligned, and nothing has been written
-            // to it or read from it yet; MADV_HUGEPAGE changes only how the kernel backs the pages, never their
-            // contents (a failure, e.g. THP compiled out, leaves small pages: the return value is not needed).
-            unsafe {
-                libc::madvise(a as *mut libc::c_void, e - a, libc::MADV_HUGEPAGE);
-            }
-        }
+        // MADV_HUGEPAGE changes only how the kernel backs the pages, never their contents (a failure, e.g. THP
+        // compiled out, leaves small pages). Nothing has been written to the allocation or read from it yet.
+        let bytes = v.capacity() * std::mem::size_of::<T>();
+        advise_inside(v.as_ptr() as usize, bytes, HUGE, libc::MADV_HUGEPAGE);
     }
     #[cfg(not(target_os = "linux"))]
     let _ = v;
+}
+
+/// `madvise(advice)` on the `align`-aligned stretch lying wholly inside the `bytes` bytes at `start` (nothing when
+/// there is none). The advice's result is not needed: both callers' advice is a hint whose failure leaves the
+/// memory as it was.
+#[cfg(target_os = "linux")]
+fn advise_inside(start: usize, bytes: usize, align: usize, advice: libc::c_int) {
+    let (a, e) = (
+        start.next_multiple_of(align),
+        (start + bytes) / align * align,
+    );
+    if e > a {
+        // SAFETY: `[a, e)` is page-aligned and lies inside memory the caller owns and has neither written nor
+        // read; the two advices used (MADV_HUGEPAGE, MADV_POPULATE_WRITE) never change what that memory holds as
+        // seen by the program (populated pages read as the zeros a first touch would give).
+        unsafe {
+            libc::madvise(a as *mut libc::c_void, e - a, advice);
+        }
+    }
 }
 
 #[cfg(test)]

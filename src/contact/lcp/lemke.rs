@@ -374,14 +374,8 @@ impl Lemke {
             return Ok(());
         }
         let limit = self.options.max_pivots.unwrap_or(20 * (n + 1) + 100);
-        // Initial pivot: z0 enters, the most violated row leaves. Ties at the largest index keep every row of
-        // [x, B⁻¹] lexicographically positive after the pivot (row i < t gets e_i − (d_i/d_t) e_t).
-        let tie = self.options.tie_tol;
-        let worst = (0..n).map(|i| -q[i] / self.d[i]).fold(f64::MIN, f64::max);
-        let t = (0..n)
-            .rev()
-            .find(|&i| -q[i] / self.d[i] >= worst * (1.0 - tie))
-            .unwrap_or(0);
+        let d = &self.d;
+        let (t, _) = first_row(n, self.options.tie_tol, |i| -q[i] / d[i]);
         self.walk(m, q, z, t, limit)
     }
 
@@ -423,17 +417,13 @@ impl Lemke {
             self.refactor(m)?;
         }
         self.basic_values(q);
-        let tie = self.options.tie_tol;
-        let worst = self.x.iter().map(|v| -v).fold(f64::MIN, f64::max);
+        let x = &self.x;
+        let (t, worst) = first_row(n, self.options.tie_tol, |i| -x[i]);
         if worst <= 0.0 {
             // Feasible after all (the LU check rejected it on its backward error): pivot nothing.
             self.report.residual = self.extract(m, q, z);
             return Ok(());
         }
-        let t = (0..n)
-            .rev()
-            .find(|&i| -self.x[i] >= worst * (1.0 - tie))
-            .unwrap_or(0);
         // A warm path that wanders is not worth finishing: the cold start's typical length bounds it.
         let limit = self.options.max_pivots.unwrap_or(n + 10);
         self.walk(m, q, z, t, limit)
@@ -613,6 +603,18 @@ fn column(var: usize, m: &DMatrix<f64>, d: &[f64], out: &mut [f64]) {
             *o = -v;
         }
     }
+}
+
+/// The row z0 replaces at its entry, and its violation: the largest `violation(i)` (the basic value's deficit
+/// per unit of z0), ties within the relative `tie` going to the largest index, which keeps every row of
+/// [x, B⁻¹B₀] lexicographically positive after the pivot (row i < t gets e_i − (d_i/d_t) e_t).
+fn first_row(n: usize, tie: f64, violation: impl Fn(usize) -> f64) -> (usize, f64) {
+    let worst = (0..n).map(&violation).fold(f64::MIN, f64::max);
+    let t = (0..n)
+        .rev()
+        .find(|&i| violation(i) >= worst * (1.0 - tie))
+        .unwrap_or(0);
+    (t, worst)
 }
 
 /// (B⁻¹ B₀)_ik where B₀'s column k is the tableau column of `var`: e_var for w, −M e_j for z_j.
