@@ -343,6 +343,45 @@ fn warm_pivoting_from_the_last_basis_follows_a_changing_problem() {
     );
 }
 
+/// The warm walk on every problem class Lemke is exact for: sequences of positive semidefinite problems (with and
+/// without a skew part, full rank and rank-deficient), each a small drift of the one before, solved by one warm
+/// solver. Every solve must succeed as the cold start does (a failed walk falls back to it), to the same accuracy.
+#[test]
+fn warm_walks_solve_drifting_copositive_plus_sequences() {
+    let mut rng = Rng(0x3a11_0000_0000_0042);
+    let (mut worst, mut walks, mut solves) = (0.0_f64, 0, 0);
+    for n in 2..=40_usize {
+        for (rank, skew) in [
+            (n + 2, false),
+            (n + 2, true),
+            (n.div_ceil(2), false),
+            (n.div_ceil(3), true),
+        ] {
+            let base = psd_matrix(&mut rng, n, rank, skew);
+            let mut warm = Lemke::new(LemkeOptions {
+                warm_start: true,
+                ..LemkeOptions::default()
+            });
+            for step in 0..6 {
+                // A positive semidefinite drift keeps the class; a planted q keeps the problem feasible.
+                let m = &base + psd_matrix(&mut rng, n, rank.min(3), skew) * (0.02 * step as f64);
+                let q = planted_q(&mut rng, &m);
+                let mut z = DVector::zeros(n);
+                let r = warm.solve(&m, &q, &mut z).unwrap_or_else(|e| {
+                    panic!("n = {n}, rank {rank}, skew {skew}, step {step}: {e}")
+                });
+                assert_eq!(r.residual, complementarity_residual(&m, &q, &z));
+                worst = worst.max(r.residual);
+                solves += 1;
+                walks += usize::from(r.warm_started && r.pivots > 0);
+            }
+        }
+    }
+    println!("{solves} warm solves, {walks} walks from the last basis, max residual {worst:.2e}");
+    assert!(walks > solves / 4, "{walks} walks in {solves} solves");
+    assert!(worst <= 1e-9, "max residual {worst:e}");
+}
+
 #[test]
 fn trivial_and_infeasible_problems() {
     let mut s = lemke();
