@@ -114,6 +114,8 @@ fn push_step_wrench(
 }
 
 /// The anchor-row velocity bias `J(P_k)·V⁺` of body `b`'s joint (m/s, world).
+// Inlinable across modules: the preprocessing calls it for every joint of every sample.
+#[inline]
 pub fn anchor_bias(topo: &Topology, kin: &[BodyKinematics], v1: &Twists, b: usize) -> Vector3<f64> {
     let p = topo.parent[b];
     let anchor = kin[b].origin;
