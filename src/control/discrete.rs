@@ -104,14 +104,18 @@ fn push_step_wrench(
     // The gyroscopic torque −ω × Iω and its gradients, as `Body::gyroscopic` gives them to the step.
     let iw = i * w;
     let (cw, ciw) = (cross_matrix(&w), cross_matrix(&iw));
-    let dp: Matrix3<f64> = cw * ciw - cw * i * cw;
-    let dv: Matrix3<f64> = ciw - cw * i;
+    // `[ω]×·I` enters both gradients: computed once (the same product, so the same bits).
+    let cwi = cw * i;
+    let dp: Matrix3<f64> = cw * ciw - cwi * cw;
+    let dv: Matrix3<f64> = ciw - cwi;
     let predicted = -w.cross(&iw) + dp * w1 * h + dv * (w1 - w);
     out.torque.push(i * (w1 - w) / h - predicted);
     out.force.push(topo.mass[b] * ((lin1 - lin) / h - gravity));
 }
 
 /// The anchor-row velocity bias `J(P_k)·V⁺` of body `b`'s joint (m/s, world).
+// Inlinable across modules: the preprocessing calls it for every joint of every sample.
+#[inline]
 pub fn anchor_bias(topo: &Topology, kin: &[BodyKinematics], v1: &Twists, b: usize) -> Vector3<f64> {
     let p = topo.parent[b];
     let anchor = kin[b].origin;
@@ -149,8 +153,25 @@ pub fn joint_step_targets(
     h: f64,
     b: usize,
 ) -> JointStepTargets {
+    let axes = kin[topo.parent[b]].rotation * joint_frame;
+    joint_step_targets_in(topo, kin, v, v1, step, &axes, dofs, h, b)
+}
+
+/// [`joint_step_targets`] with the joint's world axes `axes` (`R_parent·joint_frame`) given, for a caller that
+/// already has them (the continuous inverse dynamics turns its torques by the same quaternion).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn joint_step_targets_in(
+    topo: &Topology,
+    kin: &[BodyKinematics],
+    v: &Twists,
+    v1: &Twists,
+    step: &JointWrenches,
+    axes: &UnitQuaternion<f64>,
+    dofs: Dofs,
+    h: f64,
+    b: usize,
+) -> JointStepTargets {
     let p = topo.parent[b];
-    let axes = kin[p].rotation * joint_frame;
     let held = solve_skew(&(v1[p].0 * h), &step.torque[b]);
     let (dw, dw1) = (v[b].0 - v[p].0, v1[b].0 - v1[p].0);
     JointStepTargets {

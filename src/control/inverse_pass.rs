@@ -4,7 +4,7 @@
 
 use nalgebra::Vector3;
 
-use super::discrete::{Twists, chord_twists, joint_step_targets, step_wrenches_with};
+use super::discrete::{Twists, chord_twists, joint_step_targets_in, step_wrenches_with};
 use super::inverse::{JointWrenches, newton_euler_with};
 use super::parallel::{Fill, Table, pieces, ranges, run, thread_count};
 use super::reference::ReferenceMotion;
@@ -86,6 +86,9 @@ impl ReferenceMotion {
         let mut v1: Twists = Vec::with_capacity(nb);
         // World inertias of the current sample's bodies: both inverse dynamics use them.
         let mut inertia = Vec::with_capacity(nb);
+        // Each joint's world axes `R_parent·joint_frame` at the current sample (the root's unused): both inverse
+        // dynamics turn their torques into them.
+        let mut axes = Vec::with_capacity(nb);
         self.kinematics(k0, &mut kin);
         if k0 == 0 {
             v.extend(kin.iter().map(|k| (k.omega, k.com_velocity)));
@@ -102,12 +105,15 @@ impl ReferenceMotion {
                     .map(|(b, k)| self.topology.inertia_world(b, &k.rotation)),
             );
             newton_euler_with(&self.topology, &kin, &inertia, &self.gravity, &mut wrenches);
-            for b in 0..nb {
+            axes.clear();
+            axes.extend((0..nb).map(|b| match self.topology.parent[b] {
+                usize::MAX => kin[b].rotation,
+                p => kin[p].rotation * self.joint_frame[b],
+            }));
+            for (b, a) in axes.iter().enumerate() {
                 out.torque.push(match self.topology.parent[b] {
-                    usize::MAX => kin[b].rotation.inverse() * wrenches.torque[b],
-                    p => self.dofs[b].free_part(
-                        &((kin[p].rotation * self.joint_frame[b]).inverse() * wrenches.torque[b]),
-                    ),
+                    usize::MAX => a.inverse() * wrenches.torque[b],
+                    _ => self.dofs[b].free_part(&(a.inverse() * wrenches.torque[b])),
                 });
             }
             out.root_force.push(wrenches.force[0]);
@@ -136,14 +142,14 @@ impl ReferenceMotion {
                 out.target_velocity.push(zero);
                 out.anchor_bias.push(zero);
             }
-            for b in 1..nb {
-                let t = joint_step_targets(
+            for (b, a) in axes.iter().enumerate().skip(1) {
+                let t = joint_step_targets_in(
                     &self.topology,
                     &kin,
                     &v,
                     &v1,
                     &step,
-                    &self.joint_frame[b],
+                    a,
                     self.dofs[b],
                     h,
                     b,

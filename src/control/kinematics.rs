@@ -96,6 +96,8 @@ impl Topology {
     }
 
     /// World inertia about the CoM of body `b` at `rotation` (kg·m²).
+    // Inlinable across modules: the inverse dynamics call it for every body of every sample.
+    #[inline]
     pub fn inertia_world(&self, b: usize, rotation: &UnitQuaternion<f64>) -> Matrix3<f64> {
         let r = rotation.to_rotation_matrix();
         r * self.inertia[b] * r.transpose()
