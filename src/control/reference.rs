@@ -530,8 +530,8 @@ fn catmull_rom(series: &[f64], channels: usize, u: f64, out: &mut [f64]) {
 }
 
 /// Finite-difference velocities and accelerations of the sampled root positions and rotations (see the module
-/// docs); the first velocity and the last acceleration are extrapolated linearly. The rotation logarithms are
-/// split over up to `threads` threads (each sample is independent).
+/// docs); the first velocity is extrapolated linearly, the last acceleration repeats the one before. The rotation
+/// logarithms are split over up to `threads` threads (each sample is independent).
 #[allow(clippy::type_complexity)]
 fn differentiate(
     root_pos: &[Vector3<f64>],
