@@ -19,9 +19,12 @@ use super::filter::Butterworth2;
 use super::kinematics::{BodyKinematics, GeneralizedState, Topology};
 use super::parallel::{Table, pieces, ranges, run, thread_count};
 use super::pose_coords::PoseCoords;
-use crate::math::rotation::{EulerOrder, log_rotation, same_hemisphere};
+use crate::math::rotation::{EulerOrder, same_hemisphere};
 use crate::model::{JointKind, Model};
 use crate::skeleton::{Clip, Skeleton};
+use resampling::{catmull_rom, differentiate};
+
+mod resampling;
 
 /// The acceleration of gravity of the reference and the simulation (m/s², Y up).
 pub const GRAVITY: Vector3<f64> = Vector3::new(0.0, -9.81, 0.0);
@@ -503,111 +506,4 @@ pub(super) fn project(
 /// The quaternion stored as `(i, j, k, w)` at `row[o..o + 4]`.
 fn quaternion_at(row: &[f64], o: usize) -> nalgebra::Quaternion<f64> {
     nalgebra::Quaternion::new(row[o + 3], row[o], row[o + 1], row[o + 2])
-}
-
-/// Catmull–Rom interpolation of every channel of the frame-major `series` (rows of `channels`) at fractional
-/// frame `u` into `out` (one group of channels of the clip).
-fn catmull_rom(series: &[f64], channels: usize, u: f64, out: &mut [f64]) {
-    let frames = series.len() / channels;
-    let i = (u.floor() as usize).min(frames - 1);
-    let s = u - i as f64;
-    let at = |j: isize| j.clamp(0, frames as isize - 1) as usize;
-    let row = |j: usize| &series[j * channels..(j + 1) * channels];
-    let (x0, x1, x2, x3) = (
-        row(at(i as isize - 1)),
-        row(i),
-        row(at(i as isize + 1)),
-        row(at(i as isize + 2)),
-    );
-    let (s2, s3) = (s * s, s * s * s);
-    let w0 = -0.5 * s3 + s2 - 0.5 * s;
-    let w1 = 1.5 * s3 - 2.5 * s2 + 1.0;
-    let w2 = -1.5 * s3 + 2.0 * s2 + 0.5 * s;
-    let w3 = 0.5 * s3 - 0.5 * s2;
-    for (c, o) in out.iter_mut().enumerate() {
-        *o = w0 * x0[c] + w1 * x1[c] + w2 * x2[c] + w3 * x3[c];
-    }
-}
-
-/// Finite-difference velocities and accelerations of the sampled root positions and rotations (see the module
-/// docs); the first velocity is extrapolated linearly, the last acceleration repeats the one before. The rotation
-/// logarithms are split over up to `threads` threads (each sample is independent).
-#[allow(clippy::type_complexity)]
-fn differentiate(
-    root_pos: &[Vector3<f64>],
-    rot: &[UnitQuaternion<f64>],
-    nb: usize,
-    h: f64,
-    threads: Option<usize>,
-) -> (
-    Vec<Vector3<f64>>,
-    Vec<Vector3<f64>>,
-    Vec<Vector3<f64>>,
-    Vec<Vector3<f64>>,
-) {
-    let n = root_pos.len();
-    let threads = thread_count(n, threads);
-    let parts = ranges(n, pieces(threads));
-    let mut root_vel = vec![Vector3::zeros(); n];
-    for k in 1..n {
-        root_vel[k] = (root_pos[k] - root_pos[k - 1]) / h;
-    }
-    let mut vel = Table::new(n * nb);
-    let rows = vel.pieces(&parts, nb);
-    run(
-        threads,
-        parts.iter().cloned().zip(rows).collect(),
-        |(r, mut out)| {
-            for k in r {
-                for b in 0..nb {
-                    // Sample 0 has no difference: it is extrapolated below.
-                    out.push(if k == 0 {
-                        Vector3::zeros()
-                    } else {
-                        let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
-                        log_rotation(&(a.inverse() * c)) / h
-                    });
-                }
-            }
-        },
-    );
-    let mut vel = vel.finish();
-    if n >= 3 {
-        root_vel[0] = 2.0 * root_vel[1] - root_vel[2];
-        for b in 0..nb {
-            vel[b] = 2.0 * vel[nb + b] - vel[2 * nb + b];
-        }
-    } else if n == 2 {
-        root_vel[0] = root_vel[1];
-        vel.copy_within(nb..2 * nb, 0);
-    }
-    let mut root_acc = vec![Vector3::zeros(); n];
-    for k in 0..n.saturating_sub(1) {
-        root_acc[k] = (root_vel[k + 1] - root_vel[k]) / h;
-    }
-    let mut acc = Table::new(n * nb);
-    let rows = acc.pieces(&parts, nb);
-    let vel_ref = &vel;
-    run(
-        threads,
-        parts.iter().cloned().zip(rows).collect(),
-        |(r, mut out)| {
-            for k in r {
-                for b in 0..nb {
-                    // The last sample has no difference: it repeats the one before, below.
-                    out.push(if k + 1 < n {
-                        (vel_ref[(k + 1) * nb + b] - vel_ref[k * nb + b]) / h
-                    } else {
-                        Vector3::zeros()
-                    });
-                }
-            }
-        },
-    );
-    let mut acc = acc.finish();
-    if n >= 2 {
-        root_acc[n - 1] = root_acc[n - 2];
-        acc.copy_within((n - 2) * nb..(n - 1) * nb, (n - 1) * nb);
-    }
-    (root_vel, root_acc, vel, acc)
 }
