@@ -208,17 +208,22 @@ mod tests {
         assert!((w[2].translation.vector - Vector3::new(-1.0, 1.0, 0.0)).norm() < 1e-12);
     }
 
-    #[test]
-    fn sampling_interpolates_between_frames() {
+    /// Two frames 0.5 s apart: the rest pose, then the root moved to `root` and the elbow turned 1 rad about y.
+    fn two_frames(root: Vector3<f64>) -> Clip {
         let sk = arm();
         let a = Pose::rest(&sk);
         let mut b = Pose::rest(&sk);
-        b.translations[0] = Vector3::new(2.0, 0.0, 0.0);
+        b.translations[0] = root;
         b.rotations[1] = axis_rotation(Axis::Y, 1.0);
-        let clip = Clip {
+        Clip {
             frame_time: 0.5,
             frames: vec![a, b],
-        };
+        }
+    }
+
+    #[test]
+    fn sampling_interpolates_between_frames() {
+        let clip = two_frames(Vector3::new(2.0, 0.0, 0.0));
         let mid = clip.sample(0.25);
         assert!((mid.translations[0].x - 1.0).abs() < 1e-12);
         assert!(rotation_distance(&mid.rotations[1], &axis_rotation(Axis::Y, 0.5)) < 1e-12);
@@ -229,15 +234,8 @@ mod tests {
 
     #[test]
     fn a_continued_walk_moves_on_by_each_repetitions_travel() {
-        let sk = arm();
-        let a = Pose::rest(&sk);
-        let mut b = Pose::rest(&sk);
-        b.translations[0] = Vector3::new(1.0, 0.3, 2.0);
-        b.rotations[1] = axis_rotation(Axis::Y, 1.0);
-        let clip = Clip {
-            frame_time: 0.5,
-            frames: vec![a.clone(), b.clone()],
-        };
+        let clip = two_frames(Vector3::new(1.0, 0.3, 2.0));
+        let (a, b) = (clip.frames[0].clone(), clip.frames[1].clone());
         // 2.5 s = 5 frames: a, b, a + travel, b + travel, a + 2 travel (travel horizontal: (1, 0, 2)).
         let long = clip.continued(2.5);
         assert_eq!(long.frames.len(), 5);
