@@ -2,6 +2,8 @@
 //! the finite-difference velocities and accelerations of the resampled root positions and rotations (the
 //! differences the discrete inverse dynamics needs; see the parent module's documentation).
 
+use std::ops::Range;
+
 use nalgebra::{UnitQuaternion, Vector3};
 
 use super::super::parallel::{Table, pieces, ranges, run, thread_count};
@@ -54,26 +56,15 @@ pub(super) fn differentiate(
     for k in 1..n {
         root_vel[k] = (root_pos[k] - root_pos[k - 1]) / h;
     }
-    let mut vel = Table::new(n * nb);
-    let rows = vel.pieces(&parts, nb);
-    run(
-        threads,
-        parts.iter().cloned().zip(rows).collect(),
-        |(r, mut out)| {
-            for k in r {
-                for b in 0..nb {
-                    // Sample 0 has no difference: it is extrapolated below.
-                    out.push(if k == 0 {
-                        Vector3::zeros()
-                    } else {
-                        let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
-                        log_rotation(&(a.inverse() * c)) / h
-                    });
-                }
-            }
-        },
-    );
-    let mut vel = vel.finish();
+    // Sample 0 has no difference: it is extrapolated below.
+    let mut vel = per_sample(threads, &parts, nb, |k, b| {
+        if k == 0 {
+            Vector3::zeros()
+        } else {
+            let (a, c) = (rot[(k - 1) * nb + b], rot[k * nb + b]);
+            log_rotation(&(a.inverse() * c)) / h
+        }
+    });
     if n >= 3 {
         root_vel[0] = 2.0 * root_vel[1] - root_vel[2];
         for b in 0..nb {
@@ -87,29 +78,41 @@ pub(super) fn differentiate(
     for k in 0..n.saturating_sub(1) {
         root_acc[k] = (root_vel[k + 1] - root_vel[k]) / h;
     }
-    let mut acc = Table::new(n * nb);
-    let rows = acc.pieces(&parts, nb);
-    let vel_ref = &vel;
+    // The last sample has no difference: it repeats the one before, below.
+    let mut acc = per_sample(threads, &parts, nb, |k, b| {
+        if k + 1 < n {
+            (vel[(k + 1) * nb + b] - vel[k * nb + b]) / h
+        } else {
+            Vector3::zeros()
+        }
+    });
+    if n >= 2 {
+        root_acc[n - 1] = root_acc[n - 2];
+        acc.copy_within((n - 2) * nb..(n - 1) * nb, (n - 1) * nb);
+    }
+    (root_vel, root_acc, vel, acc)
+}
+
+/// A table of `nb` values per sample over the samples `parts` (consecutive, from 0), `value(k, b)` for sample `k`
+/// and body `b`, computed on up to `threads` threads and written once.
+fn per_sample(
+    threads: usize,
+    parts: &[Range<usize>],
+    nb: usize,
+    value: impl Fn(usize, usize) -> Vector3<f64> + Sync,
+) -> Vec<Vector3<f64>> {
+    let mut table = Table::new(parts.iter().map(|r| r.len() * nb).sum());
+    let rows = table.pieces(parts, nb);
     run(
         threads,
         parts.iter().cloned().zip(rows).collect(),
         |(r, mut out)| {
             for k in r {
                 for b in 0..nb {
-                    // The last sample has no difference: it repeats the one before, below.
-                    out.push(if k + 1 < n {
-                        (vel_ref[(k + 1) * nb + b] - vel_ref[k * nb + b]) / h
-                    } else {
-                        Vector3::zeros()
-                    });
+                    out.push(value(k, b));
                 }
             }
         },
     );
-    let mut acc = acc.finish();
-    if n >= 2 {
-        root_acc[n - 1] = root_acc[n - 2];
-        acc.copy_within((n - 2) * nb..(n - 1) * nb, (n - 1) * nb);
-    }
-    (root_vel, root_acc, vel, acc)
+    table.finish()
 }
