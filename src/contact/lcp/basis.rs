@@ -17,6 +17,9 @@ use nalgebra::{DMatrix, Dim, Dyn, Matrix, StorageMut};
 
 use super::zeroed_matrix;
 
+mod complementary;
+pub(crate) use complementary::ComplementaryBasis;
+
 /// An n×n basis inverse with in-place O(n²) column-exchange updates and O(n³) refactorisation.
 #[derive(Debug, Clone, Default)]
 pub struct BasisInverse {

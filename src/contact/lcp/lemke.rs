@@ -17,7 +17,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::basis::BasisInverse;
+use super::basis::{BasisInverse, ComplementaryBasis};
 use super::ratio::Ratio;
 
 mod warm;
@@ -75,6 +75,10 @@ impl Default for LemkeOptions {
     }
 }
 
+/// The relative complementarity residual above which [`Lemke`] refuses its own solution ([`LcpError::Inaccurate`]).
+/// Accurate solutions of the contact pyramids read 10⁻¹¹ and below, the blown-up ones 10⁻³.
+const ACCEPT_TOL: f64 = 1e-6;
+
 /// Lemke's method with buffers reused across solves. See the module documentation.
 #[derive(Debug, Clone, Default)]
 pub struct Lemke {
@@ -92,15 +96,14 @@ pub struct Lemke {
     last_basis: Vec<usize>,
     /// The basis a pivoting run started from (B₀ of the lexicographic rule); empty for the cold start's slacks.
     start: Vec<usize>,
-    /// `bmat` and `perm` hold the LU factors of `last_basis`'s matrix (left by the warm start's first check).
+    /// `complementary` holds the factors of `last_basis`'s z block (left by the warm start's first check).
     last_factored: bool,
+    /// A warm start's complementary bases, factored through their z block.
+    complementary: ComplementaryBasis,
     report: LcpReport,
     /// Buffers, kept so that a solve allocates nothing once the largest problem has been seen: the basis matrix
-    /// (and its LU factors in a warm start), the LU's row swaps and solution, the active-set guess of a warm
-    /// start, copies of z, and `M z + q` of the residual.
+    /// of a refactorisation, the active-set guess of a warm start, copies of z, and `M z + q` of the residual.
     bmat: DMatrix<f64>,
-    perm: Vec<(usize, usize)>,
-    xq: DVector<f64>,
     guess_basis: Vec<usize>,
     guess: DVector<f64>,
     fresh: DVector<f64>,
@@ -230,6 +233,21 @@ impl Lemke {
         complementarity_residual_in(m, q, z, &mut self.w)
     }
 
+    /// Refuses a solution whose complementarity residual is not small against its own scale,
+    /// `ACCEPT_TOL·(‖q‖∞ + ‖M‖∞‖z‖∞)·max(1, ‖z‖∞)`: on a nearly singular problem (collinear contacts, redundant
+    /// normals) the ε guard can still let a walk end in a basis whose solution is round-off blown up to 10⁸ with a
+    /// residual of 10¹⁴. Such a z must not reach the bodies: the caller falls back (contacts: PGS).
+    fn accept(&self, m: &DMatrix<f64>, q: &DVector<f64>, z: &DVector<f64>) -> Result<(), LcpError> {
+        let zmax = z.amax();
+        let bound = ACCEPT_TOL * (q.amax() + m.amax() * zmax) * zmax.max(1.0);
+        let residual = self.report.residual;
+        if residual <= bound {
+            Ok(())
+        } else {
+            Err(LcpError::Inaccurate { residual, bound })
+        }
+    }
+
     fn setup(&mut self, n: usize) -> Result<(), LcpError> {
         for v in [
             &mut self.x,
@@ -241,16 +259,15 @@ impl Lemke {
             v.clear();
             v.resize(n, 0.0);
         }
-        // The ratio test's tied rows and the LU's swaps number at most n: reserved here, so a solve never grows
-        // them (a later, more degenerate solve of a size seen before would otherwise allocate).
+        // The ratio test's tied rows number at most n: reserved here, so a solve never grows them (a later, more
+        // degenerate solve of a size seen before would otherwise allocate).
         self.tied.clear();
         self.tied.reserve(n);
-        self.perm.clear();
-        self.perm.reserve(n);
         // The warm walk's starting basis too (a first walk after the largest problem must not allocate).
         self.start.clear();
         self.start.reserve(n);
         self.binv.reserve(n);
+        self.complementary.reserve(n);
         self.covering(n)?;
         self.report = LcpReport {
             converged: true,
@@ -406,10 +423,15 @@ impl LcpSolver for Lemke {
         let warm_ok = begin_solve(m, q, z, |n| self.setup(n))?;
         if self.options.warm_start && warm_ok && n > 0 {
             if let Some(report) = self.solve_warm(m, q, z)? {
+                if let Err(e) = self.accept(m, q, z) {
+                    z.fill(0.0);
+                    self.last_basis.clear();
+                    return Err(e);
+                }
                 return Ok(report);
             }
         }
-        match self.cold(m, q, z) {
+        match self.cold(m, q, z).and_then(|()| self.accept(m, q, z)) {
             Ok(()) => {
                 // The final basis is complementary (z0 has left): the next warm start begins there.
                 self.last_basis.clone_from(&self.basis);
@@ -464,5 +486,31 @@ fn name(var: usize, n: usize) -> String {
         v if v < n => format!("w{v}"),
         v if v < 2 * n => format!("z{}", v - n),
         _ => "z0 (artificial)".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `accept` keeps a solution with round-off residual and refuses the blown-up kind met on collinear contacts.
+    #[test]
+    fn accept_refuses_blown_up_solutions_only() {
+        let m = DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 1.0, 1.0]);
+        let q = DVector::from_vec(vec![-1.0, -1.0]);
+        let mut lemke = Lemke::default();
+        let mut w = DVector::zeros(2);
+        // An exact solution of the singular problem, with round-off added.
+        let good = DVector::from_vec(vec![0.25 + 1e-15, 0.75]);
+        lemke.report.residual = complementarity_residual_in(&m, &q, &good, &mut w);
+        assert!(lemke.accept(&m, &q, &good).is_ok());
+        // A huge impulse whose slack is 10⁻³ of its scale, not zero: z·w = 10¹³ against a bound of 10¹⁰.
+        let m = DMatrix::from_row_slice(2, 2, &[1e-3, 1.0, 1.0, 1.0]);
+        let blown = DVector::from_vec(vec![1e8, 0.0]);
+        lemke.report.residual = complementarity_residual_in(&m, &q, &blown, &mut w);
+        assert!(matches!(
+            lemke.accept(&m, &q, &blown),
+            Err(LcpError::Inaccurate { .. })
+        ));
     }
 }

@@ -113,6 +113,17 @@ pub enum LcpError {
         /// Pivots taken.
         pivots: usize,
     },
+    /// Lemke: the solution's complementarity residual is too large for its scale (round-off blown up in a nearly
+    /// singular basis); it is not returned.
+    #[error(
+        "Lemke's solution is inaccurate: complementarity residual {residual:e} above {bound:e}"
+    )]
+    Inaccurate {
+        /// The residual of the refused solution.
+        residual: f64,
+        /// The largest residual accepted for its scale.
+        bound: f64,
+    },
 }
 
 /// The common start of every solve: checks the problem (and the solver's own `prepare` for size `n`), zeroing

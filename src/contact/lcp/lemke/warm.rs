@@ -5,7 +5,6 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::super::basis::{lu_factor, lu_solve};
 use super::super::{LcpError, LcpReport, zeroed_vector};
 use super::{Lemke, first_row};
 
@@ -110,28 +109,19 @@ impl Lemke {
             } else {
                 continue;
             }
-            // An LU solve, not an inverse: a third of the flops, and a hit needs no B⁻¹ (a miss restarts cold).
-            if !self.fill_basis_matrix(m) {
+            // An LU solve of the z block only, not an inverse: a hit needs no B⁻¹.
+            let Some(bmax) = self.complementary.factor(m, &self.basis) else {
                 continue;
-            }
-            let bmax = self.bmat.amax();
+            };
             self.report.refactorisations += 1;
-            lu_factor(&mut self.bmat, &mut self.perm);
             self.last_factored = candidate == 0;
-            if self.xq.len() != n {
-                zeroed_vector(&mut self.xq, n);
-            }
-            self.xq.copy_from(q);
-            if !lu_solve(&self.bmat, &self.perm, &mut self.xq) {
-                continue;
-            }
-            let x = &self.xq;
-            if x.iter().any(|v| !v.is_finite()) {
+            if !self.complementary.solve(m, q, &mut self.x) || self.x.iter().any(|v| !v.is_finite())
+            {
                 continue;
             }
             // Feasible up to the round-off of the solve; the backward error rejects a near-singular guess.
-            let floor = eps * (q.amax() + bmax * x.amax());
-            self.x.copy_from_slice(x.as_slice());
+            let xmax = self.x.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+            let floor = eps * (q.amax() + bmax * xmax);
             if (0..n).all(|i| self.x[i] >= -floor)
                 && self.backward_error(m, q) <= self.options.refactor_tol
             {
@@ -170,13 +160,8 @@ impl Lemke {
                 }
             }
         }
-        // B₀⁻¹ from the factors the warm start's check left, when it left them.
-        let (bmat, perm) = (
-            std::mem::take(&mut self.bmat),
-            std::mem::take(&mut self.perm),
-        );
-        let inverted = self.last_factored && self.binv.invert_lu(&bmat, &perm);
-        (self.bmat, self.perm) = (bmat, perm);
+        // B₀⁻¹ from the z block the warm start's check factored, when it left it.
+        let inverted = self.last_factored && self.binv.invert_complementary(&self.complementary, m);
         if !inverted {
             self.refactor(m)?;
         }

@@ -1,0 +1,267 @@
+//! A complementary basis (for every i, exactly one of w_i and z_i basic) factored through its z block alone.
+//!
+//! In pair order the basis matrix has column e_i for a basic w_i and −M e_i for a basic z_i. With Z the pairs
+//! whose z is basic and W the others, rows and columns ordered (Z, W) make it block lower triangular:
+//!
+//! ```text
+//! B̃ = [ −M_ZZ  0 ]        B̃⁻¹ = [ −G          0 ]     G = M_ZZ⁻¹
+//!     [ −M_WZ  I ]              [ −M_WZ G     I ]
+//! ```
+//!
+//! so a warm start's check x = B⁻¹q needs an LU of the k×k block M_ZZ (k = |Z|, the basic z) instead of the
+//! n×n basis, and B⁻¹ costs k³ + (n − k)k² instead of n³. On the 8-contact friction pyramid (n = 48) k is
+//! about a third of n: the LU is ≈ 27× cheaper and the inverse ≈ 10× (`docs/contact.md`, "The z block").
+
+use nalgebra::{DMatrix, DVector};
+
+use super::super::{zeroed_matrix, zeroed_vector};
+use super::{BasisInverse, lu_factor, lu_inverse, lu_solve};
+
+/// The LU factors of a complementary basis' z block, with the maps between pairs and basis positions.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ComplementaryBasis {
+    /// The pairs whose z is basic, in the block's row and column order (ascending).
+    active: Vec<usize>,
+    /// Basis position of pair i's basic variable.
+    pos: Vec<usize>,
+    /// Whether pair i's z is the basic one.
+    is_z: Vec<bool>,
+    /// The LU factors of M_ZZ and their row swaps ([`lu_factor`]).
+    lu: DMatrix<f64>,
+    perm: Vec<(usize, usize)>,
+    /// The block's solution (scratch of [`Self::solve`]).
+    y: DVector<f64>,
+}
+
+impl ComplementaryBasis {
+    /// Room for bases of n pairs, so that factoring, solving and inverting allocate nothing later.
+    pub fn reserve(&mut self, n: usize) {
+        self.active.reserve(n.saturating_sub(self.active.len()));
+        self.pos.reserve(n.saturating_sub(self.pos.len()));
+        self.is_z.reserve(n.saturating_sub(self.is_z.len()));
+        self.perm.reserve(n.saturating_sub(self.perm.len()));
+        let (rows, cols) = self.lu.shape();
+        let mut data: Vec<f64> = std::mem::take(&mut self.lu).data.into();
+        data.reserve((n * n).saturating_sub(data.len()));
+        self.lu = DMatrix::from_vec(rows, cols, data);
+        let mut y: Vec<f64> = std::mem::take(&mut self.y).data.into();
+        y.reserve(n.saturating_sub(y.len()));
+        self.y = DVector::from_vec(y);
+    }
+
+    /// Factors the basis `basis` (variable per position: w_i is i, z_i is n + i) of the n×n LCP matrix `m`
+    /// through its z block. Returns the largest |entry| of the whole basis matrix (1 for a unit column), or
+    /// `None` when the sizes differ or the basis is not complementary. A singular block shows in [`Self::solve`].
+    pub fn factor(&mut self, m: &DMatrix<f64>, basis: &[usize]) -> Option<f64> {
+        let n = basis.len();
+        if m.nrows() != n || m.ncols() != n {
+            return None;
+        }
+        self.pos.clear();
+        self.pos.resize(n, usize::MAX);
+        let mut unit = false;
+        for (r, &var) in basis.iter().enumerate() {
+            if var >= 2 * n || self.pos[var % n] != usize::MAX {
+                return None;
+            }
+            self.pos[var % n] = r;
+            unit |= var < n;
+        }
+        self.is_z.clear();
+        self.is_z.extend(self.pos.iter().map(|&r| basis[r] >= n));
+        self.active.clear();
+        self.active.extend((0..n).filter(|&i| self.is_z[i]));
+        let k = self.active.len();
+        if self.lu.shape() != (k, k) {
+            zeroed_matrix(&mut self.lu, k, k);
+        }
+        let mut bmax: f64 = if unit { 1.0 } else { 0.0 };
+        let ms = m.as_slice();
+        for (b, &j) in self.active.iter().enumerate() {
+            let col = &ms[j * n..(j + 1) * n];
+            bmax = col.iter().fold(bmax, |a, v| a.max(v.abs()));
+            for (dst, &i) in self.lu.as_mut_slice()[b * k..(b + 1) * k]
+                .iter_mut()
+                .zip(&self.active)
+            {
+                *dst = col[i];
+            }
+        }
+        lu_factor(&mut self.lu, &mut self.perm);
+        Some(bmax)
+    }
+
+    /// x = B⁻¹q in basis order (`x[r]`: the value of the variable at position r): z_Z = −M_ZZ⁻¹ q_Z, then
+    /// w_i = q_i + Σ_j M_ij z_j. False if the z block is singular.
+    pub fn solve(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, x: &mut [f64]) -> bool {
+        let k = self.active.len();
+        zeroed_vector(&mut self.y, k);
+        for (a, &i) in self.active.iter().enumerate() {
+            self.y[a] = q[i];
+        }
+        if k > 0 && !lu_solve(&self.lu, &self.perm, &mut self.y) {
+            return false;
+        }
+        for (i, &r) in self.pos.iter().enumerate() {
+            x[r] = q[i];
+        }
+        for (a, &j) in self.active.iter().enumerate() {
+            x[self.pos[j]] = -self.y[a];
+        }
+        let n = q.len();
+        let ms = m.as_slice();
+        for (a, &j) in self.active.iter().enumerate() {
+            let zj = -self.y[a];
+            for ((&r, &z), &mij) in self.pos.iter().zip(&self.is_z).zip(&ms[j * n..(j + 1) * n]) {
+                if !z {
+                    x[r] += mij * zj;
+                }
+            }
+        }
+        true
+    }
+}
+
+impl BasisInverse {
+    /// Replaces the inverse by B⁻¹ of the basis `basis` has just factored, from its z block (module
+    /// documentation). Returns false, leaving the old inverse in place, if the block is singular or the inverse
+    /// is not finite.
+    pub(crate) fn invert_complementary(
+        &mut self,
+        basis: &ComplementaryBasis,
+        m: &DMatrix<f64>,
+    ) -> bool {
+        let (n, k) = (basis.pos.len(), basis.active.len());
+        for w in [&mut self.scratch, &mut self.work] {
+            if w.shape() != (k, k) {
+                zeroed_matrix(w, k, k);
+            }
+        }
+        // G = M_ZZ⁻¹ into `work`.
+        if k > 0
+            && !lu_inverse(
+                &basis.lu,
+                &basis.perm,
+                &mut self.scratch,
+                &mut self.order,
+                &mut self.work,
+            )
+        {
+            return false;
+        }
+        if self.fresh.shape() != (n, n) {
+            zeroed_matrix(&mut self.fresh, n, n);
+        } else {
+            self.fresh.fill(0.0);
+        }
+        self.row.clear();
+        self.row.resize(n, 0.0);
+        // DMatrix is column-major and contiguous: column j is the slice j·n..(j + 1)·n.
+        let (ms, g) = (m.as_slice(), self.work.as_slice());
+        for (b, &j) in basis.active.iter().enumerate() {
+            // Column j of B⁻¹: −G's column b on the z rows, −(M_WZ G)'s on the w rows.
+            self.row.fill(0.0);
+            for (&gab, &l) in g[b * k..(b + 1) * k].iter().zip(&basis.active) {
+                for (acc, mil) in self.row.iter_mut().zip(&ms[l * n..(l + 1) * n]) {
+                    *acc += mil * gab;
+                }
+            }
+            let col = &mut self.fresh.as_mut_slice()[j * n..(j + 1) * n];
+            for ((&r, &z), acc) in basis.pos.iter().zip(&basis.is_z).zip(&self.row) {
+                col[r] = if z { 0.0 } else { -acc };
+            }
+            for (&gab, &i) in g[b * k..(b + 1) * k].iter().zip(&basis.active) {
+                col[basis.pos[i]] = -gab;
+            }
+        }
+        for (i, &r) in basis.pos.iter().enumerate() {
+            if !basis.is_z[i] {
+                self.fresh[(r, i)] = 1.0;
+            }
+        }
+        if self.fresh.iter().any(|v| !v.is_finite()) {
+            return false;
+        }
+        std::mem::swap(&mut self.inv, &mut self.fresh);
+        self.updates = 0;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rng(state: &mut u64) -> f64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        (*state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+
+    /// The full n×n basis matrix (column r: e_i for w_i, −M e_i for z_i).
+    fn full(m: &DMatrix<f64>, basis: &[usize]) -> DMatrix<f64> {
+        let n = basis.len();
+        DMatrix::from_fn(n, n, |i, r| match basis[r] {
+            v if v < n => f64::from(u8::from(i == v)),
+            v => -m[(i, v - n)],
+        })
+    }
+
+    #[test]
+    fn z_block_solve_and_inverse_match_the_full_basis() {
+        let mut seed = 0x51_7cc1_b727_220a;
+        let mut c = ComplementaryBasis::default();
+        let mut bi = BasisInverse::default();
+        let mut worst: f64 = 0.0;
+        for (trial, n) in [1, 5, 12, 48, 48, 30, 7].into_iter().enumerate() {
+            // Diagonally weighted so the z blocks are well conditioned, as a Delassus block is.
+            let m = DMatrix::from_fn(n, n, |i, j| rng(&mut seed) + if i == j { 4.0 } else { 0.0 });
+            let q = DVector::from_fn(n, |_, _| rng(&mut seed));
+            // Every kind of basis: all w, all z, mixed; positions shuffled by a rotation.
+            let mut basis: Vec<usize> = (0..n)
+                .map(|i| match trial % 3 {
+                    0 if n > 1 => i + n * usize::from(rng(&mut seed) > 0.0),
+                    1 => i + n * usize::from(trial > 3),
+                    _ => i + n * usize::from(i % 3 != 0),
+                })
+                .collect();
+            basis.rotate_left(trial % n.max(1));
+            let b = full(&m, &basis);
+            let bmax = c.factor(&m, &basis).expect("complementary");
+            assert_eq!(bmax, b.amax(), "n = {n}");
+            let mut x = vec![0.0; n];
+            assert!(c.solve(&m, &q, &mut x));
+            let exact = b.clone().lu().solve(&q).expect("regular");
+            let scale = exact.amax().max(1.0);
+            worst = worst.max((DVector::from_vec(x) - &exact).amax() / scale);
+            assert!(bi.invert_complementary(&c, &m));
+            let inv = b.clone().try_inverse().expect("regular");
+            worst = worst.max((bi.inverse() - &inv).amax() / inv.amax());
+            assert_eq!(bi.updates(), 0);
+        }
+        assert!(worst < 1e-12, "worst relative difference {worst:e}");
+    }
+
+    #[test]
+    fn non_complementary_bases_and_singular_blocks_are_refused() {
+        let m = DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 1.0, 1.0]);
+        let mut c = ComplementaryBasis::default();
+        // w_0 and z_0 together, a variable out of range, a size that is not m's.
+        assert!(c.factor(&m, &[0, 2]).is_none());
+        assert!(c.factor(&m, &[0, 4]).is_none());
+        assert!(c.factor(&m, &[0]).is_none());
+        // Both z basic: M itself, singular.
+        assert!(c.factor(&m, &[2, 3]).is_some());
+        let mut x = vec![0.0; 2];
+        let q = DVector::from_vec(vec![-1.0, -1.0]);
+        assert!(!c.solve(&m, &q, &mut x));
+        let mut bi = BasisInverse::identity(2);
+        assert!(!bi.invert_complementary(&c, &m));
+        assert_eq!(
+            bi.inverse(),
+            &DMatrix::identity(2, 2),
+            "the old inverse stays"
+        );
+    }
+}
