@@ -56,7 +56,8 @@ pub struct LemkeOptions {
     /// feasible solution B⁻¹q ≥ 0 (one LU solve each) is the answer, with 0 pivots (coherent resting contact
     /// from step to step). Otherwise Lemke pivots from the last basis (the covering vector B·1, so the
     /// artificial variable starts every row at once: a few pivots when the contacts changed a little), and only
-    /// if that fails the cold start runs. Cost of a miss: one or two O(n³) LU factorisations and an inverse.
+    /// if that fails the cold start runs. Cost of a miss: one or two LU factorisations of the k×k z block (k basic
+    /// z) and an inverse assembled from it (`basis/complementary.rs`).
     pub warm_start: bool,
 }
 

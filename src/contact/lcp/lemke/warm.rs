@@ -109,7 +109,9 @@ impl Lemke {
             } else {
                 continue;
             }
-            // An LU solve of the z block only, not an inverse: a hit needs no B⁻¹.
+            // An LU solve of the z block only, not an inverse: a hit needs no B⁻¹. A refused candidate may leave
+            // the block half written: only a factored candidate 0 counts as factored.
+            self.last_factored = false;
             let Some(bmax) = self.complementary.factor(m, &self.basis) else {
                 continue;
             };
