@@ -9,7 +9,7 @@
 //! ```
 //!
 //! so a warm start's check x = B⁻¹q needs an LU of the k×k block M_ZZ (k = |Z|, the basic z) instead of the
-//! n×n basis, and B⁻¹ costs k³ + (n − k)k² instead of n³. On the 8-contact friction pyramid (n = 48) k is 16–27
+//! n×n basis, and B⁻¹ costs k³ + n·k² instead of n³. On the 8-contact friction pyramid (n = 48) k is 16–27
 //! (median 20): measured, the LU's instructions fell 8× and the inverse's 4× (`docs/contact.md`, "The z block").
 
 use nalgebra::{DMatrix, DVector};
