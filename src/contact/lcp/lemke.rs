@@ -427,28 +427,28 @@ impl LcpSolver for Lemke {
     ) -> Result<LcpReport, LcpError> {
         let n = q.len();
         let warm_ok = begin_solve(m, q, z, |n| self.setup(n))?;
-        if self.options.warm_start && warm_ok && n > 0 {
-            if let Some(report) = self.solve_warm(m, q, z)? {
-                if let Err(e) = self.accept(m, q, z) {
-                    z.fill(0.0);
-                    self.last_basis.clear();
-                    return Err(e);
-                }
-                return Ok(report);
-            }
+        let warm = if self.options.warm_start && warm_ok && n > 0 {
+            self.solve_warm(m, q, z)?
+        } else {
+            None
+        };
+        // A warm solve has set the next warm basis already; a cold one ends in a complementary basis (z0 has
+        // left), where the next warm start begins. Either answer must pass `accept`.
+        let solved = match warm {
+            Some(report) => self.accept(m, q, z).map(|()| report),
+            None => self
+                .cold(m, q, z)
+                .and_then(|()| self.accept(m, q, z))
+                .map(|()| {
+                    self.last_basis.clone_from(&self.basis);
+                    self.report.clone()
+                }),
+        };
+        if solved.is_err() {
+            z.fill(0.0);
+            self.last_basis.clear();
         }
-        match self.cold(m, q, z).and_then(|()| self.accept(m, q, z)) {
-            Ok(()) => {
-                // The final basis is complementary (z0 has left): the next warm start begins there.
-                self.last_basis.clone_from(&self.basis);
-                Ok(self.report.clone())
-            }
-            Err(e) => {
-                z.fill(0.0);
-                self.last_basis.clear();
-                Err(e)
-            }
-        }
+        solved
     }
 }
 
