@@ -50,8 +50,10 @@ fn the_root_residual_is_the_weight_of_a_character_at_rest() {
     let c = Character::new(imported.skeleton, clip, &CharacterConfig::default()).unwrap();
     let r = c.reference();
     let weight = c.model().total_mass() * 9.81;
+    let id = r.continuous_inverse_dynamics(None);
+    assert_eq!(id.root_force.len(), r.steps);
     for k in 0..r.steps {
-        let f = r.root_force[k];
+        let f = id.root_force[k];
         assert!(
             (f.y - weight).abs() < 1e-9 * weight && f.x.abs() < 1e-9 && f.z.abs() < 1e-9,
             "{f:?}"
@@ -125,4 +127,37 @@ fn forward_kinematics_velocities_and_accelerations_match_finite_differences() {
     println!("figure fk_acceleration_fd_err {worst_a:.2e} 1");
     assert!(worst_v < 1e-7, "velocity vs FD: {worst_v:e}");
     assert!(worst_a < 1e-6, "acceleration vs FD: {worst_a:e}");
+}
+
+#[test]
+fn continuous_inverse_dynamics_is_newton_euler_in_joint_frames_for_any_thread_count() {
+    // 10 s of walk: long enough (1 200 samples) for the pass to split over threads.
+    let imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
+    let clip = imported.clip.continued(10.0);
+    let c = Character::new(imported.skeleton, clip, &CharacterConfig::default()).unwrap();
+    let r = c.reference();
+    let one = r.continuous_inverse_dynamics(Some(1));
+    assert_eq!(one.torque.len(), r.steps * r.bodies());
+    assert_eq!(one, r.continuous_inverse_dynamics(Some(3)));
+    // Sample by sample: Newton–Euler on the forward kinematics, each torque in its joint's frame (free axes).
+    let (mut kin, mut w) = (Vec::new(), JointWrenches::default());
+    for k in (0..r.steps).step_by(97) {
+        r.kinematics(k, &mut kin);
+        newton_euler(&r.topology, &kin, &r.gravity, &mut w);
+        assert_eq!(one.root_force[k], w.force[0]);
+        for b in 0..r.bodies() {
+            let want = match r.topology.parent[b] {
+                usize::MAX => kin[b].rotation.inverse() * w.torque[b],
+                p => {
+                    let axes = kin[p].rotation * r.joint_frame[b];
+                    r.dofs[b].free_part(&(axes.inverse() * w.torque[b]))
+                }
+            };
+            let err = (one.joint_torque(k, b) - want).norm();
+            assert!(
+                err <= 1e-12 * want.norm().max(1.0),
+                "sample {k} body {b}: {err:e}"
+            );
+        }
+    }
 }

@@ -371,13 +371,14 @@ impl Character {
         })
     }
 
-    /// Inverse-dynamics joint torques of the reference (N·m, joint frame), shape (steps, bodies, 3).
+    /// Continuous inverse-dynamics joint torques of the reference (N·m, joint frame), shape (steps, bodies, 3):
+    /// computed on each call (a third of the clip's preparation), so keep the array.
     fn torques<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         self.with(|c| {
             let r = c.reference();
             Ok(array(
                 py,
-                flat_vectors(&r.torque),
+                flat_vectors(&r.continuous_inverse_dynamics(None).torque),
                 &[r.steps, r.bodies(), 3],
             ))
         })

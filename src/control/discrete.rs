@@ -17,7 +17,7 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::inverse::{JointWrenches, propagate_to_joints};
-use super::kinematics::{BodyKinematics, Topology};
+use super::kinematics::{Placement, Topology};
 use super::reference::Dofs;
 use crate::math::log_rotation;
 use crate::math::spatial::cross_matrix;
@@ -27,36 +27,36 @@ use nalgebra::UnitQuaternion;
 pub type Twists = Vec<(Vector3<f64>, Vector3<f64>)>;
 
 /// The twists that carry poses `a` to poses `b` in one step of `h`.
-pub fn chord_twists(a: &[BodyKinematics], b: &[BodyKinematics], h: f64, out: &mut Twists) {
+pub fn chord_twists<P: Placement>(a: &[P], b: &[P], h: f64, out: &mut Twists) {
     out.clear();
     out.extend(a.iter().zip(b).map(|(a, b)| {
         (
-            log_rotation(&(b.rotation * a.rotation.inverse())) / h,
-            (b.com - a.com) / h,
+            log_rotation(&(b.rotation() * a.rotation().inverse())) / h,
+            (b.com() - a.com()) / h,
         )
     }));
 }
 
 /// The joint wrenches (world, about each anchor at `P_k`) that make the implicit step go from twists `v` to `v1`.
-pub fn step_wrenches(
+pub fn step_wrenches<P: Placement>(
     topo: &Topology,
-    kin: &[BodyKinematics],
+    kin: &[P],
     v: &Twists,
     v1: &Twists,
     h: f64,
     gravity: &Vector3<f64>,
     out: &mut JointWrenches,
 ) {
-    let inertia = |b: usize| topo.inertia_world(b, &kin[b].rotation);
+    let inertia = |b: usize| topo.inertia_world(b, kin[b].rotation());
     step_wrenches_by(topo, kin, inertia, v, v1, h, gravity, out);
 }
 
 /// [`step_wrenches`] with each body's world inertia given (`inertia[b]`, from [`Topology::inertia_world`]), for
 /// a caller that needs them more than once per step.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn step_wrenches_with(
+pub(crate) fn step_wrenches_with<P: Placement>(
     topo: &Topology,
-    kin: &[BodyKinematics],
+    kin: &[P],
     inertia: &[Matrix3<f64>],
     v: &Twists,
     v1: &Twists,
@@ -69,9 +69,9 @@ pub(crate) fn step_wrenches_with(
 
 /// The step wrenches with body `b`'s world inertia from `inertia(b)` (computed or looked up; no allocation).
 #[allow(clippy::too_many_arguments)]
-fn step_wrenches_by(
+fn step_wrenches_by<P: Placement>(
     topo: &Topology,
-    kin: &[BodyKinematics],
+    kin: &[P],
     inertia: impl Fn(usize) -> Matrix3<f64>,
     v: &Twists,
     v1: &Twists,
@@ -116,10 +116,15 @@ fn push_step_wrench(
 /// The anchor-row velocity bias `J(P_k)·V⁺` of body `b`'s joint (m/s, world).
 // Inlinable across modules: the preprocessing calls it for every joint of every sample.
 #[inline]
-pub fn anchor_bias(topo: &Topology, kin: &[BodyKinematics], v1: &Twists, b: usize) -> Vector3<f64> {
+pub fn anchor_bias<P: Placement>(
+    topo: &Topology,
+    kin: &[P],
+    v1: &Twists,
+    b: usize,
+) -> Vector3<f64> {
     let p = topo.parent[b];
-    let anchor = kin[b].origin;
-    let point = |i: usize| v1[i].1 + v1[i].0.cross(&(anchor - kin[i].com));
+    let anchor = kin[b].origin();
+    let point = |i: usize| v1[i].1 + v1[i].0.cross(&(anchor - kin[i].com()));
     point(b) - point(p)
 }
 
@@ -142,9 +147,9 @@ pub struct JointStepTargets {
 /// The step targets of body `b`'s joint for the step from poses `kin` (twists `v`) to twists `v1`, given the
 /// joint wrenches `step` of [`step_wrenches`]; `joint_frame` and `dofs` are the joint's.
 #[allow(clippy::too_many_arguments)]
-pub fn joint_step_targets(
+pub fn joint_step_targets<P: Placement>(
     topo: &Topology,
-    kin: &[BodyKinematics],
+    kin: &[P],
     v: &Twists,
     v1: &Twists,
     step: &JointWrenches,
@@ -153,16 +158,16 @@ pub fn joint_step_targets(
     h: f64,
     b: usize,
 ) -> JointStepTargets {
-    let axes = kin[topo.parent[b]].rotation * joint_frame;
+    let axes = kin[topo.parent[b]].rotation() * joint_frame;
     joint_step_targets_in(topo, kin, v, v1, step, &axes, dofs, h, b)
 }
 
 /// [`joint_step_targets`] with the joint's world axes `axes` (`R_parent·joint_frame`) given, for a caller that
 /// already has them (the continuous inverse dynamics turns its torques by the same quaternion).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn joint_step_targets_in(
+pub(crate) fn joint_step_targets_in<P: Placement>(
     topo: &Topology,
-    kin: &[BodyKinematics],
+    kin: &[P],
     v: &Twists,
     v1: &Twists,
     step: &JointWrenches,
@@ -176,7 +181,7 @@ pub(crate) fn joint_step_targets_in(
     let (dw, dw1) = (v[b].0 - v[p].0, v1[b].0 - v1[p].0);
     JointStepTargets {
         feedforward: dofs.free_part(&(axes.inverse() * held)),
-        target_velocity: kin[p].rotation.inverse() * (dw1 + h * dw.cross(&v1[p].0)),
+        target_velocity: kin[p].rotation().inverse() * (dw1 + h * dw.cross(&v1[p].0)),
         anchor_bias: anchor_bias(topo, kin, v1, b),
     }
 }

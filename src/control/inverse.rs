@@ -8,7 +8,7 @@
 
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 
-use super::kinematics::{BodyKinematics, Topology};
+use super::kinematics::{BodyKinematics, Placement, Topology};
 
 /// The joint wrenches of one instant.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -76,10 +76,10 @@ fn push_net_wrench(
 
 /// Turns per-body net wrenches (force, torque about the CoM; in `w`) into joint wrenches, leaf to root: each
 /// joint carries its body's wrench plus its children's joints', moments taken about the joint anchor.
-pub fn propagate_to_joints(topo: &Topology, bodies: &[BodyKinematics], w: &mut JointWrenches) {
+pub fn propagate_to_joints<P: Placement>(topo: &Topology, bodies: &[P], w: &mut JointWrenches) {
     // Moments about the world origin, so that sums need no shifting.
     for (b, k) in bodies.iter().enumerate() {
-        w.torque[b] += k.com.cross(&w.force[b]);
+        w.torque[b] += k.com().cross(&w.force[b]);
     }
     for b in (1..topo.len()).rev() {
         let p = topo.parent[b];
@@ -88,7 +88,7 @@ pub fn propagate_to_joints(topo: &Topology, bodies: &[BodyKinematics], w: &mut J
         w.torque[p] += t;
     }
     for (b, k) in bodies.iter().enumerate() {
-        w.torque[b] -= k.origin.cross(&w.force[b]);
+        w.torque[b] -= k.origin().cross(&w.force[b]);
     }
 }
 

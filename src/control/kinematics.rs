@@ -41,6 +41,48 @@ pub struct BodyPose {
     pub com: Vector3<f64>,
 }
 
+/// Where a body is: all that the pose-only passes (joint wrenches, chord twists, anchor rows) read, so that they
+/// run on a [`BodyPose`] (the preprocessing's discrete inverse dynamics needs no velocities) or on a full
+/// [`BodyKinematics`] alike, with the same operations and so the same bits.
+pub trait Placement {
+    /// Body rotation (body → world).
+    fn rotation(&self) -> &UnitQuaternion<f64>;
+    /// Body frame origin (the joint) in the world (m).
+    fn origin(&self) -> &Vector3<f64>;
+    /// Centre of mass in the world (m).
+    fn com(&self) -> &Vector3<f64>;
+}
+
+impl Placement for BodyPose {
+    #[inline]
+    fn rotation(&self) -> &UnitQuaternion<f64> {
+        &self.rotation
+    }
+    #[inline]
+    fn origin(&self) -> &Vector3<f64> {
+        &self.origin
+    }
+    #[inline]
+    fn com(&self) -> &Vector3<f64> {
+        &self.com
+    }
+}
+
+impl Placement for BodyKinematics {
+    #[inline]
+    fn rotation(&self) -> &UnitQuaternion<f64> {
+        &self.rotation
+    }
+    #[inline]
+    fn origin(&self) -> &Vector3<f64> {
+        &self.origin
+    }
+    #[inline]
+    fn com(&self) -> &Vector3<f64> {
+        &self.com
+    }
+}
+
 /// One instant of the character in generalized coordinates (borrowed slices, indexed by body).
 #[derive(Debug, Clone, Copy)]
 pub struct GeneralizedState<'a> {

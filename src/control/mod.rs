@@ -26,7 +26,8 @@ pub use character::{
 };
 pub use gains::{Gains, JointGains, subtree_loads};
 pub use inverse::{JointWrenches, dense_oracle, newton_euler};
-pub use kinematics::{BodyKinematics, GeneralizedState, Topology};
+pub use inverse_pass::ContinuousInverseDynamics;
+pub use kinematics::{BodyKinematics, BodyPose, GeneralizedState, Placement, Topology};
 pub use metrics::{
     EvalOptions, Evaluation, Hit, HitFigures, JointError, evaluate, evaluate_streamed,
 };

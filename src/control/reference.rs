@@ -1,5 +1,5 @@
 //! Preprocessing (Cline 2002 §5.1, p. 80): the clip becomes the reference motion the controller tracks, in the
-//! model's generalized coordinates at the **simulation** rate, with its inverse-dynamics torques.
+//! model's generalized coordinates at the **simulation** rate, with its inverse-dynamics feedforward.
 //!
 //! 1. Forward kinematics of every clip frame → the root pose and each joint's relative rotation (the clip is
 //!    projected onto the model: merged bones ride with their body, anchors are the model's).
@@ -9,14 +9,16 @@
 //! 3. Velocities and accelerations by finite differences **of the resampled poses** (MuJoCo's discrete inverse
 //!    idea): `u_k = log(q_{k−1}⁻¹·q_k)/h`, `u̇_k = (u_{k+1} − u_k)/h`, so one semi-implicit Euler step from state k
 //!    with acceleration `u̇_k` lands exactly on pose k+1.
-//! 4. Inverse dynamics at every step (recursive Newton–Euler, [`super::inverse`]); the joint torques are stored in
-//!    each joint's frame, fixed in the parent body (Cline's "body coordinates", eq. 5.6).
+//! 4. The discrete-step inverse dynamics at every step ([`super::discrete`]): the feedforward the character's
+//!    drives apply, stored in each joint's frame, fixed in the parent body (Cline's "body coordinates", eq. 5.6).
+//!    The continuous one (recursive Newton–Euler, [`super::inverse`]) is an analysis, computed on request:
+//!    [`ReferenceMotion::continuous_inverse_dynamics`].
 
 use nalgebra::{Matrix3, Rotation3, Unit, UnitQuaternion, Vector3};
 use serde::{Deserialize, Serialize};
 
 use super::filter::Butterworth2;
-use super::kinematics::{BodyKinematics, GeneralizedState, Topology};
+use super::kinematics::{BodyKinematics, BodyPose, GeneralizedState, Topology};
 use super::parallel::{Table, pieces, ranges, run, thread_count};
 use super::pose_coords::PoseCoords;
 use crate::math::rotation::{EulerOrder, same_hemisphere};
@@ -133,11 +135,6 @@ pub struct ReferenceMotion {
     pub vel: Vec<Vector3<f64>>,
     /// Angular accelerations relative to the parent, body frame (rad/s²), per step and body.
     pub acc: Vec<Vector3<f64>>,
-    /// Feedforward torque per step and body (N·m): for a joint, in its joint frame (free axes only); for the root,
-    /// the residual torque about its origin in the root frame (what the prescribed root supplies).
-    pub torque: Vec<Vector3<f64>>,
-    /// Residual force on the root per step (N, world), applied at its origin.
-    pub root_force: Vec<Vector3<f64>>,
     /// Feedforward for the step from sample `k` to `k + 1`, per body (N·m, joint frame, free axes): the
     /// discrete-step inverse dynamics ([`super::discrete`]). The last sample repeats the one before.
     pub feedforward: Vec<Vector3<f64>>,
@@ -342,14 +339,12 @@ impl ReferenceMotion {
             rot,
             vel,
             acc,
-            torque: Vec::new(),
-            root_force: Vec::new(),
             feedforward: Vec::new(),
             target_velocity: Vec::new(),
             anchor_bias: Vec::new(),
             twists: Vec::new(),
         };
-        // 4. Inverse dynamics.
+        // 4. The discrete-step inverse dynamics (the feedforward).
         reference.compute_inverse_dynamics(config.threads);
         Ok(reference)
     }
@@ -383,6 +378,13 @@ impl ReferenceMotion {
         self.topology.forward(&self.state(k), out);
     }
 
+    /// Every body's pose alone at sample `k` (the same bits as [`ReferenceMotion::kinematics`]' poses).
+    pub fn poses(&self, k: usize, out: &mut Vec<BodyPose>) {
+        let nb = self.bodies();
+        self.topology
+            .poses(&self.root_pos[k], &self.rot[k * nb..(k + 1) * nb], out);
+    }
+
     /// The joint rotation of body `b` at sample `k` (root: world rotation).
     pub fn rotation(&self, k: usize, b: usize) -> UnitQuaternion<f64> {
         self.rot[k * self.bodies() + b]
@@ -396,12 +398,6 @@ impl ReferenceMotion {
         } else {
             q.slerp(&self.rotation(k + 1, b), s)
         }
-    }
-
-    /// The continuous inverse-dynamics torque of body `b`'s joint at sample `k` (N·m, joint frame; see
-    /// [`ReferenceMotion::torque`]).
-    pub fn joint_torque(&self, k: usize, b: usize) -> Vector3<f64> {
-        self.torque[k * self.bodies() + b]
     }
 
     /// The body twist `(ω; v)` of body `b` at sample `k` (see [`ReferenceMotion::twists`]).
