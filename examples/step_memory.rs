@@ -4,8 +4,10 @@
 //! - `bytes_per_extra_character`: net heap bytes the N-th character of one prepared clip adds (counted by the
 //!   global counting allocator below, after one step so its buffers have their working size);
 //! - `prepared_clip_bytes`: net heap bytes of preparing a 12 s clip (the embedded walk continued to 12 s);
-//! - `preprocess_ms_per_min`: `ReferenceMotion::build` (filtering, resampling, inverse dynamics) over a 60 s
-//!   120 fps clip, and `prepare_ms_per_min` for the whole `PreparedClip::new` (model, gains, corrections too);
+//! - `preprocess_ms_per_min`: `ReferenceMotion::build` (filtering, resampling, the discrete-step inverse dynamics
+//!   the character applies) over a 60 s 120 fps clip, `prepare_ms_per_min` for the whole `PreparedClip::new`
+//!   (model, gains, corrections too), and `continuous_id_ms_per_min` for the continuous inverse dynamics
+//!   (`ReferenceMotion::continuous_inverse_dynamics`, an analysis no step reads, computed only on request);
 //! - `character_new_us`: `Character::from_prepared` (median);
 //! - `scene_chars_realtime_per_core`: characters one core steps in real time at 120 Hz, from a 200-character
 //!   scene on one thread; `scene_parallel_speedup`: the same scene on all cores vs one.
@@ -153,6 +155,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let r = ReferenceMotion::build(&model, &skeleton, &clip60, &config.preprocess);
         assert!(r.is_ok(), "the 60 s walk preprocesses");
     });
+    let reference = ReferenceMotion::build(&model, &skeleton, &clip60, &config.preprocess)?;
+    let continuous = median_time(5, || {
+        std::hint::black_box(reference.continuous_inverse_dynamics(config.preprocess.threads));
+    });
+    drop(reference);
     let prepare = median_time(3, || {
         let p = PreparedClip::new(skeleton.clone(), clip60.clone(), &config);
         assert!(p.is_ok(), "the 60 s walk prepares");
@@ -172,6 +179,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "figure prepare_ms_per_min {:.1} ms",
         prepare * 1e3 / minutes
+    );
+    println!(
+        "figure continuous_id_ms_per_min {:.1} ms",
+        continuous * 1e3 / minutes
     );
 
     // A character of a prepared clip: only its world.

@@ -90,7 +90,8 @@ fn forward_kinematics_velocities_and_accelerations_match_finite_differences() {
     let mut worst_v = 0.0f64;
     let mut worst_a = 0.0f64;
     for k in [5, 120, 250] {
-        let s = r.state(k);
+        let (mut vel, mut acc) = (Vec::new(), Vec::new());
+        let s = r.state(k, &mut vel, &mut acc);
         let mut kin = Vec::new();
         r.topology.forward(&s, &mut kin);
         let at = |e: f64| {
@@ -160,4 +161,30 @@ fn continuous_inverse_dynamics_is_newton_euler_in_joint_frames_for_any_thread_co
             );
         }
     }
+}
+
+#[test]
+fn reference_velocities_and_accelerations_carry_each_pose_to_the_next() {
+    // MuJoCo's discrete-inverse property, for the velocities and accelerations the reference computes on demand:
+    // from sample k, `u_{k+1} = u_k + h·u̇_k` and `q_{k+1} = q_k·exp(h·u_{k+1})`.
+    let c = walk();
+    let r = c.reference();
+    let h = r.h;
+    let mut worst_rot = 0.0f64;
+    let mut worst_vel = 0.0f64;
+    for k in 0..r.steps - 1 {
+        for b in 0..r.bodies() {
+            let u1 = r.velocity(k, b) + r.acceleration(k, b) * h;
+            worst_vel = worst_vel.max((u1 - r.velocity(k + 1, b)).norm());
+            let landed = r.rotation(k, b) * UnitQuaternion::from_scaled_axis(u1 * h);
+            worst_rot = worst_rot.max(landed.angle_to(&r.rotation(k + 1, b)));
+        }
+    }
+    println!("figure reference_step_landing_rad {worst_rot:.2e} 1");
+    assert!(worst_vel < 1e-10, "velocity update: {worst_vel:e} rad/s");
+    assert!(worst_rot < 1e-12, "pose landing: {worst_rot:e} rad");
+    // The kinematics use the same velocities: the root's angular velocity is its world rotation of u_k.
+    let mut kin = Vec::new();
+    r.kinematics(7, &mut kin);
+    assert_eq!(kin[0].omega, r.rotation(7, 0) * r.velocity(7, 0));
 }

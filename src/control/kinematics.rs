@@ -184,37 +184,56 @@ impl Topology {
 
     /// Forward kinematics, root to leaves: every body's pose, twist and acceleration into `out` (resized).
     pub fn forward(&self, s: &GeneralizedState<'_>, out: &mut Vec<BodyKinematics>) {
+        self.forward_by(
+            (s.root_pos, s.root_vel, s.root_acc),
+            s.rot,
+            |b| s.vel[b],
+            |b| s.acc[b],
+            out,
+        );
+    }
+
+    /// [`Topology::forward`] with the root's `(position, velocity, acceleration)`, the rotations, and each body's
+    /// relative velocity and acceleration from `vel(b)` and `acc(b)` (stored or computed on demand: the reference
+    /// derives them from its poses).
+    pub(crate) fn forward_by(
+        &self,
+        (root_pos, root_vel, root_acc): (Vector3<f64>, Vector3<f64>, Vector3<f64>),
+        rot: &[UnitQuaternion<f64>],
+        vel: impl Fn(usize) -> Vector3<f64>,
+        acc: impl Fn(usize) -> Vector3<f64>,
+        out: &mut Vec<BodyKinematics>,
+    ) {
         out.clear();
-        for b in 0..self.len() {
-            let p = self.parent[b];
+        for (b, (&p, q)) in self.parent.iter().zip(rot).enumerate() {
             let mut k = if p == usize::MAX {
-                let r = s.rot[b];
+                let r = *q;
                 BodyKinematics {
                     rotation: r,
-                    origin: s.root_pos,
+                    origin: root_pos,
                     com: Vector3::zeros(),
-                    omega: r * s.vel[b],
-                    com_velocity: s.root_vel,
-                    alpha: r * s.acc[b],
-                    com_acceleration: s.root_acc,
+                    omega: r * vel(b),
+                    com_velocity: root_vel,
+                    alpha: r * acc(b),
+                    com_acceleration: root_acc,
                 }
             } else {
                 let pk = out[p];
-                let r = pk.rotation * s.rot[b];
+                let r = pk.rotation * q;
                 let arm = pk.rotation * self.anchor[b];
                 // Origin velocity and acceleration of the anchor point on the parent.
                 let v_origin = pk.com_velocity + pk.omega.cross(&(pk.origin + arm - pk.com));
                 let d = pk.origin + arm - pk.com;
                 let a_origin =
                     pk.com_acceleration + pk.alpha.cross(&d) + pk.omega.cross(&pk.omega.cross(&d));
-                let u = r * s.vel[b];
+                let u = r * vel(b);
                 BodyKinematics {
                     rotation: r,
                     origin: pk.origin + arm,
                     com: Vector3::zeros(),
                     omega: pk.omega + u,
                     com_velocity: v_origin,
-                    alpha: pk.alpha + pk.omega.cross(&u) + r * s.acc[b],
+                    alpha: pk.alpha + pk.omega.cross(&u) + r * acc(b),
                     com_acceleration: a_origin,
                 }
             };

@@ -8,7 +8,10 @@
 //!    projection onto hinge and universal joints.
 //! 3. Velocities and accelerations by finite differences **of the resampled poses** (MuJoCo's discrete inverse
 //!    idea): `u_k = log(q_{k−1}⁻¹·q_k)/h`, `u̇_k = (u_{k+1} − u_k)/h`, so one semi-implicit Euler step from state k
-//!    with acceleration `u̇_k` lands exactly on pose k+1.
+//!    with acceleration `u̇_k` lands exactly on pose k+1. The root's are stored; the joints' are computed where
+//!    read ([`ReferenceMotion::velocity`], [`ReferenceMotion::acceleration`]): nothing in a step reads them (the
+//!    discrete inverse dynamics works on poses and chord twists), and storing them cost 6.6 MB and a fifth of
+//!    the build's time per minute of clip.
 //! 4. The discrete-step inverse dynamics at every step ([`super::discrete`]): the feedforward the character's
 //!    drives apply, stored in each joint's frame, fixed in the parent body (Cline's "body coordinates", eq. 5.6).
 //!    The continuous one (recursive Newton–Euler, [`super::inverse`]) is an analysis, computed on request:
@@ -21,7 +24,7 @@ use super::filter::Butterworth2;
 use super::kinematics::{BodyKinematics, BodyPose, GeneralizedState, Topology};
 use super::parallel::{Table, pieces, ranges, run, thread_count};
 use super::pose_coords::PoseCoords;
-use crate::math::rotation::{EulerOrder, same_hemisphere};
+use crate::math::rotation::{EulerOrder, log_rotation, same_hemisphere};
 use crate::model::{JointKind, Model};
 use crate::skeleton::{Clip, Skeleton};
 use resampling::{catmull_rom, differentiate};
@@ -131,10 +134,6 @@ pub struct ReferenceMotion {
     pub root_acc: Vec<Vector3<f64>>,
     /// Root world rotation and joint relative rotations, per step and body.
     pub rot: Vec<UnitQuaternion<f64>>,
-    /// Angular velocities relative to the parent, body frame (rad/s), per step and body.
-    pub vel: Vec<Vector3<f64>>,
-    /// Angular accelerations relative to the parent, body frame (rad/s²), per step and body.
-    pub acc: Vec<Vector3<f64>>,
     /// Feedforward for the step from sample `k` to `k + 1`, per body (N·m, joint frame, free axes): the
     /// discrete-step inverse dynamics ([`super::discrete`]). The last sample repeats the one before.
     pub feedforward: Vec<Vector3<f64>>,
@@ -321,9 +320,12 @@ impl ReferenceMotion {
             });
         }
         let (root_pos, rot) = (root_pos.finish(), rot.finish());
+        // The filtered channels are dead from here: their memory goes back before the larger tables below are
+        // taken (a lower peak, and an allocator that kept it can hand it out again).
+        drop(blocks);
 
         // 3. Finite-difference velocities and accelerations.
-        let (root_vel, root_acc, vel, acc) = differentiate(&root_pos, &rot, nb, h, config.threads);
+        let (root_vel, root_acc) = differentiate(&root_pos, h);
 
         let mut reference = ReferenceMotion {
             h,
@@ -337,8 +339,6 @@ impl ReferenceMotion {
             root_vel,
             root_acc,
             rot,
-            vel,
-            acc,
             feedforward: Vec::new(),
             target_velocity: Vec::new(),
             anchor_bias: Vec::new(),
@@ -359,23 +359,70 @@ impl ReferenceMotion {
         (self.steps - 1) as f64 * self.h
     }
 
-    /// The generalized state at sample `k`.
-    pub fn state(&self, k: usize) -> GeneralizedState<'_> {
+    /// The generalized state at sample `k`, its joints' velocities and accelerations computed into `vel` and
+    /// `acc` (see [`ReferenceMotion::velocity`]).
+    pub fn state<'a>(
+        &'a self,
+        k: usize,
+        vel: &'a mut Vec<Vector3<f64>>,
+        acc: &'a mut Vec<Vector3<f64>>,
+    ) -> GeneralizedState<'a> {
         let nb = self.bodies();
-        let r = k * nb..(k + 1) * nb;
+        vel.clear();
+        vel.extend((0..nb).map(|b| self.velocity(k, b)));
+        acc.clear();
+        acc.extend((0..nb).map(|b| self.acceleration(k, b)));
         GeneralizedState {
             root_pos: self.root_pos[k],
             root_vel: self.root_vel[k],
             root_acc: self.root_acc[k],
-            rot: &self.rot[r.clone()],
-            vel: &self.vel[r.clone()],
-            acc: &self.acc[r],
+            rot: &self.rot[k * nb..(k + 1) * nb],
+            vel,
+            acc,
         }
     }
 
-    /// Every body's pose, twist and acceleration at sample `k`.
+    /// The angular velocity of body `b` relative to its parent at sample `k` (rad/s, body frame; the root: its
+    /// world angular velocity in its frame): the backward difference `log(q_{k−1}⁻¹·q_k)/h`, extrapolated
+    /// linearly at sample 0. Two rotation logarithms at most.
+    pub fn velocity(&self, k: usize, b: usize) -> Vector3<f64> {
+        match (k, self.steps) {
+            (_, 0 | 1) => Vector3::zeros(),
+            (0, 2) => self.difference(1, b),
+            (0, _) => 2.0 * self.difference(1, b) - self.difference(2, b),
+            _ => self.difference(k, b),
+        }
+    }
+
+    /// The angular acceleration of body `b` relative to its parent at sample `k` (rad/s², body frame): the
+    /// forward difference of [`ReferenceMotion::velocity`]; the last sample repeats the one before.
+    pub fn acceleration(&self, k: usize, b: usize) -> Vector3<f64> {
+        if self.steps < 2 {
+            return Vector3::zeros();
+        }
+        let k = k.min(self.steps - 2);
+        (self.velocity(k + 1, b) - self.velocity(k, b)) / self.h
+    }
+
+    /// `log(q_{k−1}⁻¹·q_k)/h` of body `b` (`k ≥ 1`).
+    fn difference(&self, k: usize, b: usize) -> Vector3<f64> {
+        let nb = self.bodies();
+        let (a, c) = (self.rot[(k - 1) * nb + b], self.rot[k * nb + b]);
+        log_rotation(&(a.inverse() * c)) / self.h
+    }
+
+    /// Every body's pose, twist and acceleration at sample `k` (velocities and accelerations from
+    /// [`ReferenceMotion::velocity`] and [`ReferenceMotion::acceleration`]; for poses alone,
+    /// [`ReferenceMotion::poses`] is cheaper).
     pub fn kinematics(&self, k: usize, out: &mut Vec<BodyKinematics>) {
-        self.topology.forward(&self.state(k), out);
+        let nb = self.bodies();
+        self.topology.forward_by(
+            (self.root_pos[k], self.root_vel[k], self.root_acc[k]),
+            &self.rot[k * nb..(k + 1) * nb],
+            |b| self.velocity(k, b),
+            |b| self.acceleration(k, b),
+            out,
+        );
     }
 
     /// Every body's pose alone at sample `k` (the same bits as [`ReferenceMotion::kinematics`]' poses).

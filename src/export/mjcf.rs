@@ -392,8 +392,10 @@ impl Row {
             } else {
                 q4(&mut self.qpos, &(rest[b].inverse() * reference.rot[i]));
             }
-            self.qvel.extend_from_slice(reference.vel[i].as_slice());
-            self.qacc.extend_from_slice(reference.acc[i].as_slice());
+            self.qvel
+                .extend_from_slice(reference.velocity(k, b).as_slice());
+            self.qacc
+                .extend_from_slice(reference.acceleration(k, b).as_slice());
             self.qfrc.extend_from_slice(torque.as_slice());
         }
     }

@@ -28,7 +28,7 @@ pub fn aimed_ball(
     let reference = character.reference();
     let k = ((arrival / reference.h).round() as usize).min(reference.steps.saturating_sub(1));
     let mut kin = Vec::new();
-    reference.kinematics(k, &mut kin);
+    reference.poses(k, &mut kin);
     let target = kin[body].com;
     // Ballistic: target = start + v₀·T + ½gT², with v₀ chosen so the ball has `velocity` at arrival.
     let launch_velocity = velocity - GRAVITY * flight;

@@ -4,7 +4,7 @@
 use nalgebra::Vector3;
 
 use super::{GroundConfig, GroundError};
-use crate::control::kinematics::BodyKinematics;
+use crate::control::kinematics::Placement;
 use crate::control::reference::ReferenceMotion;
 use crate::model::Model;
 use crate::skeleton::Skeleton;
@@ -22,10 +22,10 @@ pub struct FootPoint {
 }
 
 impl FootPoint {
-    /// World position on the kinematics `kin`.
-    pub fn world(&self, kin: &[BodyKinematics]) -> Vector3<f64> {
+    /// World position on the poses `kin`.
+    pub fn world<P: Placement>(&self, kin: &[P]) -> Vector3<f64> {
         let k = &kin[self.body];
-        k.origin + k.rotation * self.local
+        k.origin() + k.rotation() * self.local
     }
 }
 
@@ -34,7 +34,7 @@ pub(super) fn point_tracks(reference: &ReferenceMotion, points: &[FootPoint]) ->
     let mut kin = Vec::new();
     let mut out = Vec::with_capacity(reference.steps * points.len());
     for k in 0..reference.steps {
-        reference.kinematics(k, &mut kin);
+        reference.poses(k, &mut kin);
         out.extend(points.iter().map(|p| p.world(&kin)));
     }
     out
@@ -88,7 +88,7 @@ fn stance_down(reference: &ReferenceMotion, body: usize) -> Vector3<f64> {
     let mut kin = Vec::new();
     let mut samples: Vec<(f64, Vector3<f64>)> = (0..reference.steps)
         .map(|k| {
-            reference.kinematics(k, &mut kin);
+            reference.poses(k, &mut kin);
             let down = kin[body].rotation.inverse() * Vector3::new(0.0, -1.0, 0.0);
             (kin[body].origin.y, down)
         })

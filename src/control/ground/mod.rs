@@ -197,7 +197,7 @@ impl GroundReference {
                 .filter(|&k| stance[k * np + i])
                 .nth(q)
                 .unwrap_or(0);
-            reference.kinematics(k, &mut kin);
+            reference.poses(k, &mut kin);
             p.local += kin[p.body].rotation.inverse() * Vector3::new(0.0, -gap, 0.0);
         }
         tracks = feet::point_tracks(reference, &points);
@@ -225,7 +225,7 @@ impl GroundReference {
         let (mut v, mut v1): (Twists, Twists) = (Vec::new(), Vec::new());
         let mut wrenches = JointWrenches::default();
         for k in 0..steps.saturating_sub(1) {
-            reference.kinematics(k, &mut kin);
+            reference.poses(k, &mut kin);
             v.clear();
             v.extend_from_slice(&reference.twists[k * nb..(k + 1) * nb]);
             v1.clear();

@@ -8,7 +8,7 @@ use super::FootPoint;
 use super::nnls::nnls;
 use crate::control::discrete::{Twists, joint_step_targets, step_wrenches};
 use crate::control::inverse::JointWrenches;
-use crate::control::kinematics::BodyKinematics;
+use crate::control::kinematics::BodyPose;
 use crate::control::reference::ReferenceMotion;
 
 /// Pyramid edges per contact point (±x, ±z tangents).
@@ -44,7 +44,7 @@ impl ReactionSolver<'_> {
     #[allow(clippy::too_many_arguments)]
     pub fn step(
         &self,
-        kin: &[BodyKinematics],
+        kin: &[BodyPose],
         v: &Twists,
         v1: &Twists,
         stance: &[bool],

@@ -10,14 +10,14 @@ use nalgebra::{UnitQuaternion, Vector3};
 
 use crate::control::discrete::solve_skew;
 use crate::control::ground::GroundReference;
-use crate::control::kinematics::BodyKinematics;
+use crate::control::kinematics::BodyPose;
 use crate::control::reference::ReferenceMotion;
 use crate::dynamics::{Body, ContactImpulse, ContactPoint};
 
 /// Scratch buffers of the correction (sized once).
 #[derive(Debug, Default)]
 pub(super) struct OnlineReaction {
-    kin: Vec<BodyKinematics>,
+    kin: Vec<BodyPose>,
     /// Per joint: the moment of the NNLS forces about its anchor (world).
     nnls: Vec<Vector3<f64>>,
     /// Per joint: the moment of the measured forces about its anchor (world).
@@ -68,7 +68,7 @@ impl OnlineReaction {
         self.measured.resize(nb, Vector3::zeros());
         self.extra.clear();
         self.extra.resize(nb, Vector3::zeros());
-        reference.kinematics(k, &mut self.kin);
+        reference.poses(k, &mut self.kin);
         let np = ground.points.len();
         for (i, p) in ground.points.iter().enumerate() {
             let f = ground.reaction[k * np + i];
