@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use nalgebra::Vector3;
 
-use super::kinematics::{BodyKinematics, Topology};
+use super::kinematics::{Placement, Topology};
 use crate::model::GainConfig;
 
 /// The gains of one joint (or the defaults).
@@ -113,10 +113,10 @@ impl Gains {
 
 /// Per body: the gravity moment `m_sub·|g|·d_sub` (N·m) and the largest moment of inertia (kg·m², an upper bound:
 /// largest principal moments plus point masses) of its subtree about its joint, at the given pose.
-pub fn subtree_loads(topo: &Topology, kin: &[BodyKinematics], gravity: f64) -> Vec<(f64, f64)> {
+pub fn subtree_loads<P: Placement>(topo: &Topology, kin: &[P], gravity: f64) -> Vec<(f64, f64)> {
     let n = topo.len();
     let mut mass = topo.mass.clone();
-    let mut moment: Vec<Vector3<f64>> = (0..n).map(|b| kin[b].com * topo.mass[b]).collect();
+    let mut moment: Vec<Vector3<f64>> = (0..n).map(|b| kin[b].com() * topo.mass[b]).collect();
     for b in (1..n).rev() {
         let p = topo.parent[b];
         mass[p] += mass[b];
@@ -124,13 +124,13 @@ pub fn subtree_loads(topo: &Topology, kin: &[BodyKinematics], gravity: f64) -> V
     }
     (0..n)
         .map(|b| {
-            let anchor = kin[b].origin;
+            let anchor = *kin[b].origin();
             let d = (moment[b] / mass[b] - anchor).norm();
             let mut inertia = 0.0;
             let mut stack = vec![b];
             while let Some(i) = stack.pop() {
                 let largest = topo.inertia[i].symmetric_eigenvalues().max();
-                inertia += largest + topo.mass[i] * (kin[i].com - anchor).norm_squared();
+                inertia += largest + topo.mass[i] * (kin[i].com() - anchor).norm_squared();
                 stack.extend((i + 1..n).filter(|&c| topo.parent[c] == i));
             }
             (mass[b] * gravity * d, inertia)

@@ -172,7 +172,7 @@ impl Character {
         let last = self.prepared.reference.steps - 1;
         let k = if s > 0.5 { (k + 1).min(last) } else { k };
         let mut kin = std::mem::take(&mut self.scratch_kinematics);
-        self.prepared.reference.kinematics(k, &mut kin);
+        self.prepared.reference.poses(k, &mut kin);
         let mut state = self.world.save_state();
         state.time = t;
         for (b, s) in state.bodies.iter_mut().enumerate() {

@@ -160,7 +160,7 @@ pub struct Character {
     last_fault: Option<FaultEvent>,
     fault_count: u64,
     /// Reference kinematics buffer of the guard's reset (kept so a reset does not allocate twice).
-    scratch_kinematics: Vec<super::kinematics::BodyKinematics>,
+    scratch_kinematics: Vec<super::kinematics::BodyPose>,
     /// The root's path (the reference until targets are streamed), shared with the world's prescribed root.
     root_track: RootTrack,
     /// Streamed targets, once the first one was set (see `streamed.rs`).

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use nalgebra::Vector3;
 
 use super::super::gains::{JointGains, subtree_loads};
-use super::super::kinematics::BodyKinematics;
+use super::super::kinematics::BodyPose;
 use super::super::reference::{Dofs, ReferenceMotion};
 use super::super::residual::stiffness_corrections;
 use super::super::stream::RootTrack;
@@ -63,8 +63,8 @@ pub(super) struct BuiltWorld {
     pub drives: Vec<Option<DriveId>>,
     /// World constraint index of each body's joint (`usize::MAX` for the root).
     pub joints: Vec<usize>,
-    /// The reference kinematics of step 0 (the buffer is kept by the character for its guard's resets).
-    pub kinematics: Vec<BodyKinematics>,
+    /// The reference poses of step 0 (the buffer is kept by the character for its guard's resets).
+    pub kinematics: Vec<BodyPose>,
     pub root_track: RootTrack,
     /// The root assist's world drive and spring (a free root).
     pub root_assist: Option<(DriveId, SpringId)>,
@@ -109,7 +109,7 @@ impl PreparedClip {
             &config.preprocess,
         )?);
         let mut kin = Vec::new();
-        reference.kinematics(0, &mut kin);
+        reference.poses(0, &mut kin);
         let loads = subtree_loads(&reference.topology, &kin, reference.gravity.norm());
         let gains = model
             .bodies
@@ -223,7 +223,7 @@ impl PreparedClip {
 pub(super) fn build_world(reference: &Arc<ReferenceMotion>, free: bool) -> BuiltWorld {
     // Exact size: the buffer stays with the character (its guard's reset reuses it).
     let mut kin = Vec::with_capacity(reference.bodies());
-    reference.kinematics(0, &mut kin);
+    reference.poses(0, &mut kin);
     let mut world = World::new();
     world.set_gravity(reference.gravity);
     world.set_stabilization(Stabilization::PostStab {

@@ -28,7 +28,7 @@ impl RootRuntime {
         let config = c.prepared.root;
         // Whole-body mass and rotational inertia about the centre of mass, on the first sample.
         let mut kin = Vec::new();
-        reference.kinematics(0, &mut kin);
+        reference.poses(0, &mut kin);
         let topo = &reference.topology;
         let mass: f64 = topo.mass.iter().sum();
         let com = kin
