@@ -10,8 +10,8 @@
 //!    idea): `u_k = log(q_{k−1}⁻¹·q_k)/h`, `u̇_k = (u_{k+1} − u_k)/h`, so one semi-implicit Euler step from state k
 //!    with acceleration `u̇_k` lands exactly on pose k+1. The root's are stored; the joints' are computed where
 //!    read ([`ReferenceMotion::velocity`], [`ReferenceMotion::acceleration`]): nothing in a step reads them (the
-//!    discrete inverse dynamics works on poses and chord twists), and storing them cost 6.6 MB and a fifth of
-//!    the build's time per minute of clip.
+//!    discrete inverse dynamics works on poses and chord twists), and storing them cost 6.6 MB and about a sixth
+//!    of the build's time per minute of clip.
 //! 4. The discrete-step inverse dynamics at every step ([`super::discrete`]): the feedforward the character's
 //!    drives apply, stored in each joint's frame, fixed in the parent body (Cline's "body coordinates", eq. 5.6).
 //!    The continuous one (recursive Newton–Euler, [`super::inverse`]) is an analysis, computed on request:
@@ -324,7 +324,7 @@ impl ReferenceMotion {
         // taken (a lower peak, and an allocator that kept it can hand it out again).
         drop(blocks);
 
-        // 3. Finite-difference velocities and accelerations.
+        // 3. The root's finite-difference velocities and accelerations (the joints' are computed where read).
         let (root_vel, root_acc) = differentiate(&root_pos, h);
 
         let mut reference = ReferenceMotion {

@@ -171,7 +171,7 @@ impl Character {
         let (k, s) = locate(&self.prepared.reference, t);
         let last = self.prepared.reference.steps - 1;
         let k = if s > 0.5 { (k + 1).min(last) } else { k };
-        let mut kin = std::mem::take(&mut self.scratch_kinematics);
+        let mut kin = std::mem::take(&mut self.scratch_poses);
         self.prepared.reference.poses(k, &mut kin);
         let mut state = self.world.save_state();
         state.time = t;
@@ -186,7 +186,7 @@ impl Character {
         }
         state.warm_bases = [Vec::new(), Vec::new()];
         state.warm_impulses.clear();
-        self.scratch_kinematics = kin;
+        self.scratch_poses = kin;
         // The reference state is finite and the body count is the world's own: restoring cannot fail.
         let _ = self.world.restore_state(&state);
         self.clear_forces();

@@ -160,7 +160,7 @@ pub struct Character {
     last_fault: Option<FaultEvent>,
     fault_count: u64,
     /// Reference kinematics buffer of the guard's reset (kept so a reset does not allocate twice).
-    scratch_kinematics: Vec<super::kinematics::BodyPose>,
+    scratch_poses: Vec<super::kinematics::BodyPose>,
     /// The root's path (the reference until targets are streamed), shared with the world's prescribed root.
     root_track: RootTrack,
     /// Streamed targets, once the first one was set (see `streamed.rs`).
@@ -218,7 +218,7 @@ impl Character {
             guard: prepared.guard,
             last_fault: None,
             fault_count: 0,
-            scratch_kinematics: built.kinematics,
+            scratch_poses: built.poses,
             root_track: built.root_track,
             stream: None,
             stream_gain_time_constant: super::stream::GAIN_TIME_CONSTANT_S,

@@ -64,7 +64,7 @@ pub(super) struct BuiltWorld {
     /// World constraint index of each body's joint (`usize::MAX` for the root).
     pub joints: Vec<usize>,
     /// The reference poses of step 0 (the buffer is kept by the character for its guard's resets).
-    pub kinematics: Vec<BodyPose>,
+    pub poses: Vec<BodyPose>,
     pub root_track: RootTrack,
     /// The root assist's world drive and spring (a free root).
     pub root_assist: Option<(DriveId, SpringId)>,
@@ -286,7 +286,7 @@ pub(super) fn build_world(reference: &Arc<ReferenceMotion>, free: bool) -> Built
         world,
         drives,
         joints,
-        kinematics: kin,
+        poses: kin,
         root_track,
         root_assist,
     }
