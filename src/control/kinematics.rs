@@ -53,35 +53,27 @@ pub trait Placement {
     fn com(&self) -> &Vector3<f64>;
 }
 
-impl Placement for BodyPose {
-    #[inline]
-    fn rotation(&self) -> &UnitQuaternion<f64> {
-        &self.rotation
-    }
-    #[inline]
-    fn origin(&self) -> &Vector3<f64> {
-        &self.origin
-    }
-    #[inline]
-    fn com(&self) -> &Vector3<f64> {
-        &self.com
-    }
+/// [`Placement`] for a type with public `rotation`, `origin` and `com` fields.
+macro_rules! placement_by_fields {
+    ($($t:ty),*) => {$(
+        impl Placement for $t {
+            #[inline]
+            fn rotation(&self) -> &UnitQuaternion<f64> {
+                &self.rotation
+            }
+            #[inline]
+            fn origin(&self) -> &Vector3<f64> {
+                &self.origin
+            }
+            #[inline]
+            fn com(&self) -> &Vector3<f64> {
+                &self.com
+            }
+        }
+    )*};
 }
 
-impl Placement for BodyKinematics {
-    #[inline]
-    fn rotation(&self) -> &UnitQuaternion<f64> {
-        &self.rotation
-    }
-    #[inline]
-    fn origin(&self) -> &Vector3<f64> {
-        &self.origin
-    }
-    #[inline]
-    fn com(&self) -> &Vector3<f64> {
-        &self.com
-    }
-}
+placement_by_fields!(BodyPose, BodyKinematics);
 
 /// One instant of the character in generalized coordinates (borrowed slices, indexed by body).
 #[derive(Debug, Clone, Copy)]

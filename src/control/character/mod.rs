@@ -159,7 +159,7 @@ pub struct Character {
     guard: GuardConfig,
     last_fault: Option<FaultEvent>,
     fault_count: u64,
-    /// Reference kinematics buffer of the guard's reset (kept so a reset does not allocate twice).
+    /// Reference poses buffer of the guard's reset (kept so a reset does not allocate twice).
     scratch_poses: Vec<super::kinematics::BodyPose>,
     /// The root's path (the reference until targets are streamed), shared with the world's prescribed root.
     root_track: RootTrack,
