@@ -179,34 +179,33 @@ impl Topology {
         self.forward_by(
             (s.root_pos, s.root_vel, s.root_acc),
             s.rot,
-            |b| s.vel[b],
-            |b| s.acc[b],
+            |b| (s.vel[b], s.acc[b]),
             out,
         );
     }
 
     /// [`Topology::forward`] with the root's `(position, velocity, acceleration)`, the rotations, and each body's
-    /// relative velocity and acceleration from `vel(b)` and `acc(b)` (stored or computed on demand: the reference
-    /// derives them from its poses).
+    /// relative `(velocity, acceleration)` from `motion(b)` (stored or computed on demand: the reference derives
+    /// them from its poses).
     pub(crate) fn forward_by(
         &self,
         (root_pos, root_vel, root_acc): (Vector3<f64>, Vector3<f64>, Vector3<f64>),
         rot: &[UnitQuaternion<f64>],
-        vel: impl Fn(usize) -> Vector3<f64>,
-        acc: impl Fn(usize) -> Vector3<f64>,
+        motion: impl Fn(usize) -> (Vector3<f64>, Vector3<f64>),
         out: &mut Vec<BodyKinematics>,
     ) {
         out.clear();
         for (b, (&p, q)) in self.parent.iter().zip(rot).enumerate() {
+            let (vel, acc) = motion(b);
             let mut k = if p == usize::MAX {
                 let r = *q;
                 BodyKinematics {
                     rotation: r,
                     origin: root_pos,
                     com: Vector3::zeros(),
-                    omega: r * vel(b),
+                    omega: r * vel,
                     com_velocity: root_vel,
-                    alpha: r * acc(b),
+                    alpha: r * acc,
                     com_acceleration: root_acc,
                 }
             } else {
@@ -218,14 +217,14 @@ impl Topology {
                 let d = pk.origin + arm - pk.com;
                 let a_origin =
                     pk.com_acceleration + pk.alpha.cross(&d) + pk.omega.cross(&pk.omega.cross(&d));
-                let u = r * vel(b);
+                let u = r * vel;
                 BodyKinematics {
                     rotation: r,
                     origin: pk.origin + arm,
                     com: Vector3::zeros(),
                     omega: pk.omega + u,
                     com_velocity: v_origin,
-                    alpha: pk.alpha + pk.omega.cross(&u) + r * acc(b),
+                    alpha: pk.alpha + pk.omega.cross(&u) + r * acc,
                     com_acceleration: a_origin,
                 }
             };

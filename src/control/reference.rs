@@ -369,9 +369,11 @@ impl ReferenceMotion {
     ) -> GeneralizedState<'a> {
         let nb = self.bodies();
         vel.clear();
-        vel.extend((0..nb).map(|b| self.velocity(k, b)));
         acc.clear();
-        acc.extend((0..nb).map(|b| self.acceleration(k, b)));
+        for (u, a) in (0..nb).map(|b| self.motion(k, b)) {
+            vel.push(u);
+            acc.push(a);
+        }
         GeneralizedState {
             root_pos: self.root_pos[k],
             root_vel: self.root_vel[k],
@@ -397,11 +399,22 @@ impl ReferenceMotion {
     /// The angular acceleration of body `b` relative to its parent at sample `k` (rad/s², body frame): the
     /// forward difference of [`ReferenceMotion::velocity`]; the last sample repeats the one before.
     pub fn acceleration(&self, k: usize, b: usize) -> Vector3<f64> {
+        self.motion(k, b).1
+    }
+
+    /// [`ReferenceMotion::velocity`] and [`ReferenceMotion::acceleration`] together, the velocity computed once.
+    pub fn motion(&self, k: usize, b: usize) -> (Vector3<f64>, Vector3<f64>) {
+        let u = self.velocity(k, b);
         if self.steps < 2 {
-            return Vector3::zeros();
+            return (u, Vector3::zeros());
         }
-        let k = k.min(self.steps - 2);
-        (self.velocity(k + 1, b) - self.velocity(k, b)) / self.h
+        // The difference of samples `j` and `j + 1`, `j = min(k, steps − 2)`: one of the two is `u`.
+        let acc = if k + 1 < self.steps {
+            (self.velocity(k + 1, b) - u) / self.h
+        } else {
+            (u - self.velocity(k - 1, b)) / self.h
+        };
+        (u, acc)
     }
 
     /// `log(q_{k−1}⁻¹·q_k)/h` of body `b` (`k ≥ 1`).
@@ -419,8 +432,7 @@ impl ReferenceMotion {
         self.topology.forward_by(
             (self.root_pos[k], self.root_vel[k], self.root_acc[k]),
             &self.rot[k * nb..(k + 1) * nb],
-            |b| self.velocity(k, b),
-            |b| self.acceleration(k, b),
+            |b| self.motion(k, b),
             out,
         );
     }

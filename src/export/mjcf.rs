@@ -392,10 +392,9 @@ impl Row {
             } else {
                 q4(&mut self.qpos, &(rest[b].inverse() * reference.rot[i]));
             }
-            self.qvel
-                .extend_from_slice(reference.velocity(k, b).as_slice());
-            self.qacc
-                .extend_from_slice(reference.acceleration(k, b).as_slice());
+            let (u, du) = reference.motion(k, b);
+            self.qvel.extend_from_slice(u.as_slice());
+            self.qacc.extend_from_slice(du.as_slice());
             self.qfrc.extend_from_slice(torque.as_slice());
         }
     }
