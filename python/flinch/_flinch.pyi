@@ -106,7 +106,9 @@ class Character:
     def joint_deviations(self) -> _F64:
         """Deviation of each joint from the reference (radians; 0 for merged bones), shape (joints,)."""
     def torques(self) -> _F64:
-        """Inverse-dynamics joint torques of the reference (N·m, joint frame), shape (steps, bodies, 3)."""
+        """Continuous inverse-dynamics joint torques of the reference (N·m, joint frame), shape (steps, bodies, 3).
+
+        Computed on each call (about a third of the clip's preparation): keep the array."""
     def feedforward(self) -> _F64:
         """Feedforward torques of the drives (N·m, joint frame), shape (steps, bodies, 3)."""
     def evaluate(

@@ -87,7 +87,7 @@ impl ReferenceMotion {
 
     /// The continuous inverse dynamics (recursive Newton–Euler at every sample's `(q, u, u̇)`): the joint torques
     /// of the reference in each joint's frame and the root's residual force. `threads` as for
-    /// [`ReferenceMotion::compute_inverse_dynamics`]. Costs about a third of [`ReferenceMotion::build`]; call it
+    /// [`ReferenceMotion::compute_inverse_dynamics`]. Costs about half as much as [`ReferenceMotion::build`]; call it
     /// once and keep the result.
     pub fn continuous_inverse_dynamics(&self, threads: Option<usize>) -> ContinuousInverseDynamics {
         let (n, nb) = (self.steps, self.bodies());
