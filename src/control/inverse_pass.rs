@@ -5,7 +5,7 @@
 //! - the continuous recursive Newton–Euler at `(q, u, u̇)` ([`ReferenceMotion::continuous_inverse_dynamics`]):
 //!   the textbook joint torques, which MuJoCo's `mj_inverse` reproduces. No step reads them (they are for analysis:
 //!   the Python binding, the MJCF comparison, the tests), so they are computed when asked for, not by every
-//!   preparation: it spent a quarter of the build's instructions on them (forward kinematics with velocities and
+//!   preparation: it spent a sixth of the build's instructions on them (forward kinematics with velocities and
 //!   accelerations, Newton–Euler) and wrote a 3.3 MB table per minute of clip.
 
 use nalgebra::{UnitQuaternion, Vector3};
