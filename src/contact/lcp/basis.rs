@@ -98,29 +98,12 @@ impl BasisInverse {
         }
         self.work.copy_from(b);
         lu_factor(&mut self.work, &mut self.perm);
-        let (work, perm) = (
-            std::mem::take(&mut self.work),
-            std::mem::take(&mut self.perm),
-        );
-        let ok = self.invert_lu(&work, &perm);
-        (self.work, self.perm) = (work, perm);
-        ok
-    }
-
-    /// Replaces the inverse by the inverse of the matrix whose [`lu_factor`] factors are `lu` and `perm` (a
-    /// caller that has factored the basis already saves the second factorisation of [`Self::refactor`]). Returns
-    /// false, leaving the old inverse in place, if the factors are singular or the inverse is not finite.
-    pub(crate) fn invert_lu(&mut self, lu: &DMatrix<f64>, perm: &[(usize, usize)]) -> bool {
-        let n = lu.nrows();
-        if self.fresh.shape() != (n, n) {
-            zeroed_matrix(&mut self.fresh, n, n);
-        }
         if self.scratch.shape() != (n, n) {
             zeroed_matrix(&mut self.scratch, n, n);
         }
         if !lu_inverse(
-            lu,
-            perm,
+            &self.work,
+            &self.perm,
             &mut self.scratch,
             &mut self.order,
             &mut self.fresh,
