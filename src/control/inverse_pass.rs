@@ -8,7 +8,7 @@
 //!   preparation: it spent a sixth of the build's instructions on them (forward kinematics with velocities and
 //!   accelerations, Newton–Euler) and wrote a 3.3 MB table per minute of clip.
 
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 
 use super::discrete::{Twists, chord_twists, joint_step_targets_in, step_wrenches_with};
 use super::inverse::{JointWrenches, newton_euler_with};
@@ -24,14 +24,20 @@ pub struct ContinuousInverseDynamics {
     pub torque: Vec<Vector3<f64>>,
     /// Residual force on the root per step (N, world), applied at its origin.
     pub root_force: Vec<Vector3<f64>>,
-    /// Bodies per step.
-    pub bodies: usize,
 }
 
 impl ContinuousInverseDynamics {
+    /// Bodies per step (the torques per root force).
+    pub fn bodies(&self) -> usize {
+        self.torque
+            .len()
+            .checked_div(self.root_force.len())
+            .unwrap_or(0)
+    }
+
     /// The torque of body `b`'s joint at sample `k` (see [`ContinuousInverseDynamics::torque`]).
     pub fn joint_torque(&self, k: usize, b: usize) -> Vector3<f64> {
-        self.torque[k * self.bodies + b]
+        self.torque[k * self.bodies() + b]
     }
 }
 
@@ -108,12 +114,7 @@ impl ReferenceMotion {
             let mut wrenches = JointWrenches::default();
             for k in r {
                 self.kinematics(k, &mut kin);
-                inertia.clear();
-                inertia.extend(
-                    kin.iter()
-                        .enumerate()
-                        .map(|(b, k)| self.topology.inertia_world(b, &k.rotation)),
-                );
+                self.world_inertias(&kin, &mut inertia);
                 newton_euler_with(&self.topology, &kin, &inertia, &self.gravity, &mut wrenches);
                 self.joint_axes_world(&kin, &mut axes);
                 for (b, a) in axes.iter().enumerate() {
@@ -128,8 +129,17 @@ impl ReferenceMotion {
         ContinuousInverseDynamics {
             torque: torque.finish(),
             root_force: root_force.finish(),
-            bodies: nb,
         }
+    }
+
+    /// Each body's world inertia about its CoM at poses `kin` (both inverse dynamics use them), into `out`.
+    fn world_inertias<P: Placement>(&self, kin: &[P], out: &mut Vec<Matrix3<f64>>) {
+        out.clear();
+        out.extend(
+            kin.iter()
+                .enumerate()
+                .map(|(b, k)| self.topology.inertia_world(b, k.rotation())),
+        );
     }
 
     /// Each joint's world axes `R_parent·joint_frame` at poses `kin` (the root's: its rotation), into `out`.
@@ -177,12 +187,7 @@ impl ReferenceMotion {
                 }
                 break;
             }
-            inertia.clear();
-            inertia.extend(
-                kin.iter()
-                    .enumerate()
-                    .map(|(b, k)| self.topology.inertia_world(b, &k.rotation)),
-            );
+            self.world_inertias(&kin, &mut inertia);
             self.joint_axes_world(&kin, &mut axes);
             self.poses(k + 1, &mut next);
             chord_twists(&kin, &next, h, &mut v1);
