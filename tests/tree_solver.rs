@@ -242,6 +242,79 @@ fn angular_couplings_and_inverse_blocks_agree_with_dense_lu() {
     println!("figure inverse_blocks_max_rel_diff {worst:e} ratio");
 }
 
+/// A character's joints are ball joints (rows `[[s]×ᵀ, I]` on the child, `[[s]×, −I]` on the parent), which the
+/// tree solver eliminates in their null space (`ball.rs`) instead of by the body pivot. Random trees of them
+/// under a 6-row world-constrained root, with angular drive couplings on most joints, none on some, a full one on
+/// a few and a joint written parent-first on a few (those two take the general front): solve and inverse blocks
+/// against the dense oracle.
+#[test]
+fn ball_joint_trees_and_inverse_blocks_agree_with_dense_lu() {
+    let mut rng = Lcg(0xba11_f00d);
+    let mut worst: f64 = 0.0;
+    for n in [2, 3, 8, 19, 40] {
+        let mut sys = BlockSystem::default();
+        for i in 0..n {
+            let b = rand_mat(&mut rng, 1.0);
+            let mass = 0.5 + 5.0 * rng.next_f64();
+            sys.diag.push(
+                b * b.transpose() * 0.5 + Matrix6::identity() * mass + rand_mat(&mut rng, 0.1),
+            );
+            if i == 0 {
+                sys.constraints.push(ConstraintBlock {
+                    rows: 6,
+                    body_a: 0,
+                    body_b: None,
+                    ja: Matrix6::identity() * 2.0 + rand_mat(&mut rng, 0.5),
+                    jb: Matrix6::zeros(),
+                });
+                continue;
+            }
+            let p = rng.below(i);
+            let mut s = || [0.0; 3].map(|_| 0.4 * (rng.next_f64() - 0.5));
+            let (jc, jp) = ball(s(), s());
+            let parent_first = rng.below(6) == 0;
+            sys.constraints.push(ConstraintBlock {
+                rows: 3,
+                body_a: if parent_first { p } else { i },
+                body_b: Some(if parent_first { i } else { p }),
+                ja: if parent_first { jp } else { jc },
+                jb: if parent_first { jc } else { jp },
+            });
+            let kind = rng.below(8);
+            if kind == 0 {
+                continue;
+            }
+            let (mut cp, mut pc) = (rand_mat(&mut rng, 0.3), rand_mat(&mut rng, 0.3));
+            if kind > 1 {
+                for m in [&mut cp, &mut pc] {
+                    let corner = m.fixed_view::<3, 3>(0, 0).into_owned();
+                    m.fill(0.0);
+                    m.fixed_view_mut::<3, 3>(0, 0).copy_from(&corner);
+                }
+            }
+            sys.couplings.push(Coupling {
+                i,
+                j: p,
+                a_ij: cp,
+                a_ji: pc,
+            });
+        }
+        let (a, b) = random_rhs(&mut rng, &sys);
+        let dense = solve_with(&mut DenseSolver::default(), &sys, &a, &b).expect("dense");
+        let mut tree = TreeSolver::new();
+        let t = solve_with(&mut tree, &sys, &a, &b).expect("tree");
+        let (fd, ft) = (flat(&dense), flat(&t));
+        let diff: Vec<f64> = fd.iter().zip(&ft).map(|(d, t)| d - t).collect();
+        let rel = norm(&diff) / norm(&fd);
+        assert!(rel <= 1e-11, "{n} bodies: solve {rel:e}");
+        let picks: Vec<usize> = (0..n.min(4)).map(|_| rng.below(n)).collect();
+        let err = inverse_blocks_against_dense(&mut tree, &sys, &picks);
+        assert!(err <= 1e-11, "{n} bodies: inverse blocks {err:e}");
+        worst = worst.max(err).max(rel);
+    }
+    println!("figure ball_trees_vs_dense_max_rel_diff {worst:e} ratio");
+}
+
 /// A front sized for the angular couplings its structure was analysed with grows when the same structure later
 /// brings full couplings (and keeps that room when they turn angular again): each factorisation of one solver
 /// agrees with the dense oracle, solve and inverse blocks alike.

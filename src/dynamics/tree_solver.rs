@@ -31,8 +31,10 @@ use nalgebra::{Matrix6, Vector6};
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
 
 mod analysis;
+mod ball;
 mod exact;
 mod inverse6;
+mod root;
 
 use analysis::{Analysis, Signature};
 
@@ -138,6 +140,8 @@ struct Plan {
     room: exact::Kind,
     /// Number of fronts between this one and its root (0 for a root).
     depth: usize,
+    /// A root held by six world rows (`root.rs`): solved without inverting its pivots.
+    square_root: bool,
 }
 
 impl Plan {
@@ -206,8 +210,8 @@ pub struct TreeSolver {
     z: Vec<Vector6<f64>>,
     /// The factors of the exact-size fronts (`exact.rs`), each front at its `pool0`.
     pool: Vec<f64>,
-    /// Per position: the coupling kind an exact front was factored with (value-dependent, so set by `factor`).
-    kinds: Vec<exact::Kind>,
+    /// Per position: how an exact front was factored (value-dependent, so set by `factor`).
+    layouts: Vec<exact::Layout>,
     /// Scratch of [`SaddlePointSolver::inverse_blocks`] (its `X` is in `acc`): per depth in the tree the forward
     /// results `Z` for the slots (6 right-hand sides at once) of the front at that depth on the current column's
     /// path (a path to the root has one front per depth, so this is as long as the deepest path, not one entry
@@ -241,6 +245,7 @@ impl TreeSolver {
         self.coupling_refs = analysis.coupling_refs;
         let (mut pivots, mut blocks, mut pool) = (0, 0, 0);
         for plan in &mut self.plans {
+            plan.square_root = plan.parent.is_none() && plan.world_rows == 6;
             if plan.parent.is_some() && plan.world_rows == 0 {
                 plan.exact = plan.joint_rows;
                 plan.pool0 = pool;
@@ -254,7 +259,7 @@ impl TreeSolver {
             blocks += b;
         }
         self.pool = vec![0.0; pool];
-        self.kinds = vec![exact::Kind::None; len];
+        self.layouts = vec![exact::Layout::General(exact::Kind::None); len];
         // Parents come after their children: descending positions see a parent's depth before its children's.
         for pos in (0..len).rev() {
             self.plans[pos].depth = self.plans[pos]
@@ -291,6 +296,10 @@ impl TreeSolver {
             if plan.exact > 0 {
                 // Adds its update to the parent's pivot in place (a returned 6×6 was copied twice on the way).
                 with_rows!(plan.exact, R => self.factor_exact::<R>(sys, pos))?;
+                continue;
+            }
+            if plan.square_root {
+                self.factor_square_root(sys, pos)?;
                 continue;
             }
             self.assemble(sys, pos, f);
@@ -500,6 +509,11 @@ impl SaddlePointSolver for TreeSolver {
                 with_rows!(plan.exact, R => self.forward_exact::<R>(pos, b, x, lambda));
                 continue;
             }
+            if plan.square_root {
+                // Its solution is final here: the backward pass starts below it.
+                self.solve_square_root(pos, b, x, lambda);
+                continue;
+            }
             let present = plan.present();
             let mut y = [
                 self.yb[pos],
@@ -528,6 +542,9 @@ impl SaddlePointSolver for TreeSolver {
             let plan = &self.plans[pos];
             if plan.exact > 0 {
                 with_rows!(plan.exact, R => self.backward_exact::<R>(pos, x, lambda));
+                continue;
+            }
+            if plan.square_root {
                 continue;
             }
             let present = plan.present();

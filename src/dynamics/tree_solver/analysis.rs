@@ -219,6 +219,7 @@ impl Analysis {
                 room: super::exact::Kind::None,
                 // Filled once the whole order is known.
                 depth: 0,
+                square_root: false,
             });
         }
         Ok(out)

@@ -22,6 +22,7 @@
 use nalgebra::{Matrix3, Matrix6, SMatrix};
 
 use super::CouplingRef;
+use super::ball;
 use super::inverse6::{invert_body, invert_small};
 use crate::dynamics::system::BlockSystem;
 
@@ -153,6 +154,14 @@ pub(super) enum Singular {
     Joint,
 }
 
+/// How a front was factored, kept for its solve passes: the general block LU with its coupling's kind, or a
+/// ball joint's null-space elimination (`ball.rs`), with or without an (angular) coupling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Layout {
+    General(Kind),
+    Ball { coupled: bool },
+}
+
 /// Factors one front. `acc` is the body pivot after the children's updates, `jc`/`jp` the joint rows on the
 /// body and on its parent, `coupling` the blocks `(A[c][p], A[p][c])`. Writes the factors to `pool` (the
 /// front's slice) and adds the update to the parent's pivot `parent`.
@@ -164,28 +173,26 @@ pub(super) fn factor<const R: usize>(
     jp: &SMatrix<f64, R, 6>,
     coupling: Coupling<'_>,
     tol: f64,
-) -> Result<(), Singular> {
+) -> Result<Layout, Singular> {
+    // A ball joint's rows are `[[a]×, I]` on the body and `[[b]×, −I]` on the parent, exactly
+    // (`Anchors::evaluate`): its null space is explicit, and the front is eliminated by it (`ball.rs`), which
+    // fits in the room of any 3-row front (`ball::len` ≤ `Offsets::len(3, Kind::None)`).
+    if !matches!(coupling, Coupling::Full(..)) && unit_linear(jc, 1.0) && unit_linear(jp, -1.0) {
+        let a = ball::skew_axis(&block::<R, 6, 3, 3>(jc, 0, 0));
+        let b = ball::skew_axis(&block::<R, 6, 3, 3>(jp, 0, 0));
+        if let (Some(a), Some(b)) = (a, b) {
+            ball::factor(pool, acc, parent, &a, &b, coupling, tol)?;
+            let coupled = matches!(coupling, Coupling::Angular(..));
+            return Ok(Layout::Ball { coupled });
+        }
+    }
     let o = Offsets::of(R, coupling.kind());
     let inv0 = invert_body(acc, tol).ok_or(Singular::Body)?;
     // Signs are folded into what is stored (`n_bj = −U_bj`, `n_pj = −F_pj`), so no block is ever negated (a
     // negated nalgebra block is an element-by-element pass of its own). Slot body: U_bj = D⁻¹·F_bj with
     // F_bj = −J_cᵀ; the joint pivot's update is F_jj −= F_jb·U_bj, i.e. F_jj = J_c·D⁻¹·J_cᵀ.
-    // A ball joint's rows are `[A, I]` on the body and `[B, −I]` on the parent, exactly (`Anchors::evaluate`);
-    // with no coupling outside the angular corner, those identity columns stay as they are through the front, and
-    // the products with them are copies: a third of the front's multiply-adds skipped, with the same sums in the
-    // same order (the skipped terms are `±0`).
-    let ball =
-        !matches!(coupling, Coupling::Full(..)) && unit_linear(jc, 1.0) && unit_linear(jp, -1.0);
-    let n_bj: SMatrix<f64, 6, R> = if ball {
-        mul_unit_t(&inv0, jc)
-    } else {
-        mul(&inv0, &jc.transpose())
-    };
-    let f_jj: SMatrix<f64, R, R> = if ball {
-        mul_unit(jc, &n_bj)
-    } else {
-        mul(jc, &n_bj)
-    };
+    let n_bj: SMatrix<f64, 6, R> = mul(&inv0, &jc.transpose());
+    let f_jj: SMatrix<f64, R, R> = mul(jc, &n_bj);
     let mut f_jp: SMatrix<f64, R, 6> = *jp;
     let mut n_pj: SMatrix<f64, 6, R> = jp.transpose();
     // The coupling's share of the parent's update, C_pc·U_bp, is taken here while U_bp is at hand (it does not
@@ -195,13 +202,8 @@ pub(super) fn factor<const R: usize>(
         Coupling::None => {}
         Coupling::Angular(cp, pc) => {
             let u_bp: SMatrix<f64, 6, 3> = mul(&block::<6, 6, 6, 3>(&inv0, 0, 0), cp);
-            let jc_u_bp = if ball {
-                mul_unit(jc, &u_bp)
-            } else {
-                mul(jc, &u_bp)
-            };
             let mut f_jp3 = f_jp.fixed_columns_mut::<3>(0);
-            f_jp3 -= jc_u_bp;
+            f_jp3 -= mul(jc, &u_bp);
             let mut n_pj3 = n_pj.fixed_rows_mut::<3>(0);
             n_pj3 -= mul(pc, &block::<6, R, 3, R>(&n_bj, 0, 0));
             c_pp3 = Some(mul(pc, &block::<6, 3, 3, 3>(&u_bp, 0, 0)));
@@ -218,29 +220,9 @@ pub(super) fn factor<const R: usize>(
         }
     }
     let inv1 = invert_small::<R>(&f_jj, tol).ok_or(Singular::Joint)?;
-    // F_pp = −C_pc·U_bp − F_pj·U_jp. For a ball joint, F_jp's last columns are still −I and N_pj's last rows −I.
-    let (u_jp, mut f_pp) = if ball {
-        let mut u_jp = SMatrix::<f64, R, 6>::zeros();
-        let left = mul(&inv1, &block::<R, 6, R, 3>(&f_jp, 0, 0));
-        for i in 0..R {
-            for m in 0..3 {
-                u_jp[(i, m)] = left[(i, m)];
-                u_jp[(i, 3 + m)] = -inv1[(i, m)];
-            }
-        }
-        let top = mul(&block::<6, R, 3, R>(&n_pj, 0, 0), &u_jp);
-        let mut f_pp = Matrix6::zeros();
-        for j in 0..6 {
-            for i in 0..3 {
-                f_pp[(i, j)] = top[(i, j)];
-                f_pp[(3 + i, j)] = -u_jp[(i, j)];
-            }
-        }
-        (u_jp, f_pp)
-    } else {
-        let u_jp = mul(&inv1, &f_jp);
-        (u_jp, mul(&n_pj, &u_jp))
-    };
+    // F_pp = −C_pc·U_bp − F_pj·U_jp.
+    let u_jp = mul(&inv1, &f_jp);
+    let mut f_pp = mul(&n_pj, &u_jp);
     if let Some(c) = c_pp3 {
         let mut f_pp3 = f_pp.fixed_view_mut::<3, 3>(0, 0);
         f_pp3 -= c;
@@ -255,7 +237,7 @@ pub(super) fn factor<const R: usize>(
     store(pool, o.l_pj, &n_pj);
     store(pool, o.inv1, &inv1);
     *parent += f_pp;
-    Ok(())
+    Ok(Layout::General(coupling.kind()))
 }
 
 /// Whether the joint rows' linear columns (3 … 5) are exactly `s·I`: a ball joint's rows (3 of them).
@@ -263,35 +245,19 @@ fn unit_linear<const R: usize>(j: &SMatrix<f64, R, 6>, s: f64) -> bool {
     R == 3 && (0..3).all(|i| (0..3).all(|m| j[(i, 3 + m)] == if i == m { s } else { 0.0 }))
 }
 
-/// `J·X` for joint rows `J = [A, I]` ([`unit_linear`]): `A·X_top + X_bottom`, the sums of `mul(J, X)` in the
-/// same order without its products with the identity's ones and zeros.
+// Every 3-row front's pool slice has room for a ball front's factors.
+const _: () = assert!(ball::len(true) <= Offsets::len(3, Kind::None));
+
+/// A front's `R` rows as the 3 rows of a ball front (only called when `R` is 3).
 #[inline(always)]
-fn mul_unit<const R: usize, const C: usize>(
-    j: &SMatrix<f64, R, 6>,
-    x: &SMatrix<f64, 6, C>,
-) -> SMatrix<f64, R, C> {
-    let mut out = mul(&block::<R, 6, R, 3>(j, 0, 0), &block::<6, C, 3, C>(x, 0, 0));
-    for c in 0..C {
-        for i in 0..R {
-            out[(i, c)] += x[(3 + i, c)];
-        }
-    }
-    out
+fn rows3<const R: usize, const C: usize>(m: &SMatrix<f64, R, C>) -> SMatrix<f64, 3, C> {
+    SMatrix::from_column_slice(m.as_slice())
 }
 
-/// `X·Jᵀ` for joint rows `J = [A, I]` ([`unit_linear`]): `X_left·Aᵀ + X_right`, as [`mul_unit`].
+/// A ball front's 3 rows as the front's `R` rows (only called when `R` is 3).
 #[inline(always)]
-fn mul_unit_t<const R: usize>(x: &Matrix6<f64>, j: &SMatrix<f64, R, 6>) -> SMatrix<f64, 6, R> {
-    let mut out = mul(
-        &block::<6, 6, 6, 3>(x, 0, 0),
-        &block::<R, 6, R, 3>(j, 0, 0).transpose(),
-    );
-    for i in 0..R {
-        for r in 0..6 {
-            out[(r, i)] += x[(r, 3 + i)];
-        }
-    }
-    out
+fn rows_r<const R: usize, const C: usize>(m: &SMatrix<f64, 3, C>) -> SMatrix<f64, R, C> {
+    SMatrix::from_column_slice(m.as_slice())
 }
 
 /// A pool block as a fixed-size matrix, for the [`mul`] kernel: nalgebra's products with a pool view are its
@@ -306,10 +272,17 @@ fn load<const A: usize, const B: usize>(pool: &[f64], off: usize) -> SMatrix<f64
 /// parent's right-hand side.
 pub(super) fn forward<const R: usize, const C: usize>(
     pool: &[f64],
-    kind: Kind,
+    layout: Layout,
     y0: &SMatrix<f64, 6, C>,
     y1: &SMatrix<f64, R, C>,
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>, SMatrix<f64, 6, C>) {
+    let kind = match layout {
+        Layout::General(kind) => kind,
+        Layout::Ball { coupled } => {
+            let (z0, z1, yp) = ball::forward::<C>(pool, coupled, y0, &rows3(y1));
+            return (z0, rows_r(&z1), yp);
+        }
+    };
     let o = Offsets::of(R, kind);
     let z0 = mul(&load::<6, 6>(pool, o.inv0), y0);
     let w1 = y1 - mul(&load::<R, 6>(pool, o.l_jb), &z0);
@@ -330,11 +303,18 @@ pub(super) fn forward<const R: usize, const C: usize>(
 /// Back substitution of one front from the parent's solution `xp`: returns the body's `x` and the joint's λ.
 pub(super) fn backward<const R: usize, const C: usize>(
     pool: &[f64],
-    kind: Kind,
+    layout: Layout,
     z0: &SMatrix<f64, 6, C>,
     z1: &SMatrix<f64, R, C>,
     xp: &SMatrix<f64, 6, C>,
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, R, C>) {
+    let kind = match layout {
+        Layout::General(kind) => kind,
+        Layout::Ball { .. } => {
+            let (x0, x1) = ball::backward::<C>(pool, z0, &rows3(z1), xp);
+            return (x0, rows_r(&x1));
+        }
+    };
     let o = Offsets::of(R, kind);
     let x1 = z1 - mul(&load::<R, 6>(pool, o.u_jp), xp);
     let mut x0 = z0 + mul(&load::<6, R>(pool, o.u_bj), &x1);

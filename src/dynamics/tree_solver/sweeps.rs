@@ -76,7 +76,6 @@ impl TreeSolver {
                 exact::Coupling::Full(cp, pc)
             }
         };
-        self.kinds[pos] = coupling.kind();
         if coupling.kind() > plan.room {
             self.grow_front(pos, coupling.kind());
         }
@@ -86,15 +85,18 @@ impl TreeSolver {
         let pp = plan.parent.expect("an exact front has a parent");
         let (below, above) = self.acc.split_at_mut(pp);
         let (acc, parent) = (&below[pos], &mut above[0]);
-        exact::factor::<R>(pool, acc, parent, &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
-            singular(
-                plan,
-                match s {
-                    exact::Singular::Body => BODY,
-                    exact::Singular::Joint => JOINT,
-                },
-            )
-        })
+        let layout =
+            exact::factor::<R>(pool, acc, parent, &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
+                singular(
+                    plan,
+                    match s {
+                        exact::Singular::Body => BODY,
+                        exact::Singular::Joint => JOINT,
+                    },
+                )
+            })?;
+        self.layouts[pos] = layout;
+        Ok(())
     }
 
     /// Gives the exact front at `pos` room for a coupling of kind `kind`: it was analysed with a smaller one (a
@@ -126,9 +128,9 @@ impl TreeSolver {
         let plan = &self.plans[pos];
         let members = &self.members[plan.joint.0..plan.joint.1];
         let y1 = gather_rows::<R>(members, b);
-        let kind = self.kinds[pos];
+        let layout = self.layouts[pos];
         let (z0, z1, yp) =
-            exact::forward::<R, 1>(&self.pool[plan.pool0..], kind, &self.yb[pos], &y1);
+            exact::forward::<R, 1>(&self.pool[plan.pool0..], layout, &self.yb[pos], &y1);
         x[plan.body] = z0;
         scatter_rows(members, &z1, lambda);
         if let Some(pp) = plan.parent {
@@ -150,9 +152,9 @@ impl TreeSolver {
             .parent
             .map_or(Vector6::zeros(), |pp| x[self.plans[pp].body]);
         let z1 = gather_rows::<R>(members, lambda);
-        let kind = self.kinds[pos];
+        let layout = self.layouts[pos];
         let (x0, x1) =
-            exact::backward::<R, 1>(&self.pool[plan.pool0..], kind, &x[plan.body], &z1, &xp);
+            exact::backward::<R, 1>(&self.pool[plan.pool0..], layout, &x[plan.body], &z1, &xp);
         x[plan.body] = x0;
         scatter_rows(members, &x1, lambda);
     }
@@ -165,12 +167,16 @@ impl TreeSolver {
         loop {
             let plan = &self.plans[p];
             self.blk_col[p] = col;
+            if plan.square_root {
+                // Its `X` is zero whatever reaches it (`block_backward`): nothing to store.
+                break;
+            }
             let yp = if plan.exact > 0 {
                 let pool = &self.pool[plan.pool0..];
-                let kind = self.kinds[p];
+                let layout = self.layouts[p];
                 with_rows!(plan.exact, R => {
                     let (z0, z1, yp) =
-                        exact::forward::<R, 6>(pool, kind, &y, &SMatrix::<f64, R, 6>::zeros());
+                        exact::forward::<R, 6>(pool, layout, &y, &SMatrix::<f64, R, 6>::zeros());
                     self.blk_z[plan.depth][BODY] = z0;
                     self.blk_z[plan.depth][JOINT].fixed_rows_mut::<R>(0).copy_from(&z1);
                     yp
@@ -206,6 +212,11 @@ impl TreeSolver {
     /// parent's `X` (fronts off that column's path have `Z` = 0).
     pub(super) fn block_backward(&mut self, pos: usize, col: usize) {
         let plan = &self.plans[pos];
+        if plan.square_root {
+            // `J x = 0` with a regular `J`: unit wrenches do not move a root held by six world rows.
+            self.acc[pos] = Matrix6::zeros();
+            return;
+        }
         let xp = plan.parent.map_or(Matrix6::zeros(), |pp| self.acc[pp]);
         let on_path = self.blk_col[pos] == col;
         let z = |k: usize| {
@@ -217,10 +228,10 @@ impl TreeSolver {
         };
         let x0 = if plan.exact > 0 {
             let pool = &self.pool[plan.pool0..];
-            let kind = self.kinds[pos];
+            let layout = self.layouts[pos];
             with_rows!(plan.exact, R => {
                 let z1 = z(JOINT).fixed_rows::<R>(0).into_owned();
-                exact::backward::<R, 6>(pool, kind, &z(BODY), &z1, &xp).0
+                exact::backward::<R, 6>(pool, layout, &z(BODY), &z1, &xp).0
             })
         } else {
             let present = plan.present();

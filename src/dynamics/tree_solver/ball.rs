@@ -1,0 +1,225 @@
+//! Ball-joint fronts eliminated in the joint's null space (articulated-body style) instead of by the body pivot.
+//!
+//! A ball joint's rows are `[Ā, I]` on the body and `[B̄, −I]` on its parent (`Anchors::evaluate`), so the
+//! joint fixes the body's linear velocity: `v = b − Ā ω − B̄ ω_p + v_p`. The front's unknowns are the body's
+//! `x = (ω, v)` and the joint's `λ`; with the body pivot `[[P, Q], [R, S]]` (3×3 blocks, angular first), the
+//! coupling `c = A[c][p]` and `p = A[p][c]` (angular corners: a drive's), the body's linear rows give
+//! `λ = R ω + S v − y_v`, and its angular rows, with `v` and `λ` put in, a 3×3 system for `ω` alone:
+//!
+//! `D ω = y_ω − Āᵀ y_v − E b + (E B̄ − c) ω_p − E v_p`,  `D = P − Āᵀ R − E Ā`,  `E = Q − Āᵀ S`.
+//!
+//! So `ω = ω₀ + W_ω ω_p + W_v v_p` and `λ = λ₀ + L_ω ω_p + L_v v_p` with `W_ω = D⁻¹(E B̄ − c)`,
+//! `W_v = −D⁻¹E`, `L_ω = F W_ω − S B̄`, `L_v = F W_v + S`, `F = R − S Ā`, and the parent's rows receive
+//! `[p ω − B̄ᵀ λ; λ]`. This is the same saddle-point system eliminated in another order (the joint rows pivot
+//! on their identity block, which needs no pivoting); every block is 3×3 and only one 3×3 pivot is inverted,
+//! where the general front inverts the 6×6 body pivot and the 3×3 joint pivot (docs/tree_solver.md).
+//!
+//! `Ā` and `B̄` are cross-product matrices (`[a]×`, `[b]×`; the front is only taken when they are exactly), so
+//! every product with them is a cross product. Pool layout of one front: the axes `a`, `b`, then the column-major
+//! 3×3 blocks `E, D⁻¹, F, S, W_ω, W_v, L_ω, L_v`, then `p` when the front has a coupling.
+
+use nalgebra::{Matrix3, Matrix6, SMatrix, Vector3};
+
+use super::exact::{Coupling, Singular, block};
+use super::inverse6::invert_small;
+use crate::math::small::mul;
+
+const AXIS_A: usize = 0;
+const AXIS_B: usize = 3;
+const E: usize = 6;
+const D_INV: usize = 15;
+const F: usize = 24;
+const S: usize = 33;
+const W_W: usize = 42;
+const W_V: usize = 51;
+const L_W: usize = 60;
+const L_V: usize = 69;
+const P_C: usize = 78;
+
+/// Pool length of a ball front, with or without a coupling.
+pub(super) const fn len(coupled: bool) -> usize {
+    if coupled { P_C + 9 } else { P_C }
+}
+
+/// The axis `s` of a cross-product matrix `m = [s]×`, when `m` is exactly one (a ball joint's angular blocks
+/// are: `Anchors::evaluate` writes `[s_c]×ᵀ` and `[s_p]×`); `None` for any other block.
+pub(super) fn skew_axis(m: &Matrix3<f64>) -> Option<Vector3<f64>> {
+    let skew = m[(0, 0)] == 0.0
+        && m[(1, 1)] == 0.0
+        && m[(2, 2)] == 0.0
+        && m[(0, 1)] == -m[(1, 0)]
+        && m[(0, 2)] == -m[(2, 0)]
+        && m[(1, 2)] == -m[(2, 1)];
+    skew.then(|| Vector3::new(m[(2, 1)], m[(0, 2)], m[(1, 0)]))
+}
+
+/// `[s]×·X`: each column of `X` crossed by `s` from the left (two products per entry instead of three).
+#[inline(always)]
+fn cross_left<const C: usize>(s: &Vector3<f64>, x: &SMatrix<f64, 3, C>) -> SMatrix<f64, 3, C> {
+    let mut out = SMatrix::<f64, 3, C>::zeros();
+    for j in 0..C {
+        out[(0, j)] = s[1] * x[(2, j)] - s[2] * x[(1, j)];
+        out[(1, j)] = s[2] * x[(0, j)] - s[0] * x[(2, j)];
+        out[(2, j)] = s[0] * x[(1, j)] - s[1] * x[(0, j)];
+    }
+    out
+}
+
+/// `X·[s]×`, by the columns of `X`: `[s]×`'s columns are `(0, s₂, −s₁)`, `(−s₂, 0, s₀)`, `(s₁, −s₀, 0)`.
+#[inline(always)]
+fn cross_right(x: &Matrix3<f64>, s: &Vector3<f64>) -> Matrix3<f64> {
+    let mut out = Matrix3::zeros();
+    for i in 0..3 {
+        out[(i, 0)] = s[2] * x[(i, 1)] - s[1] * x[(i, 2)];
+        out[(i, 1)] = s[0] * x[(i, 2)] - s[2] * x[(i, 0)];
+        out[(i, 2)] = s[1] * x[(i, 0)] - s[0] * x[(i, 1)];
+    }
+    out
+}
+
+#[inline(always)]
+fn load(pool: &[f64], off: usize) -> Matrix3<f64> {
+    Matrix3::from_column_slice(&pool[off..off + 9])
+}
+
+#[inline(always)]
+fn load_axis(pool: &[f64], off: usize) -> Vector3<f64> {
+    Vector3::new(pool[off], pool[off + 1], pool[off + 2])
+}
+
+#[inline(always)]
+fn store(pool: &mut [f64], off: usize, m: &Matrix3<f64>) {
+    // Element by element: a slice copy of 72 bytes compiled to a call to `memcpy`, ten per front.
+    let dst = &mut pool[off..off + 9];
+    for (d, s) in dst.iter_mut().zip(m.iter()) {
+        *d = *s;
+    }
+}
+
+/// Adds the 3×3 `m` to the block of `parent` at `(r0, c0)`.
+#[inline(always)]
+fn add_block(parent: &mut Matrix6<f64>, r0: usize, c0: usize, m: &Matrix3<f64>) {
+    for j in 0..3 {
+        for i in 0..3 {
+            parent[(r0 + i, c0 + j)] += m[(i, j)];
+        }
+    }
+}
+
+/// Factors a ball front: `acc` is the body pivot after its children's updates, `a` and `b` the axes of the
+/// joint rows' angular blocks `Ā = [a]×` on the body and `B̄ = [b]×` on the parent (their linear blocks are `I`
+/// and `−I`), `coupling` none or angular. Writes the factors to `pool` and adds the update to the parent's pivot
+/// `parent`. The products with `Ā` and `B̄` are cross products (`Āᵀ = −[a]×`).
+pub(super) fn factor(
+    pool: &mut [f64],
+    acc: &Matrix6<f64>,
+    parent: &mut Matrix6<f64>,
+    a: &Vector3<f64>,
+    b: &Vector3<f64>,
+    coupling: Coupling<'_>,
+    tol: f64,
+) -> Result<(), Singular> {
+    let p: Matrix3<f64> = block::<6, 6, 3, 3>(acc, 0, 0);
+    let q: Matrix3<f64> = block::<6, 6, 3, 3>(acc, 0, 3);
+    let r: Matrix3<f64> = block::<6, 6, 3, 3>(acc, 3, 0);
+    let s: Matrix3<f64> = block::<6, 6, 3, 3>(acc, 3, 3);
+    let e = q + cross_left(a, &s);
+    let d = p + cross_left(a, &r) - cross_right(&e, a);
+    // D is the body's pivot seen from its free (angular) coordinates: singular only for a body without
+    // rotational inertia, which the general front reports as a singular body pivot too.
+    let d_inv = invert_small::<3>(&d, tol).ok_or(Singular::Body)?;
+    let f = r - cross_right(&s, a);
+    let mut g = cross_right(&e, b);
+    let pc = match coupling {
+        Coupling::None => None,
+        Coupling::Angular(cp, pc) => {
+            g -= cp;
+            Some(pc)
+        }
+        Coupling::Full(..) => unreachable!("a ball front is only taken without a full coupling"),
+    };
+    let w_w = mul(&d_inv, &g);
+    let w_v = -mul(&d_inv, &e);
+    let l_w = mul(&f, &w_w) - cross_right(&s, b);
+    let l_v = mul(&f, &w_v) + s;
+    let mut top_w = cross_left(b, &l_w);
+    let mut top_v = cross_left(b, &l_v);
+    if let Some(pc) = pc {
+        top_w += mul(pc, &w_w);
+        top_v += mul(pc, &w_v);
+        store(pool, P_C, pc);
+    }
+    add_block(parent, 0, 0, &top_w);
+    add_block(parent, 0, 3, &top_v);
+    add_block(parent, 3, 0, &l_w);
+    add_block(parent, 3, 3, &l_v);
+    pool[AXIS_A..AXIS_A + 3].copy_from_slice(a.as_slice());
+    pool[AXIS_B..AXIS_B + 3].copy_from_slice(b.as_slice());
+    store(pool, E, &e);
+    store(pool, D_INV, &d_inv);
+    store(pool, F, &f);
+    store(pool, S, &s);
+    store(pool, W_W, &w_w);
+    store(pool, W_V, &w_v);
+    store(pool, L_W, &l_w);
+    store(pool, L_V, &l_v);
+    Ok(())
+}
+
+/// Forward substitution of a ball front for `C` right-hand sides: from the body's accumulated right-hand side
+/// `y0 = (y_ω, y_v)` and the joint rows' `b`, returns `z0 = (ω₀, b)`, `z1 = λ₀` and the update to the parent's
+/// right-hand side, `−[p ω₀ − B̄ᵀ λ₀; λ₀]`.
+pub(super) fn forward<const C: usize>(
+    pool: &[f64],
+    coupled: bool,
+    y0: &SMatrix<f64, 6, C>,
+    b: &SMatrix<f64, 3, C>,
+) -> (SMatrix<f64, 6, C>, SMatrix<f64, 3, C>, SMatrix<f64, 6, C>) {
+    let y_w: SMatrix<f64, 3, C> = block::<6, C, 3, C>(y0, 0, 0);
+    let y_v: SMatrix<f64, 3, C> = block::<6, C, 3, C>(y0, 3, 0);
+    let rhs = y_w + cross_left(&load_axis(pool, AXIS_A), &y_v) - mul(&load(pool, E), b);
+    let w0 = mul(&load(pool, D_INV), &rhs);
+    let l0 = mul(&load(pool, F), &w0) + mul(&load(pool, S), b) - y_v;
+    let mut top = -cross_left(&load_axis(pool, AXIS_B), &l0);
+    if coupled {
+        top -= mul(&load(pool, P_C), &w0);
+    }
+    let mut z0 = SMatrix::<f64, 6, C>::zeros();
+    let mut yp = SMatrix::<f64, 6, C>::zeros();
+    for j in 0..C {
+        for i in 0..3 {
+            z0[(i, j)] = w0[(i, j)];
+            z0[(3 + i, j)] = b[(i, j)];
+            yp[(i, j)] = top[(i, j)];
+            yp[(3 + i, j)] = -l0[(i, j)];
+        }
+    }
+    (z0, l0, yp)
+}
+
+/// Back substitution of a ball front from the parent's solution `xp = (ω_p, v_p)`: returns the body's
+/// `x = (ω, v)` and the joint's λ.
+pub(super) fn backward<const C: usize>(
+    pool: &[f64],
+    z0: &SMatrix<f64, 6, C>,
+    z1: &SMatrix<f64, 3, C>,
+    xp: &SMatrix<f64, 6, C>,
+) -> (SMatrix<f64, 6, C>, SMatrix<f64, 3, C>) {
+    let w_p: SMatrix<f64, 3, C> = block::<6, C, 3, C>(xp, 0, 0);
+    let v_p: SMatrix<f64, 3, C> = block::<6, C, 3, C>(xp, 3, 0);
+    let w =
+        block::<6, C, 3, C>(z0, 0, 0) + mul(&load(pool, W_W), &w_p) + mul(&load(pool, W_V), &v_p);
+    let v = block::<6, C, 3, C>(z0, 3, 0)
+        - cross_left(&load_axis(pool, AXIS_A), &w)
+        - cross_left(&load_axis(pool, AXIS_B), &w_p)
+        + v_p;
+    let l = z1 + mul(&load(pool, L_W), &w_p) + mul(&load(pool, L_V), &v_p);
+    let mut x0 = SMatrix::<f64, 6, C>::zeros();
+    for j in 0..C {
+        for i in 0..3 {
+            x0[(i, j)] = w[(i, j)];
+            x0[(3 + i, j)] = v[(i, j)];
+        }
+    }
+    (x0, l)
+}
