@@ -136,8 +136,8 @@ struct Plan {
     exact: usize,
     /// First of an exact front's entries in the solver's `f64` pool.
     pool0: usize,
-    /// The coupling an exact front's pool slice has room for.
-    room: exact::Kind,
+    /// The length of an exact front's pool slice: room for the layout it was analysed with (`exact::Layout`).
+    room: usize,
     /// Number of fronts between this one and its root (0 for a root).
     depth: usize,
     /// A root held by six world rows (`root.rs`): solved without inverting its pivots.
@@ -244,15 +244,17 @@ impl TreeSolver {
         self.members = analysis.members;
         self.coupling_refs = analysis.coupling_refs;
         let (mut pivots, mut blocks, mut pool) = (0, 0, 0);
-        for plan in &mut self.plans {
+        for pos in 0..len {
+            // Room for the layout this system's values give (a drive's coupling is angular: a third of a full
+            // one's room; a ball joint's front needs less again).
+            let room = self.analysed_room(sys, pos);
+            let plan = &mut self.plans[pos];
             plan.square_root = plan.parent.is_none() && plan.world_rows == 6;
-            if plan.parent.is_some() && plan.world_rows == 0 {
+            if let Some(room) = room {
                 plan.exact = plan.joint_rows;
                 plan.pool0 = pool;
-                // Room for the coupling this system has (a drive's is angular: a third of a full one's room).
-                let refs = &self.coupling_refs[plan.couplings.0..plan.couplings.1];
-                plan.room = exact::kind_of(sys, refs);
-                pool += exact::Offsets::len(plan.joint_rows, plan.room);
+                plan.room = room;
+                pool += room;
             }
             let (p, b) = plan.place(pivots, blocks);
             pivots += p;

@@ -216,7 +216,7 @@ impl Analysis {
                 slot: [0; 6],
                 exact: 0,
                 pool0: 0,
-                room: super::exact::Kind::None,
+                room: 0,
                 // Filled once the whole order is known.
                 depth: 0,
                 square_root: false,

@@ -41,16 +41,18 @@ pub(super) const fn len(coupled: bool) -> usize {
     if coupled { P_C + 9 } else { P_C }
 }
 
-/// The axis `s` of a cross-product matrix `m = [s]×`, when `m` is exactly one (a ball joint's angular blocks
-/// are: `Anchors::evaluate` writes `[s_c]×ᵀ` and `[s_p]×`); `None` for any other block.
-pub(super) fn skew_axis(m: &Matrix3<f64>) -> Option<Vector3<f64>> {
-    let skew = m[(0, 0)] == 0.0
-        && m[(1, 1)] == 0.0
-        && m[(2, 2)] == 0.0
-        && m[(0, 1)] == -m[(1, 0)]
-        && m[(0, 2)] == -m[(2, 0)]
-        && m[(1, 2)] == -m[(2, 1)];
-    skew.then(|| Vector3::new(m[(2, 1)], m[(0, 2)], m[(1, 0)]))
+/// The axis `s` of a ball joint's rows on one body, `[[s]×, σI]` in the first three rows of `j` (`σ` is `1` on
+/// the child, `−1` on the parent), when `j` is exactly that (`Anchors::evaluate` writes `[s_c]×ᵀ` and `[s_p]×`);
+/// `None` for any other rows.
+pub(super) fn axis(j: &Matrix6<f64>, sigma: f64) -> Option<Vector3<f64>> {
+    let unit = (0..3).all(|i| (0..3).all(|m| j[(i, 3 + m)] == if i == m { sigma } else { 0.0 }));
+    let skew = j[(0, 0)] == 0.0
+        && j[(1, 1)] == 0.0
+        && j[(2, 2)] == 0.0
+        && j[(0, 1)] == -j[(1, 0)]
+        && j[(0, 2)] == -j[(2, 0)]
+        && j[(1, 2)] == -j[(2, 1)];
+    (unit && skew).then(|| Vector3::new(j[(2, 1)], j[(0, 2)], j[(1, 0)]))
 }
 
 /// `[s]×·X`: each column of `X` crossed by `s` from the left (two products per entry instead of three).

@@ -162,6 +162,16 @@ pub(super) enum Layout {
     Ball { coupled: bool },
 }
 
+impl Layout {
+    /// The pool entries a front of `r` joint rows needs in this layout.
+    pub(super) const fn room(&self, r: usize) -> usize {
+        match *self {
+            Layout::General(kind) => Offsets::len(r, kind),
+            Layout::Ball { coupled } => ball::len(coupled),
+        }
+    }
+}
+
 /// Factors one front. `acc` is the body pivot after the children's updates, `jc`/`jp` the joint rows on the
 /// body and on its parent, `coupling` the blocks `(A[c][p], A[p][c])`. Writes the factors to `pool` (the
 /// front's slice) and adds the update to the parent's pivot `parent`.
@@ -173,19 +183,7 @@ pub(super) fn factor<const R: usize>(
     jp: &SMatrix<f64, R, 6>,
     coupling: Coupling<'_>,
     tol: f64,
-) -> Result<Layout, Singular> {
-    // A ball joint's rows are `[[a]×, I]` on the body and `[[b]×, −I]` on the parent, exactly
-    // (`Anchors::evaluate`): its null space is explicit, and the front is eliminated by it (`ball.rs`), which
-    // fits in the room of any 3-row front (`ball::len` ≤ `Offsets::len(3, Kind::None)`).
-    if !matches!(coupling, Coupling::Full(..)) && unit_linear(jc, 1.0) && unit_linear(jp, -1.0) {
-        let a = ball::skew_axis(&block::<R, 6, 3, 3>(jc, 0, 0));
-        let b = ball::skew_axis(&block::<R, 6, 3, 3>(jp, 0, 0));
-        if let (Some(a), Some(b)) = (a, b) {
-            ball::factor(pool, acc, parent, &a, &b, coupling, tol)?;
-            let coupled = matches!(coupling, Coupling::Angular(..));
-            return Ok(Layout::Ball { coupled });
-        }
-    }
+) -> Result<(), Singular> {
     let o = Offsets::of(R, coupling.kind());
     let inv0 = invert_body(acc, tol).ok_or(Singular::Body)?;
     // Signs are folded into what is stored (`n_bj = −U_bj`, `n_pj = −F_pj`), so no block is ever negated (a
@@ -237,16 +235,8 @@ pub(super) fn factor<const R: usize>(
     store(pool, o.l_pj, &n_pj);
     store(pool, o.inv1, &inv1);
     *parent += f_pp;
-    Ok(Layout::General(coupling.kind()))
+    Ok(())
 }
-
-/// Whether the joint rows' linear columns (3 … 5) are exactly `s·I`: a ball joint's rows (3 of them).
-fn unit_linear<const R: usize>(j: &SMatrix<f64, R, 6>, s: f64) -> bool {
-    R == 3 && (0..3).all(|i| (0..3).all(|m| j[(i, 3 + m)] == if i == m { s } else { 0.0 }))
-}
-
-// Every 3-row front's pool slice has room for a ball front's factors.
-const _: () = assert!(ball::len(true) <= Offsets::len(3, Kind::None));
 
 /// A front's `R` rows as the 3 rows of a ball front (only called when `R` is 3).
 #[inline(always)]

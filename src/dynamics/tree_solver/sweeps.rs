@@ -1,8 +1,9 @@
 //! The exact-size front elimination (a body with `R` joint rows factored as fixed-size blocks) and the
 //! contact-space block sweeps of the tree solver, split from `tree_solver.rs` by concept.
 
-use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
+use nalgebra::{Matrix6, SMatrix, SVector, Vector3, Vector6};
 
+use super::exact::Layout;
 use super::*;
 
 impl TreeSolver {
@@ -14,29 +15,6 @@ impl TreeSolver {
         pos: usize,
     ) -> Result<(), SolveError> {
         let plan = &self.plans[pos];
-        let members = &self.members[plan.joint.0..plan.joint.1];
-        let mut jc = SMatrix::<f64, R, 6>::zeros();
-        let mut jp = SMatrix::<f64, R, 6>::zeros();
-        for m in members {
-            let c = &sys.constraints[m.con];
-            let (on_c, on_p) = if m.child_is_a {
-                (&c.ja, &c.jb)
-            } else {
-                (&c.jb, &c.ja)
-            };
-            if members.len() == 1 {
-                // One constraint fills the group: a straight block copy.
-                jc = exact::block::<6, 6, R, 6>(on_c, 0, 0);
-                jp = exact::block::<6, 6, R, 6>(on_p, 0, 0);
-                break;
-            }
-            for i in 0..m.rows {
-                for j in 0..6 {
-                    jc[(m.row0 + i, j)] = on_c[(i, j)];
-                    jp[(m.row0 + i, j)] = on_p[(i, j)];
-                }
-            }
-        }
         let refs = &self.coupling_refs[plan.couplings.0..plan.couplings.1];
         // Several couplings on one joint are summed; the usual single one is used in place. The sums and the
         // 3×3 corners are only filled where used (zeroing them for every front was a memset per block).
@@ -76,38 +54,94 @@ impl TreeSolver {
                 exact::Coupling::Full(cp, pc)
             }
         };
-        if coupling.kind() > plan.room {
-            self.grow_front(pos, coupling.kind());
+        // A full coupling reaches the body's linear rows, which the ball elimination takes as free of it.
+        let axes = match coupling {
+            exact::Coupling::Full(..) => None,
+            _ => self.ball_axes(sys, pos),
+        };
+        let layout = match axes {
+            Some(_) => Layout::Ball {
+                coupled: matches!(coupling, exact::Coupling::Angular(..)),
+            },
+            None => Layout::General(coupling.kind()),
+        };
+        let need = layout.room(R);
+        if need > self.plans[pos].room {
+            self.grow_front(pos, need);
         }
         let plan = &self.plans[pos];
-        let pool = &mut self.pool[plan.pool0..plan.pool0 + exact::Offsets::len(R, plan.room)];
+        let pool = &mut self.pool[plan.pool0..plan.pool0 + plan.room];
         // Parents come after their children, so the front's pivot and its parent's are in different halves.
         let pp = plan.parent.expect("an exact front has a parent");
         let (below, above) = self.acc.split_at_mut(pp);
         let (acc, parent) = (&below[pos], &mut above[0]);
-        let layout =
-            exact::factor::<R>(pool, acc, parent, &jc, &jp, coupling, PIVOT_TOL).map_err(|s| {
-                singular(
-                    plan,
-                    match s {
-                        exact::Singular::Body => BODY,
-                        exact::Singular::Joint => JOINT,
-                    },
-                )
-            })?;
+        let factored = match axes {
+            Some((a, b)) => ball::factor(pool, acc, parent, &a, &b, coupling, PIVOT_TOL),
+            None => {
+                let (jc, jp) = joint_rows::<R>(&self.members[plan.joint.0..plan.joint.1], sys);
+                exact::factor::<R>(pool, acc, parent, &jc, &jp, coupling, PIVOT_TOL)
+            }
+        };
+        factored.map_err(|s| {
+            singular(
+                plan,
+                match s {
+                    exact::Singular::Body => BODY,
+                    exact::Singular::Joint => JOINT,
+                },
+            )
+        })?;
         self.layouts[pos] = layout;
         Ok(())
     }
 
-    /// Gives the exact front at `pos` room for a coupling of kind `kind`: it was analysed with a smaller one (a
-    /// coupling that was zero outside its angular corner then, and is not now). Allocates, once per front: the room
-    /// stays. The fronts after it move up in the pool; their factors are stale until `factor` reaches them, which
-    /// it does next, while the fronts before it keep theirs.
-    fn grow_front(&mut self, pos: usize, kind: exact::Kind) {
-        let (r, room) = (self.plans[pos].exact, self.plans[pos].room);
-        let end = self.plans[pos].pool0 + exact::Offsets::len(r, room);
-        let extra = exact::Offsets::len(r, kind) - exact::Offsets::len(r, room);
-        self.plans[pos].room = kind;
+    /// The axes `(a, b)` of the front at `pos` when its joint is one ball joint, recognised on the constraint's
+    /// own blocks: rows `[[a]×, I]` on the body and `[[b]×, −I]` on the parent, exactly (`Anchors::evaluate`).
+    fn ball_axes(&self, sys: &BlockSystem, pos: usize) -> Option<(Vector3<f64>, Vector3<f64>)> {
+        let plan = &self.plans[pos];
+        let [m] = &self.members[plan.joint.0..plan.joint.1] else {
+            return None;
+        };
+        if m.rows != 3 {
+            return None;
+        }
+        let c = &sys.constraints[m.con];
+        let (on_c, on_p) = if m.child_is_a {
+            (&c.ja, &c.jb)
+        } else {
+            (&c.jb, &c.ja)
+        };
+        Some((ball::axis(on_c, 1.0)?, ball::axis(on_p, -1.0)?))
+    }
+
+    /// The pool room of the body at `pos` when it has an exact front (a non-root body without world rows): its
+    /// layout's for the values of `sys`, as [`Self::factor_exact`] would choose it; `None` for a padded front.
+    pub(super) fn analysed_room(&self, sys: &BlockSystem, pos: usize) -> Option<usize> {
+        let plan = &self.plans[pos];
+        if plan.parent.is_none() || plan.world_rows > 0 {
+            return None;
+        }
+        let kind = exact::kind_of(sys, &self.coupling_refs[plan.couplings.0..plan.couplings.1]);
+        let ball = kind != exact::Kind::Full && self.ball_axes(sys, pos).is_some();
+        let layout = if ball {
+            Layout::Ball {
+                coupled: kind == exact::Kind::Angular,
+            }
+        } else {
+            Layout::General(kind)
+        };
+        Some(layout.room(plan.joint_rows))
+    }
+
+    /// Gives the exact front at `pos` a pool slice of `need` entries: it was analysed with a smaller one (a
+    /// coupling that was zero outside its angular corner then and is not now, or a ball joint's rows that are no
+    /// longer one). Allocates, once per front: the room stays. The fronts after it move up in the pool; their
+    /// factors are stale until `factor` reaches them, which it does next, while the fronts before it keep theirs.
+    fn grow_front(&mut self, pos: usize, need: usize) {
+        let room = self.plans[pos].room;
+        let end = self.plans[pos].pool0 + room;
+        let extra = need - room;
+        self.plans[pos].room = need;
         for plan in &mut self.plans[pos + 1..] {
             if plan.exact > 0 {
                 plan.pool0 += extra;
@@ -287,4 +321,35 @@ fn scatter_rows<const R: usize>(members: &[Member], v: &SVector<f64, R>, dst: &m
                 .copy_from_slice(&v.as_slice()[m.row0..m.row0 + m.rows]);
         }
     }
+}
+
+/// An exact front's joint rows on its body and on its parent, gathered from its group's constraints.
+fn joint_rows<const R: usize>(
+    members: &[Member],
+    sys: &BlockSystem,
+) -> (SMatrix<f64, R, 6>, SMatrix<f64, R, 6>) {
+    let mut jc = SMatrix::<f64, R, 6>::zeros();
+    let mut jp = SMatrix::<f64, R, 6>::zeros();
+    for m in members {
+        let c = &sys.constraints[m.con];
+        let (on_c, on_p) = if m.child_is_a {
+            (&c.ja, &c.jb)
+        } else {
+            (&c.jb, &c.ja)
+        };
+        if members.len() == 1 {
+            // One constraint fills the group: a straight block copy.
+            return (
+                exact::block::<6, 6, R, 6>(on_c, 0, 0),
+                exact::block::<6, 6, R, 6>(on_p, 0, 0),
+            );
+        }
+        for i in 0..m.rows {
+            for j in 0..6 {
+                jc[(m.row0 + i, j)] = on_c[(i, j)];
+                jp[(m.row0 + i, j)] = on_p[(i, j)];
+            }
+        }
+    }
+    (jc, jp)
 }
