@@ -165,6 +165,30 @@ impl<const K: usize> GradStore<K> {
         }
     }
 
+    /// [`Self::scaled`] without a base, written into `out`: an angular item writes only its corner when `filled`
+    /// says `out` already holds this call's `0·s_p − 0·s_v` everywhere else (from an earlier call with the same
+    /// scalings). The same entries, bit for bit.
+    pub(super) fn scaled_into(
+        &self,
+        i: usize,
+        (p, s_p): (usize, f64),
+        (v, s_v): (usize, f64),
+        out: &mut Matrix6<f64>,
+        filled: bool,
+    ) {
+        match self.form[i] {
+            Form::Angular(a) => {
+                let blocks = &self.angular[a as usize];
+                if !filled {
+                    out.fill(0.0 * s_p - 0.0 * s_v);
+                }
+                let corner = blocks[p] * s_p - blocks[v] * s_v;
+                out.fixed_view_mut::<3, 3>(0, 0).copy_from(&corner);
+            }
+            Form::Full(_) => *out = self.scaled(i, None, (p, s_p), (v, s_v)),
+        }
+    }
+
     /// For item `i`'s blocks `B_p` = `p` and `B_v` = `v`: `(base − B_p·s_p) − B_v·s_v`, or `B_p·s_p − B_v·s_v`
     /// without a base, entry by entry exactly as that 6×6 expression computes it. An angular item's entries
     /// outside the corner are `(base − 0·s_p) − 0·s_v` (or `0·s_p − 0·s_v`), so only its corner needs the blocks.

@@ -150,6 +150,10 @@ pub struct World {
     inertia: Vec<Matrix3<f64>>,
     /// Per coupling slot the cross blocks `[∂f/∂p (ij, ji), ∂f/∂v (ij, ji)]` ([`PAIR_DP`], [`PAIR_DV`]).
     pair_grad: GradStore<4>,
+    /// The bits of the value every angular coupling block of `sys` holds outside its corner, when known: the
+    /// implicit step's `0·(−h²) − 0·h`, the same every step, so a step rewrites only the corners (the blocks are
+    /// most of a character's per-step writes). `None` after anything else wrote the blocks.
+    coupling_fill: Option<u64>,
     /// The step's momentum right-hand side; zeroed after the velocity solve to serve as post-stabilization's
     /// `a = 0` (a buffer of its own would only hold zeros).
     rhs_a: Vec<Vector6<f64>>,
@@ -214,6 +218,7 @@ impl World {
             body_grad: GradStore::default(),
             inertia: Vec::new(),
             pair_grad: GradStore::default(),
+            coupling_fill: None,
             rhs_a: Vec::new(),
             x: Vec::new(),
             g: Vec::new(),
@@ -334,12 +339,21 @@ impl World {
                 self.rhs_a[i] = mv + self.wrench[i] * h;
             }
         }
+        let fill = (0.0 * (-h * h) - 0.0 * h).to_bits();
+        let filled = implicit && self.coupling_fill == Some(fill);
+        self.coupling_fill = implicit.then_some(fill);
         for (s, c) in self.sys.couplings.iter_mut().enumerate() {
             if implicit {
                 // Scaled by −h², −h rather than negated: a negated block is a slow element-wise pass.
                 let g = &self.pair_grad;
-                c.a_ij = g.scaled(s, None, (PAIR_DP, -h * h), (PAIR_DV, h));
-                c.a_ji = g.scaled(s, None, (PAIR_DP + 1, -h * h), (PAIR_DV + 1, h));
+                g.scaled_into(s, (PAIR_DP, -h * h), (PAIR_DV, h), &mut c.a_ij, filled);
+                g.scaled_into(
+                    s,
+                    (PAIR_DP + 1, -h * h),
+                    (PAIR_DV + 1, h),
+                    &mut c.a_ji,
+                    filled,
+                );
                 // f̃ = f − ∂f/∂v·v includes the cross terms.
                 self.rhs_a[c.i] -= g.mul_vec(s, PAIR_DV, &self.bodies[c.j].velocity) * h;
                 self.rhs_a[c.j] -= g.mul_vec(s, PAIR_DV + 1, &self.bodies[c.i].velocity) * h;
@@ -439,7 +453,16 @@ impl World {
                     self.post_stab_max_correction,
                     self.post_stab_reuse_factorisation,
                 )
-                .map_err(|source| StepError::Solve { time: t0, source })?
+                .inspect(|r| {
+                    if r.iterations > 0 {
+                        // A projection may have refactored with `A = M` (coupling blocks zeroed).
+                        self.coupling_fill = None;
+                    }
+                })
+                .map_err(|source| {
+                    self.coupling_fill = None;
+                    StepError::Solve { time: t0, source }
+                })?
             }),
             _ => None,
         };

@@ -44,6 +44,8 @@ impl World {
             })
             .collect();
         self.sys.diag = vec![Matrix6::zeros(); n];
+        // New blocks are zeros: not yet the step's fill outside their corners.
+        self.coupling_fill = None;
         self.sys.couplings = pairs
             .iter()
             .map(|&(i, j)| Coupling {
