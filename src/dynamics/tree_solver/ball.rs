@@ -22,7 +22,7 @@ use nalgebra::{Matrix3, Matrix6, SMatrix, Vector3};
 
 use super::exact::{Coupling, Singular, block};
 use super::inverse6::invert_small;
-use crate::math::small::mul;
+use crate::math::small::{cross_mul, mul, mul_cross};
 
 const AXIS_A: usize = 0;
 const AXIS_B: usize = 3;
@@ -53,30 +53,6 @@ pub(super) fn axis(j: &Matrix6<f64>, sigma: f64) -> Option<Vector3<f64>> {
         && j[(0, 2)] == -j[(2, 0)]
         && j[(1, 2)] == -j[(2, 1)];
     (unit && skew).then(|| Vector3::new(j[(2, 1)], j[(0, 2)], j[(1, 0)]))
-}
-
-/// `[s]×·X`: each column of `X` crossed by `s` from the left (two products per entry instead of three).
-#[inline(always)]
-fn cross_left<const C: usize>(s: &Vector3<f64>, x: &SMatrix<f64, 3, C>) -> SMatrix<f64, 3, C> {
-    let mut out = SMatrix::<f64, 3, C>::zeros();
-    for j in 0..C {
-        out[(0, j)] = s[1] * x[(2, j)] - s[2] * x[(1, j)];
-        out[(1, j)] = s[2] * x[(0, j)] - s[0] * x[(2, j)];
-        out[(2, j)] = s[0] * x[(1, j)] - s[1] * x[(0, j)];
-    }
-    out
-}
-
-/// `X·[s]×`, by the columns of `X`: `[s]×`'s columns are `(0, s₂, −s₁)`, `(−s₂, 0, s₀)`, `(s₁, −s₀, 0)`.
-#[inline(always)]
-fn cross_right(x: &Matrix3<f64>, s: &Vector3<f64>) -> Matrix3<f64> {
-    let mut out = Matrix3::zeros();
-    for i in 0..3 {
-        out[(i, 0)] = s[2] * x[(i, 1)] - s[1] * x[(i, 2)];
-        out[(i, 1)] = s[0] * x[(i, 2)] - s[2] * x[(i, 0)];
-        out[(i, 2)] = s[1] * x[(i, 0)] - s[0] * x[(i, 1)];
-    }
-    out
 }
 
 #[inline(always)]
@@ -125,13 +101,13 @@ pub(super) fn factor(
     let q: Matrix3<f64> = block::<6, 6, 3, 3>(acc, 0, 3);
     let r: Matrix3<f64> = block::<6, 6, 3, 3>(acc, 3, 0);
     let s: Matrix3<f64> = block::<6, 6, 3, 3>(acc, 3, 3);
-    let e = q + cross_left(a, &s);
-    let d = p + cross_left(a, &r) - cross_right(&e, a);
+    let e = q + cross_mul(a, &s);
+    let d = p + cross_mul(a, &r) - mul_cross(&e, a);
     // D is the body's pivot seen from its free (angular) coordinates: singular only for a body without
     // rotational inertia, which the general front reports as a singular body pivot too.
     let d_inv = invert_small::<3>(&d, tol).ok_or(Singular::Body)?;
-    let f = r - cross_right(&s, a);
-    let mut g = cross_right(&e, b);
+    let f = r - mul_cross(&s, a);
+    let mut g = mul_cross(&e, b);
     let pc = match coupling {
         Coupling::None => None,
         Coupling::Angular(cp, pc) => {
@@ -142,10 +118,10 @@ pub(super) fn factor(
     };
     let w_w = mul(&d_inv, &g);
     let w_v = -mul(&d_inv, &e);
-    let l_w = mul(&f, &w_w) - cross_right(&s, b);
+    let l_w = mul(&f, &w_w) - mul_cross(&s, b);
     let l_v = mul(&f, &w_v) + s;
-    let mut top_w = cross_left(b, &l_w);
-    let mut top_v = cross_left(b, &l_v);
+    let mut top_w = cross_mul(b, &l_w);
+    let mut top_v = cross_mul(b, &l_v);
     if let Some(pc) = pc {
         top_w += mul(pc, &w_w);
         top_v += mul(pc, &w_v);
@@ -179,10 +155,10 @@ pub(super) fn forward<const C: usize>(
 ) -> (SMatrix<f64, 6, C>, SMatrix<f64, 3, C>, SMatrix<f64, 6, C>) {
     let y_w: SMatrix<f64, 3, C> = block::<6, C, 3, C>(y0, 0, 0);
     let y_v: SMatrix<f64, 3, C> = block::<6, C, 3, C>(y0, 3, 0);
-    let rhs = y_w + cross_left(&load_axis(pool, AXIS_A), &y_v) - mul(&load(pool, E), b);
+    let rhs = y_w + cross_mul(&load_axis(pool, AXIS_A), &y_v) - mul(&load(pool, E), b);
     let w0 = mul(&load(pool, D_INV), &rhs);
     let l0 = mul(&load(pool, F), &w0) + mul(&load(pool, S), b) - y_v;
-    let mut top = -cross_left(&load_axis(pool, AXIS_B), &l0);
+    let mut top = -cross_mul(&load_axis(pool, AXIS_B), &l0);
     if coupled {
         top -= mul(&load(pool, P_C), &w0);
     }
@@ -212,8 +188,8 @@ pub(super) fn backward<const C: usize>(
     let w =
         block::<6, C, 3, C>(z0, 0, 0) + mul(&load(pool, W_W), &w_p) + mul(&load(pool, W_V), &v_p);
     let v = block::<6, C, 3, C>(z0, 3, 0)
-        - cross_left(&load_axis(pool, AXIS_A), &w)
-        - cross_left(&load_axis(pool, AXIS_B), &w_p)
+        - cross_mul(&load_axis(pool, AXIS_A), &w)
+        - cross_mul(&load_axis(pool, AXIS_B), &w_p)
         + v_p;
     let l = z1 + mul(&load(pool, L_W), &w_p) + mul(&load(pool, L_V), &v_p);
     let mut x0 = SMatrix::<f64, 6, C>::zeros();
