@@ -45,14 +45,31 @@ pub(super) const fn len(coupled: bool) -> usize {
 /// the child, `−1` on the parent), when `j` is exactly that (`Anchors::evaluate` writes `[s_c]×ᵀ` and `[s_p]×`);
 /// `None` for any other rows.
 pub(super) fn axis(j: &Matrix6<f64>, sigma: f64) -> Option<Vector3<f64>> {
-    let unit = (0..3).all(|i| (0..3).all(|m| j[(i, 3 + m)] == if i == m { sigma } else { 0.0 }));
-    let skew = j[(0, 0)] == 0.0
-        && j[(1, 1)] == 0.0
-        && j[(2, 2)] == 0.0
-        && j[(0, 1)] == -j[(1, 0)]
-        && j[(0, 2)] == -j[(2, 0)]
-        && j[(1, 2)] == -j[(2, 1)];
-    (unit && skew).then(|| Vector3::new(j[(2, 1)], j[(0, 2)], j[(1, 0)]))
+    // Every test as an entry (or a difference, or a sum) that must be ±0: `x − σ` is 0 exactly when `x == σ` and
+    // `x + y` exactly when `x == −y` (finite values; a NaN or an infinity leaves a non-zero). Their bits without
+    // the sign are OR-ed, branch-free, as `exact::angular_only` does: this runs for every front of every step.
+    let e = |r: usize, c: usize| j[(r, c)];
+    let must_vanish = [
+        e(0, 3) - sigma,
+        e(1, 4) - sigma,
+        e(2, 5) - sigma,
+        e(0, 4),
+        e(0, 5),
+        e(1, 3),
+        e(1, 5),
+        e(2, 3),
+        e(2, 4),
+        e(0, 0),
+        e(1, 1),
+        e(2, 2),
+        e(0, 1) + e(1, 0),
+        e(0, 2) + e(2, 0),
+        e(1, 2) + e(2, 1),
+    ];
+    let bits = must_vanish
+        .iter()
+        .fold(0u64, |acc, x| acc | (x.to_bits() << 1));
+    (bits == 0).then(|| Vector3::new(e(2, 1), e(0, 2), e(1, 0)))
 }
 
 #[inline(always)]
@@ -200,4 +217,42 @@ pub(super) fn backward<const C: usize>(
         }
     }
     (x0, l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::spatial::cross_matrix;
+
+    #[test]
+    fn axis_accepts_exactly_a_ball_joints_rows() {
+        let s = Vector3::new(0.12, -0.4, 0.05);
+        let rows = |angular: Matrix3<f64>, sigma: f64| {
+            let mut j = Matrix6::zeros();
+            j.fixed_view_mut::<3, 3>(0, 0).copy_from(&angular);
+            j.fixed_view_mut::<3, 3>(0, 3)
+                .copy_from(&(Matrix3::identity() * sigma));
+            j
+        };
+        // `Anchors::evaluate`'s forms: `[s]×ᵀ` on the child, `[s]×` on the parent.
+        assert_eq!(
+            axis(&rows(cross_matrix(&s).transpose(), 1.0), 1.0),
+            Some(-s)
+        );
+        assert_eq!(axis(&rows(cross_matrix(&s), -1.0), -1.0), Some(s));
+        // The other sign of the identity, a tiny entry off it, a non-skew block, a NaN: not a ball joint's rows.
+        assert_eq!(axis(&rows(cross_matrix(&s), 1.0), -1.0), None);
+        let mut off = rows(cross_matrix(&s), 1.0);
+        off[(1, 3)] = 1e-300;
+        assert_eq!(axis(&off, 1.0), None);
+        let mut diag = rows(cross_matrix(&s), 1.0);
+        diag[(2, 2)] = 1e-300;
+        assert_eq!(axis(&diag, 1.0), None);
+        let mut skew = rows(cross_matrix(&s), 1.0);
+        skew[(0, 1)] += 1e-17;
+        assert_eq!(axis(&skew, 1.0), None);
+        let mut nan = rows(cross_matrix(&s), 1.0);
+        nan[(1, 2)] = f64::NAN;
+        assert_eq!(axis(&nan, 1.0), None);
+    }
 }
