@@ -34,9 +34,11 @@ mod analysis;
 mod ball;
 mod exact;
 mod inverse6;
+mod plan;
 mod root;
 
 use analysis::{Analysis, Signature};
+use plan::{BODY, CouplingRef, JOINT, Member, PARENT, Plan, WORLD};
 
 /// Runs `$body` with the const `$n` set to the row count `$r` (1 … 6) of an exact-size front, so each joint
 /// size gets its own monomorphised code.
@@ -73,115 +75,6 @@ macro_rules! with_rows {
 
 /// A pivot block whose smallest elimination pivot is below this fraction of the block's largest entry is singular.
 const PIVOT_TOL: f64 = 1e-12;
-
-/// Slots of a body's front.
-const BODY: usize = 0;
-const WORLD: usize = 1;
-const JOINT: usize = 2;
-const PARENT: usize = 3;
-
-/// Index of the off-diagonal pair `(k, u)`, `k < u ≤ 3`, among all six pairs of a front.
-const fn pair(k: usize, u: usize) -> usize {
-    match (k, u) {
-        (0, 1) => 0,
-        (0, 2) => 1,
-        (0, 3) => 2,
-        (1, 2) => 3,
-        (1, 3) => 4,
-        _ => 5,
-    }
-}
-
-/// One constraint inside a group: where its rows go in the group block and in λ.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Member {
-    con: usize,
-    rows: usize,
-    /// First row inside the group's padded 6-row block.
-    row0: usize,
-    /// First row in λ.
-    lambda0: usize,
-    /// Whether `ja` (else `jb`) is the Jacobian on the front's own body.
-    child_is_a: bool,
-}
-
-/// A coupling on the joint between a body and its parent.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct CouplingRef {
-    idx: usize,
-    /// Whether the front's own body is the coupling's `i` (so `a_ij` is row block child, column block parent).
-    child_is_i: bool,
-}
-
-/// Everything the numeric passes need about one body, in elimination order.
-#[derive(Debug, Clone, PartialEq)]
-struct Plan {
-    body: usize,
-    /// Position of the parent body in the elimination order; `None` for a root.
-    parent: Option<usize>,
-    world: (usize, usize),
-    world_rows: usize,
-    joint: (usize, usize),
-    joint_rows: usize,
-    couplings: (usize, usize),
-    /// First of this front's pivot inverses in the solver's pool; pivot `k` is at `pivot0 + pivot[k]`.
-    pivot0: usize,
-    pivot: [usize; 3],
-    /// First of this front's blocks in the lower/upper pools; pair `(k, u)` is at `block0 + slot[pair(k, u)]`.
-    /// Only pairs of present slots are stored, which halves the memory of a chain's fronts.
-    block0: usize,
-    slot: [usize; 6],
-    /// Exact-size front (see `exact.rs`): a non-root body without world rows, whose joint group has this many
-    /// rows; 0 for a padded front (roots, bodies with world rows).
-    exact: usize,
-    /// First of an exact front's entries in the solver's `f64` pool.
-    pool0: usize,
-    /// The length of an exact front's pool slice: room for the layout it was analysed with (`exact::Layout`).
-    room: usize,
-    /// Number of fronts between this one and its root (0 for a root).
-    depth: usize,
-    /// A root held by six world rows (`root.rs`): solved without inverting its pivots.
-    square_root: bool,
-}
-
-impl Plan {
-    fn present(&self) -> [bool; 4] {
-        let p = self.parent.is_some();
-        [true, self.world_rows > 0, p, p]
-    }
-
-    /// Fills the pool offsets from the running totals; returns the numbers of pivots and of pairs stored.
-    fn place(&mut self, pivot0: usize, block0: usize) -> (usize, usize) {
-        (self.pivot0, self.block0) = (pivot0, block0);
-        if self.exact > 0 {
-            return (0, 0);
-        }
-        let present = self.present();
-        let (mut pivots, mut pairs) = (0, 0);
-        for k in 0..3 {
-            if !present[k] {
-                continue;
-            }
-            self.pivot[k] = pivots;
-            pivots += 1;
-            for (u, &here) in present.iter().enumerate().skip(k + 1) {
-                if here {
-                    self.slot[pair(k, u)] = pairs;
-                    pairs += 1;
-                }
-            }
-        }
-        (pivots, pairs)
-    }
-
-    fn block(&self, k: usize, u: usize) -> usize {
-        self.block0 + self.slot[pair(k, u)]
-    }
-
-    fn inverse(&self, k: usize) -> usize {
-        self.pivot0 + self.pivot[k]
-    }
-}
 
 /// Linear-time block-LU solver for systems whose body–constraint graph is a forest.
 ///

@@ -4,21 +4,6 @@ use crate::dynamics::system::{ConstraintBlock, Coupling, DenseSolver};
 use nalgebra::{Matrix3, Vector3};
 
 #[test]
-fn pair_indices_are_distinct() {
-    let all = [
-        pair(0, 1),
-        pair(0, 2),
-        pair(0, 3),
-        pair(1, 2),
-        pair(1, 3),
-        pair(2, 3),
-    ];
-    for (k, p) in all.iter().enumerate() {
-        assert_eq!(*p, k);
-    }
-}
-
-#[test]
 fn coupled_chain_with_world_group_matches_dense() {
     // 0 (root, 2 world rows) — 1 — 2, drive couplings on both joints, two 4-row joints, and a 2-row world
     // attachment on body 2 (2 + 4 ≤ 6).
