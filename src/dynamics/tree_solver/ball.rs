@@ -20,7 +20,7 @@
 
 use nalgebra::{Matrix3, Matrix6, SMatrix, Vector3};
 
-use super::exact::{Coupling, Singular, block};
+use super::exact::{Singular, block};
 use super::inverse6::invert_small;
 use crate::math::small::{cross_mul, mul, mul_cross};
 
@@ -35,6 +35,9 @@ const W_V: usize = 51;
 const L_W: usize = 60;
 const L_V: usize = 69;
 const P_C: usize = 78;
+
+/// The axes `(a, b)` of a ball joint's rows on the body and on its parent (`[[a]×, I]`, `[[b]×, −I]`).
+pub(super) type Axes = (Vector3<f64>, Vector3<f64>);
 
 /// Pool length of a ball front, with or without a coupling.
 pub(super) const fn len(coupled: bool) -> usize {
@@ -103,7 +106,7 @@ fn add_block(parent: &mut Matrix6<f64>, r0: usize, c0: usize, m: &Matrix3<f64>) 
 
 /// Factors a ball front: `acc` is the body pivot after its children's updates, `a` and `b` the axes of the
 /// joint rows' angular blocks `Ā = [a]×` on the body and `B̄ = [b]×` on the parent (their linear blocks are `I`
-/// and `−I`), `coupling` none or angular. Writes the factors to `pool` and adds the update to the parent's pivot
+/// and `−I`), `coupling` the angular corners `(c, p)` of a coupling, if any. Writes the factors to `pool` and adds the update to the parent's pivot
 /// `parent`. The products with `Ā` and `B̄` are cross products (`Āᵀ = −[a]×`).
 pub(super) fn factor(
     pool: &mut [f64],
@@ -111,7 +114,7 @@ pub(super) fn factor(
     parent: &mut Matrix6<f64>,
     a: &Vector3<f64>,
     b: &Vector3<f64>,
-    coupling: Coupling<'_>,
+    coupling: Option<(&Matrix3<f64>, &Matrix3<f64>)>,
     tol: f64,
 ) -> Result<(), Singular> {
     let p: Matrix3<f64> = block::<6, 6, 3, 3>(acc, 0, 0);
@@ -125,14 +128,10 @@ pub(super) fn factor(
     let d_inv = invert_small::<3>(&d, tol).ok_or(Singular::Body)?;
     let f = r - mul_cross(&s, a);
     let mut g = mul_cross(&e, b);
-    let pc = match coupling {
-        Coupling::None => None,
-        Coupling::Angular(cp, pc) => {
-            g -= cp;
-            Some(pc)
-        }
-        Coupling::Full(..) => unreachable!("a ball front is only taken without a full coupling"),
-    };
+    let pc = coupling.map(|(cp, pc)| {
+        g -= cp;
+        pc
+    });
     let w_w = mul(&d_inv, &g);
     let w_v = -mul(&d_inv, &e);
     let l_w = mul(&f, &w_w) - mul_cross(&s, b);

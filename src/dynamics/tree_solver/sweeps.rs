@@ -1,7 +1,7 @@
 //! The exact-size front elimination (a body with `R` joint rows factored as fixed-size blocks) and the
 //! contact-space block sweeps of the tree solver, split from `tree_solver.rs` by concept.
 
-use nalgebra::{Matrix6, SMatrix, SVector, Vector3, Vector6};
+use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
 
 use super::exact::Layout;
 use super::*;
@@ -54,17 +54,7 @@ impl TreeSolver {
                 exact::Coupling::Full(cp, pc)
             }
         };
-        // A full coupling reaches the body's linear rows, which the ball elimination takes as free of it.
-        let axes = match coupling {
-            exact::Coupling::Full(..) => None,
-            _ => self.ball_axes(sys, pos),
-        };
-        let layout = match axes {
-            Some(_) => Layout::Ball {
-                coupled: matches!(coupling, exact::Coupling::Angular(..)),
-            },
-            None => Layout::General(coupling.kind()),
-        };
+        let (layout, axes) = self.layout_of(sys, pos, coupling.kind());
         let need = layout.room(R);
         if need > self.plans[pos].room {
             self.grow_front(pos, need);
@@ -76,7 +66,14 @@ impl TreeSolver {
         let (below, above) = self.acc.split_at_mut(pp);
         let (acc, parent) = (&below[pos], &mut above[0]);
         let factored = match axes {
-            Some((a, b)) => ball::factor(pool, acc, parent, &a, &b, coupling, PIVOT_TOL),
+            Some((a, b)) => {
+                // A ball front's coupling is none or angular (`layout_of`).
+                let corners = match coupling {
+                    exact::Coupling::Angular(cp, pc) => Some((cp, pc)),
+                    _ => None,
+                };
+                ball::factor(pool, acc, parent, &a, &b, corners, PIVOT_TOL)
+            }
             None => {
                 let (jc, jp) = joint_rows::<R>(&self.members[plan.joint.0..plan.joint.1], sys);
                 exact::factor::<R>(pool, acc, parent, &jc, &jp, coupling, PIVOT_TOL)
@@ -97,7 +94,8 @@ impl TreeSolver {
 
     /// The axes `(a, b)` of the front at `pos` when its joint is one ball joint, recognised on the constraint's
     /// own blocks: rows `[[a]×, I]` on the body and `[[b]×, −I]` on the parent, exactly (`Anchors::evaluate`).
-    fn ball_axes(&self, sys: &BlockSystem, pos: usize) -> Option<(Vector3<f64>, Vector3<f64>)> {
+    #[inline(always)]
+    fn ball_axes(&self, sys: &BlockSystem, pos: usize) -> Option<ball::Axes> {
         let plan = &self.plans[pos];
         let [m] = &self.members[plan.joint.0..plan.joint.1] else {
             return None;
@@ -122,15 +120,30 @@ impl TreeSolver {
             return None;
         }
         let kind = exact::kind_of(sys, &self.coupling_refs[plan.couplings.0..plan.couplings.1]);
-        let ball = kind != exact::Kind::Full && self.ball_axes(sys, pos).is_some();
-        let layout = if ball {
-            Layout::Ball {
-                coupled: kind == exact::Kind::Angular,
-            }
-        } else {
-            Layout::General(kind)
+        Some(self.layout_of(sys, pos, kind).0.room(plan.joint_rows))
+    }
+
+    /// The layout of the exact front at `pos` with a coupling of kind `kind`, and the ball joint's axes when it is
+    /// a ball front. A full coupling reaches the body's linear rows, which the ball elimination takes as free of
+    /// it, so such a front takes the general layout.
+    #[inline(always)]
+    fn layout_of(
+        &self,
+        sys: &BlockSystem,
+        pos: usize,
+        kind: exact::Kind,
+    ) -> (Layout, Option<ball::Axes>) {
+        let axes = match kind {
+            exact::Kind::Full => None,
+            _ => self.ball_axes(sys, pos),
         };
-        Some(layout.room(plan.joint_rows))
+        let layout = match axes {
+            Some(_) => Layout::Ball {
+                coupled: kind == exact::Kind::Angular,
+            },
+            None => Layout::General(kind),
+        };
+        (layout, axes)
     }
 
     /// Gives the exact front at `pos` a pool slice of `need` entries: it was analysed with a smaller one (a
