@@ -550,6 +550,35 @@ fn redundant_constraints_are_singular_errors() {
         TreeSolver::new().factor(&massless),
         Err(SolveError::Singular(_))
     ));
+    // The same on a ball front (the joint written child first, as a character's are), and a body with mass but
+    // no rotational inertia: its rotation about the anchor's axis is free, so the ball front's `D` is singular.
+    let (ja, jb) = ball([0.1, 0.2, 0.0], [0.0, -0.3, 0.1]);
+    let child_first = ConstraintBlock {
+        rows: 3,
+        body_a: 1,
+        body_b: Some(0),
+        ja,
+        jb,
+    };
+    let mut ball_massless = BlockSystem {
+        diag: bodies(2),
+        couplings: vec![],
+        constraints: vec![joint(0, None), joint(0, None), child_first],
+    };
+    // The root held by six world rows: the anchor's and its rotation's.
+    ball_massless.constraints[1].ja = rows_of(&Matrix6::identity(), 0, 3);
+    assert!(TreeSolver::new().factor(&ball_massless).is_ok());
+    for mass in [0.0, 1.0] {
+        let mut sys = ball_massless.clone();
+        sys.diag[1] = Matrix6::zeros();
+        for d in 3..6 {
+            sys.diag[1][(d, d)] = mass;
+        }
+        match TreeSolver::new().factor(&sys) {
+            Err(SolveError::Singular(m)) => assert!(m.contains("body 1"), "{m}"),
+            other => panic!("expected singular, got {other:?}"),
+        }
+    }
 }
 
 #[test]
