@@ -151,8 +151,8 @@ pub struct World {
     /// Per coupling slot the cross blocks `[∂f/∂p (ij, ji), ∂f/∂v (ij, ji)]` ([`PAIR_DP`], [`PAIR_DV`]).
     pair_grad: GradStore<4>,
     /// The bits of the value every angular coupling block of `sys` holds outside its corner, when known: the
-    /// implicit step's `0·(−h²) − 0·h`, the same every step, so a step rewrites only the corners (the blocks are
-    /// most of a character's per-step writes). `None` after anything else wrote the blocks.
+    /// implicit step's `0·(−h²) − 0·h`, the same every step, so a step rewrites only the corners (9 entries of a
+    /// block's 36). `None` after anything else wrote the blocks.
     coupling_fill: Option<u64>,
     /// The step's momentum right-hand side; zeroed after the velocity solve to serve as post-stabilization's
     /// `a = 0` (a buffer of its own would only hold zeros).
