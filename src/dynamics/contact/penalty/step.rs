@@ -217,16 +217,20 @@ impl ContactState {
             ps.zero_b.resize(s.b.len(), 0.0);
             ps.w.clear();
             ps.w.resize(nb * nb, Matrix6::zeros());
-            for col in 0..nb {
-                let bj = ps.bodies[col];
-                for k in 0..6 {
-                    ps.unit[bj][k] = 1.0;
-                    s.solver
-                        .solve(&ps.unit, &ps.zero_b, &mut ps.response, &mut ps.l);
-                    ps.unit[bj][k] = 0.0;
-                    for row in 0..nb {
-                        let v = ps.response[ps.bodies[row]];
-                        ps.w[row * nb + col].set_column(k, &v);
+            // The tree solver gets all blocks in one multi-right-hand-side pass along the bodies' root paths (as
+            // the LCP's Delassus matrix does); other solvers take six solves per body.
+            if !s.solver.inverse_blocks(&ps.bodies, &mut ps.w) {
+                for col in 0..nb {
+                    let bj = ps.bodies[col];
+                    for k in 0..6 {
+                        ps.unit[bj][k] = 1.0;
+                        s.solver
+                            .solve(&ps.unit, &ps.zero_b, &mut ps.response, &mut ps.l);
+                        ps.unit[bj][k] = 0.0;
+                        for row in 0..nb {
+                            let v = ps.response[ps.bodies[row]];
+                            ps.w[row * nb + col].set_column(k, &v);
+                        }
                     }
                 }
             }
