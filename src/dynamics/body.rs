@@ -3,6 +3,7 @@
 
 use nalgebra::{Matrix3, Matrix6, UnitQuaternion, Vector3, Vector6};
 
+use crate::math::small::{cross_mul, mul_cross};
 use crate::math::spatial::{angular, cross_matrix, displace, twist};
 
 /// One rigid body. Positions in metres, masses in kilograms, inertias in kg·m² (about the CoM).
@@ -140,33 +141,12 @@ pub(crate) fn gyroscopic_terms(
 ) -> (Vector3<f64>, Matrix3<f64>, Matrix3<f64>) {
     let iw = i * w;
     let ciw = cross_matrix(&iw);
-    let cwi = cross_left(w, i);
+    // Products with the cross matrix `[ω]×` by their two non-zero terms (`math::small`): the third term is `±0`.
+    let cwi = cross_mul(w, i);
     // I(δθ)·ω = Iω − [Iω]δθ + I[ω]δθ, so ∂(−ω×Iω)/∂δθ = [ω][Iω] − [ω]I[ω]; ∂(−ω×Iω)/∂ω = −[ω]I + [Iω].
     (
         -w.cross(&iw),
-        cross_left(w, &ciw) - cross_right(&cwi, w),
+        cross_mul(w, &ciw) - mul_cross(&cwi, w),
         ciw - cwi,
     )
-}
-
-/// `[w]×·m`, column by column `w × m_j`: the 3×3 product's terms with the cross matrix's zero diagonal are `±0`,
-/// so the two remaining products, in the same order, give the same values (a zero's sign aside) for two thirds
-/// of the multiplications.
-#[inline(always)]
-fn cross_left(w: &Vector3<f64>, m: &Matrix3<f64>) -> Matrix3<f64> {
-    Matrix3::from_fn(|r, c| match r {
-        0 => -w.z * m[(1, c)] + w.y * m[(2, c)],
-        1 => w.z * m[(0, c)] + -w.x * m[(2, c)],
-        _ => -w.y * m[(0, c)] + w.x * m[(1, c)],
-    })
-}
-
-/// `m·[w]×`, row by row (see [`cross_left`]).
-#[inline(always)]
-fn cross_right(m: &Matrix3<f64>, w: &Vector3<f64>) -> Matrix3<f64> {
-    Matrix3::from_fn(|r, c| match c {
-        0 => m[(r, 1)] * w.z + m[(r, 2)] * -w.y,
-        1 => m[(r, 0)] * -w.z + m[(r, 2)] * w.x,
-        _ => m[(r, 0)] * w.y + m[(r, 1)] * -w.x,
-    })
 }
