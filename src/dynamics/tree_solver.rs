@@ -142,7 +142,6 @@ impl TreeSolver {
             // one's room; a ball joint's front needs less again).
             let room = self.analysed_room(sys, pos);
             let plan = &mut self.plans[pos];
-            plan.square_root = plan.parent.is_none() && plan.world_rows == 6;
             if let Some(room) = room {
                 plan.exact = plan.joint_rows;
                 plan.pool0 = pool;
@@ -193,7 +192,7 @@ impl TreeSolver {
                 with_rows!(plan.exact, R => self.factor_exact::<R>(sys, pos))?;
                 continue;
             }
-            if plan.square_root {
+            if plan.square_root() {
                 self.factor_square_root(sys, pos)?;
                 continue;
             }
@@ -404,7 +403,7 @@ impl SaddlePointSolver for TreeSolver {
                 with_rows!(plan.exact, R => self.forward_exact::<R>(pos, b, x, lambda));
                 continue;
             }
-            if plan.square_root {
+            if plan.square_root() {
                 // Its solution is final here: the backward pass starts below it.
                 self.solve_square_root(pos, b, x, lambda);
                 continue;
@@ -439,7 +438,7 @@ impl SaddlePointSolver for TreeSolver {
                 with_rows!(plan.exact, R => self.backward_exact::<R>(pos, x, lambda));
                 continue;
             }
-            if plan.square_root {
+            if plan.square_root() {
                 continue;
             }
             let present = plan.present();

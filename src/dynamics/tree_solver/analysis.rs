@@ -219,7 +219,6 @@ impl Analysis {
                 room: 0,
                 // Filled once the whole order is known.
                 depth: 0,
-                square_root: false,
             });
         }
         Ok(out)

@@ -67,11 +67,14 @@ pub(super) struct Plan {
     pub(super) room: usize,
     /// Number of fronts between this one and its root (0 for a root).
     pub(super) depth: usize,
-    /// A root held by six world rows (`root.rs`): solved without inverting its pivots.
-    pub(super) square_root: bool,
 }
 
 impl Plan {
+    /// A root held by six world rows (`root.rs`): solved without inverting its pivots.
+    pub(super) fn square_root(&self) -> bool {
+        self.parent.is_none() && self.world_rows == 6
+    }
+
     pub(super) fn present(&self) -> [bool; 4] {
         let p = self.parent.is_some();
         [true, self.world_rows > 0, p, p]

@@ -214,7 +214,7 @@ impl TreeSolver {
         loop {
             let plan = &self.plans[p];
             self.blk_col[p] = col;
-            if plan.square_root {
+            if plan.square_root() {
                 // Its `X` is zero whatever reaches it (`block_backward`): nothing to store.
                 break;
             }
@@ -259,7 +259,7 @@ impl TreeSolver {
     /// parent's `X` (fronts off that column's path have `Z` = 0).
     pub(super) fn block_backward(&mut self, pos: usize, col: usize) {
         let plan = &self.plans[pos];
-        if plan.square_root {
+        if plan.square_root() {
             // `J x = 0` with a regular `J`: unit wrenches do not move a root held by six world rows.
             self.acc[pos] = Matrix6::zeros();
             return;
