@@ -107,7 +107,7 @@ impl BasisInverse {
             &mut self.scratch,
             &mut self.order,
             &mut self.fresh,
-        ) || self.fresh.iter().any(|v| !v.is_finite())
+        ) || !super::all_finite(self.fresh.as_slice())
         {
             return false;
         }

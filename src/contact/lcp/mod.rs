@@ -186,7 +186,7 @@ pub(crate) fn validate(m: &DMatrix<f64>, q: &DVector<f64>) -> Result<(), LcpErro
 /// Whether every value is finite (an infinity or NaN has all exponent bits set). One branch-free pass of integer
 /// ORs, which the compiler vectorises, where an early-exit `any(!is_finite)` tests entry by entry (every solve
 /// checks its whole matrix: 2 304 entries for 8 contacts).
-fn all_finite(values: &[f64]) -> bool {
+pub(crate) fn all_finite(values: &[f64]) -> bool {
     const EXPONENT: u64 = 0x7ff0_0000_0000_0000;
     let special = values.iter().fold(0u64, |acc, v| {
         acc | u64::from(v.to_bits() & EXPONENT == EXPONENT)

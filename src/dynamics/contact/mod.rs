@@ -241,6 +241,9 @@ pub(crate) struct ContactState {
     /// matrix, the right-hand side) and its solution, the momentum or wrench of the final solve, and the contacts
     /// a projection takes part in.
     delassus: DMatrix<f64>,
+    /// The position LCP's Delassus matrix, swapped into `delassus` while a projection runs: one shared buffer
+    /// changed shape (and was zeroed) twice a step.
+    position_delassus: DMatrix<f64>,
     delassus_y: Vec<Vector6<f64>>,
     before: Vec<Vector6<f64>>,
     slides: Vec<Vector3<f64>>,

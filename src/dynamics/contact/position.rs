@@ -42,7 +42,9 @@ impl ContactState {
         let mut wrench = std::mem::take(&mut self.wrench);
         projected.clear();
         projected.extend((0..self.points.len()).filter(|&k| self.positional(k)));
+        std::mem::swap(&mut self.delassus, &mut self.position_delassus);
         let pushed = self.project_with(p, &projected, &mut q, &mut z, &mut wrench);
+        std::mem::swap(&mut self.delassus, &mut self.position_delassus);
         self.projected = projected;
         self.lcp_q = q;
         self.z = z;

@@ -14,7 +14,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::super::{zeroed_matrix, zeroed_vector};
+use super::super::{all_finite, zeroed_matrix, zeroed_vector};
 use super::{BasisInverse, lu_factor, lu_inverse, lu_solve};
 
 /// The LU factors of a complementary basis' z block, with the maps between pairs and basis positions.
@@ -179,7 +179,7 @@ impl BasisInverse {
                 self.fresh[(r, i)] = 1.0;
             }
         }
-        if self.fresh.iter().any(|v| !v.is_finite()) {
+        if !all_finite(self.fresh.as_slice()) {
             return false;
         }
         std::mem::swap(&mut self.inv, &mut self.fresh);
