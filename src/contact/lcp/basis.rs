@@ -137,23 +137,24 @@ impl BasisInverse {
     /// M = J W Jᵀ that is exactly 0 in exact arithmetic comes out as ~1e-16 relative to the matrix, and
     /// Σ_j|B⁻¹_ij c_j| alone would call it significant. `c`, `u`, `s` have length n.
     pub fn apply(&self, c: &[f64], u: &mut [f64], s: &mut [f64]) {
+        let n = self.dim();
+        // Slices of exactly n entries: the loops below then compile without bounds checks, vectorised (the
+        // same operations per entry in the same order as indexed loops, so the same bits).
+        let (u, s) = (&mut u[..n], &mut s[..n]);
         u.fill(0.0);
         s.fill(0.0);
-        let n = self.dim();
         let cmax = c.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
         // Column-major: walk the columns of B⁻¹ once, accumulating B⁻¹c and the |B⁻¹|-weighted scale.
-        for (j, &cj) in c.iter().enumerate().take(n) {
-            let col = self.inv.column(j);
+        for (col, &cj) in self.inv.as_slice().chunks_exact(n).zip(c) {
             let w = cj.abs() + cmax;
             if cj == 0.0 {
-                for i in 0..n {
-                    s[i] += col[i].abs() * w;
+                for (si, b) in s.iter_mut().zip(col) {
+                    *si += b.abs() * w;
                 }
             } else {
-                for i in 0..n {
-                    let b = col[i];
-                    u[i] += b * cj;
-                    s[i] += b.abs() * w;
+                for ((ui, si), &b) in u.iter_mut().zip(s.iter_mut()).zip(col) {
+                    *ui += b * cj;
+                    *si += b.abs() * w;
                 }
             }
         }
@@ -171,12 +172,10 @@ impl BasisInverse {
         for j in 0..n {
             self.row[j] = self.inv[(r, j)] * inv_p;
         }
-        for j in 0..n {
-            let rj = self.row[j];
-            let mut col = self.inv.column_mut(j);
+        for (col, &rj) in self.inv.as_mut_slice().chunks_exact_mut(n).zip(&self.row) {
             if rj != 0.0 {
-                for i in 0..n {
-                    col[i] -= u[i] * rj;
+                for (x, ui) in col.iter_mut().zip(u) {
+                    *x -= ui * rj;
                 }
             }
             col[r] = rj;

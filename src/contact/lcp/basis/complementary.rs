@@ -160,9 +160,11 @@ impl BasisInverse {
         let (ms, g) = (m.as_slice(), self.work.as_slice());
         for (b, &j) in basis.active.iter().enumerate() {
             // Column j of B⁻¹: −G's column b on the z rows, −(M_WZ G)'s on the w rows.
-            self.row.fill(0.0);
+            // `row` is exactly n long, like each column of M: the sums vectorise without bounds checks.
+            let row = &mut self.row[..n];
+            row.fill(0.0);
             for (&gab, &l) in g[b * k..(b + 1) * k].iter().zip(&basis.active) {
-                for (acc, mil) in self.row.iter_mut().zip(&ms[l * n..(l + 1) * n]) {
+                for (acc, mil) in row.iter_mut().zip(&ms[l * n..(l + 1) * n]) {
                     *acc += mil * gab;
                 }
             }
