@@ -143,6 +143,9 @@ impl BasisInverse {
         let (u, s) = (&mut u[..n], &mut s[..n]);
         u.fill(0.0);
         s.fill(0.0);
+        if n == 0 {
+            return;
+        }
         let cmax = c.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
         // Column-major: walk the columns of B⁻¹ once, accumulating B⁻¹c and the |B⁻¹|-weighted scale.
         for (col, &cj) in self.inv.as_slice().chunks_exact(n).zip(c) {
