@@ -244,7 +244,8 @@ pub(crate) struct ContactState {
     /// The position LCP's Delassus matrix, swapped into `delassus` while a projection runs: one shared buffer
     /// changed shape (and was zeroed) twice a step.
     position_delassus: DMatrix<f64>,
-    delassus_y: Vec<Vector6<f64>>,
+    delassus_y: Vec<f64>,
+    delassus_line: Vec<f64>,
     before: Vec<Vector6<f64>>,
     slides: Vec<Vector3<f64>>,
     qn: DVector<f64>,
