@@ -183,13 +183,56 @@ pub(crate) fn validate(m: &DMatrix<f64>, q: &DVector<f64>) -> Result<(), LcpErro
     Ok(())
 }
 
-/// Whether every value is finite (an infinity or NaN has all exponent bits set). One branch-free pass of integer
-/// ORs, which the compiler vectorises, where an early-exit `any(!is_finite)` tests entry by entry (every solve
-/// checks its whole matrix: 2 304 entries for 8 contacts).
+/// Whether every value is finite (an infinity or NaN has all exponent bits set). One branch-free pass of
+/// integer operations, which the compiler vectorises, where an early-exit `any(!is_finite)` tests entry by entry
+/// (every solve checks its whole matrix: 2 304 entries for 8 contacts). The exponent field plus one unit of it
+/// carries into the sign bit exactly when the field is all ones, and 64-bit adds, ANDs and ORs are plain SSE2
+/// (a 64-bit compare is not, and kept the loop scalar: 10.5 k instructions of the 8-contact step).
 pub(crate) fn all_finite(values: &[f64]) -> bool {
     const EXPONENT: u64 = 0x7ff0_0000_0000_0000;
-    let special = values.iter().fold(0u64, |acc, v| {
-        acc | u64::from(v.to_bits() & EXPONENT == EXPONENT)
-    });
-    special == 0
+    const EXPONENT_UNIT: u64 = 0x0010_0000_0000_0000;
+    let carried = values
+        .iter()
+        .fold(0u64, |acc, v| acc | ((v.to_bits() & EXPONENT) + EXPONENT_UNIT));
+    carried >> 63 == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::all_finite;
+
+    /// Every finite value passes, whatever its sign or size; every infinity and NaN (any sign, any payload) is
+    /// caught, alone or among finite values, at any position of the vectorised loop.
+    #[test]
+    fn all_finite_separates_finite_values_from_infinities_and_nans() {
+        let finite = [
+            0.0,
+            -0.0,
+            1.0,
+            -3.5e300,
+            f64::MAX,
+            f64::MIN,
+            f64::MIN_POSITIVE,
+            f64::from_bits(1),
+            -f64::from_bits(0x000f_ffff_ffff_ffff),
+            f64::EPSILON,
+        ];
+        assert!(all_finite(&finite));
+        assert!(all_finite(&[]));
+        let special = [
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+            f64::from_bits(0x7ff0_0000_0000_0001),
+            f64::from_bits(0xfff8_dead_beef_0000),
+        ];
+        for bad in special {
+            for at in 0..finite.len() {
+                let mut values = finite.to_vec();
+                values.insert(at, bad);
+                assert!(!all_finite(&values), "{bad:e} at {at}");
+            }
+        }
+    }
 }
