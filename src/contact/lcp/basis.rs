@@ -147,19 +147,37 @@ impl BasisInverse {
             return;
         }
         let cmax = c.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
-        // Column-major: walk the columns of B⁻¹ once, accumulating B⁻¹c and the |B⁻¹|-weighted scale.
-        for (col, &cj) in self.inv.as_slice().chunks_exact(n).zip(c) {
-            let w = cj.abs() + cmax;
-            if cj == 0.0 {
-                for (si, b) in s.iter_mut().zip(col) {
-                    *si += b.abs() * w;
+        // Column-major: walk the columns of B⁻¹ once, accumulating B⁻¹c and the |B⁻¹|-weighted scale, four
+        // columns per pass where their c_j are all non-zero (u_i and s_i then stay in registers over the four;
+        // each still receives the columns' terms in column order, so the same bits as one column per pass).
+        let inv = self.inv.as_slice();
+        let blocked = (n / 4) * 4;
+        for (block, cs) in inv[..blocked * n]
+            .chunks_exact(4 * n)
+            .zip(c[..blocked].chunks_exact(4))
+        {
+            if cs.iter().all(|&cj| cj != 0.0) {
+                let (b01, b23) = block.split_at(2 * n);
+                let (b0, b1) = b01.split_at(n);
+                let (b2, b3) = b23.split_at(n);
+                let w: [f64; 4] = std::array::from_fn(|t| cs[t].abs() + cmax);
+                let terms = b0.iter().zip(b1).zip(b2).zip(b3);
+                for ((ui, si), (((x0, x1), x2), x3)) in u.iter_mut().zip(s.iter_mut()).zip(terms) {
+                    let (mut uu, mut ss) = (*ui, *si);
+                    for (t, &b) in [*x0, *x1, *x2, *x3].iter().enumerate() {
+                        uu += b * cs[t];
+                        ss += b.abs() * w[t];
+                    }
+                    (*ui, *si) = (uu, ss);
                 }
             } else {
-                for ((ui, si), &b) in u.iter_mut().zip(s.iter_mut()).zip(col) {
-                    *ui += b * cj;
-                    *si += b.abs() * w;
+                for (col, &cj) in block.chunks_exact(n).zip(cs) {
+                    add_column(col, cj, cmax, u, s);
                 }
             }
+        }
+        for (col, &cj) in inv[blocked * n..].chunks_exact(n).zip(&c[blocked..]) {
+            add_column(col, cj, cmax, u, s);
         }
     }
 
@@ -198,6 +216,21 @@ impl BasisInverse {
         }
         let scale = fresh.inv.amax().max(f64::MIN_POSITIVE);
         (&self.inv - &fresh.inv).amax() / scale
+    }
+}
+
+/// One column of [`BasisInverse::apply`]: `u += col·c_j` (skipped for `c_j = 0`) and `s += |col|·(|c_j| + cmax)`.
+fn add_column(col: &[f64], cj: f64, cmax: f64, u: &mut [f64], s: &mut [f64]) {
+    let w = cj.abs() + cmax;
+    if cj == 0.0 {
+        for (si, b) in s.iter_mut().zip(col) {
+            *si += b.abs() * w;
+        }
+    } else {
+        for ((ui, si), &b) in u.iter_mut().zip(s.iter_mut()).zip(col) {
+            *ui += b * cj;
+            *si += b.abs() * w;
+        }
     }
 }
 

@@ -191,9 +191,9 @@ pub(crate) fn validate(m: &DMatrix<f64>, q: &DVector<f64>) -> Result<(), LcpErro
 pub(crate) fn all_finite(values: &[f64]) -> bool {
     const EXPONENT: u64 = 0x7ff0_0000_0000_0000;
     const EXPONENT_UNIT: u64 = 0x0010_0000_0000_0000;
-    let carried = values
-        .iter()
-        .fold(0u64, |acc, v| acc | ((v.to_bits() & EXPONENT) + EXPONENT_UNIT));
+    let carried = values.iter().fold(0u64, |acc, v| {
+        acc | ((v.to_bits() & EXPONENT) + EXPONENT_UNIT)
+    });
     carried >> 63 == 0
 }
 

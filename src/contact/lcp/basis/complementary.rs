@@ -160,11 +160,29 @@ impl BasisInverse {
         let (ms, g) = (m.as_slice(), self.work.as_slice());
         for (b, &j) in basis.active.iter().enumerate() {
             // Column j of B⁻¹: −G's column b on the z rows, −(M_WZ G)'s on the w rows.
-            // `row` is exactly n long, like each column of M: the sums vectorise without bounds checks.
+            // `row` is exactly n long, like each column of M: the sums vectorise without bounds checks, and four
+            // columns of M go in one pass (the running sums stay in registers; each entry still adds the terms in
+            // the order of `active`, so the same bits as one column per pass).
             let row = &mut self.row[..n];
             row.fill(0.0);
-            for (&gab, &l) in g[b * k..(b + 1) * k].iter().zip(&basis.active) {
-                for (acc, mil) in row.iter_mut().zip(&ms[l * n..(l + 1) * n]) {
+            let gb = &g[b * k..(b + 1) * k];
+            let column = |l: usize| &ms[l * n..(l + 1) * n];
+            let blocked = (k / 4) * 4;
+            for (gs, ls) in gb[..blocked]
+                .chunks_exact(4)
+                .zip(basis.active[..blocked].chunks_exact(4))
+            {
+                let terms = column(ls[0])
+                    .iter()
+                    .zip(column(ls[1]))
+                    .zip(column(ls[2]))
+                    .zip(column(ls[3]));
+                for (acc, (((m0, m1), m2), m3)) in row.iter_mut().zip(terms) {
+                    *acc = *acc + m0 * gs[0] + m1 * gs[1] + m2 * gs[2] + m3 * gs[3];
+                }
+            }
+            for (&gab, &l) in gb[blocked..].iter().zip(&basis.active[blocked..]) {
+                for (acc, mil) in row.iter_mut().zip(column(l)) {
                     *acc += mil * gab;
                 }
             }
