@@ -34,6 +34,10 @@ pub struct BasisInverse {
     /// The inverse's solutions as rows, and the identity's row order after the swaps ([`lu_inverse`]).
     scratch: DMatrix<f64>,
     order: Vec<usize>,
+    /// An inverse from a complementary basis' z block: the w pairs, and the gathered block M_WZ
+    /// (`basis/complementary.rs`).
+    w_pairs: Vec<usize>,
+    gathered: Vec<f64>,
 }
 
 impl BasisInverse {
@@ -74,6 +78,9 @@ impl BasisInverse {
         }
         self.row.reserve(n.saturating_sub(self.row.len()));
         self.perm.reserve(n);
+        self.w_pairs.reserve(n.saturating_sub(self.w_pairs.len()));
+        self.gathered
+            .reserve((n * n).saturating_sub(self.gathered.len()));
     }
 
     /// A fresh inverse of `b` by LU with partial pivoting; `None` if `b` is not square, singular, or the inverse is
