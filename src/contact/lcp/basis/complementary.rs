@@ -29,8 +29,9 @@ pub(crate) struct ComplementaryBasis {
     /// The LU factors of M_ZZ and their row swaps ([`lu_factor`]).
     lu: DMatrix<f64>,
     perm: Vec<(usize, usize)>,
-    /// The block's solution (scratch of [`Self::solve`]).
+    /// The block's solution and the w values in pair order (scratch of [`Self::solve`]).
     y: DVector<f64>,
+    w: Vec<f64>,
 }
 
 impl ComplementaryBasis {
@@ -44,6 +45,7 @@ impl ComplementaryBasis {
         let mut data: Vec<f64> = std::mem::take(&mut self.lu).data.into();
         data.reserve((n * n).saturating_sub(data.len()));
         self.lu = DMatrix::from_vec(rows, cols, data);
+        self.w.reserve(n.saturating_sub(self.w.len()));
         let mut y: Vec<f64> = std::mem::take(&mut self.y).data.into();
         y.reserve(n.saturating_sub(y.len()));
         self.y = DVector::from_vec(y);
@@ -59,6 +61,8 @@ impl ComplementaryBasis {
         }
         self.pos.clear();
         self.pos.resize(n, usize::MAX);
+        self.w.clear();
+        self.w.resize(n, 0.0);
         let mut unit = false;
         for (r, &var) in basis.iter().enumerate() {
             if var >= 2 * n || self.pos[var % n] != usize::MAX {
@@ -92,8 +96,11 @@ impl ComplementaryBasis {
     }
 
     /// x = B⁻¹q in basis order (`x[r]`: the value of the variable at position r): z_Z = −M_ZZ⁻¹ q_Z, then
-    /// w_i = q_i + Σ_j M_ij z_j. False if the z block is singular.
+    /// w_i = q_i + Σ_j M_ij z_j. False if the z block is singular (or the sizes are not the factored basis').
     pub fn solve(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, x: &mut [f64]) -> bool {
+        if q.len() != self.pos.len() || x.len() < q.len() || m.nrows() != q.len() {
+            return false;
+        }
         let k = self.active.len();
         zeroed_vector(&mut self.y, k);
         for (a, &i) in self.active.iter().enumerate() {
@@ -102,21 +109,26 @@ impl ComplementaryBasis {
         if k > 0 && !lu_solve(&self.lu, &self.perm, &mut self.y) {
             return false;
         }
-        for (i, &r) in self.pos.iter().enumerate() {
-            x[r] = q[i];
+        // w = q + M_·Z z_Z in pair order over all rows (branch-free and vectorised; the z rows' sums are thrown
+        // away), then every value to its basis position. Each w_i adds the same terms in the same order as a
+        // loop over the w rows alone, so the same bits.
+        let n = q.len();
+        let ms = m.as_slice();
+        let w = &mut self.w[..n];
+        w.copy_from_slice(q.as_slice());
+        for (a, &j) in self.active.iter().enumerate() {
+            let zj = -self.y[a];
+            for (wi, &mij) in w.iter_mut().zip(&ms[j * n..(j + 1) * n]) {
+                *wi += mij * zj;
+            }
+        }
+        for ((&r, &z), &wi) in self.pos.iter().zip(&self.is_z).zip(w.iter()) {
+            if !z {
+                x[r] = wi;
+            }
         }
         for (a, &j) in self.active.iter().enumerate() {
             x[self.pos[j]] = -self.y[a];
-        }
-        let n = q.len();
-        let ms = m.as_slice();
-        for (a, &j) in self.active.iter().enumerate() {
-            let zj = -self.y[a];
-            for ((&r, &z), &mij) in self.pos.iter().zip(&self.is_z).zip(&ms[j * n..(j + 1) * n]) {
-                if !z {
-                    x[r] += mij * zj;
-                }
-            }
         }
         true
     }
