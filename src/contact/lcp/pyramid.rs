@@ -112,8 +112,8 @@ pub(crate) fn pyramid_from_delassus_into(
     }
     let size = nc + nd + nc;
     if mat.shape() == (size, size) {
-        // The Delassus block is overwritten below, so only the λ rows and columns need their zeros again
-        // (zeroing the whole 48×48 matrix of 8 contacts cost 18 k instructions per step, 2.5 % of it).
+        // The Delassus block is overwritten below, so only the λ rows and columns need their zeros again (the
+        // whole matrix of 8 contacts is 18 kB written every step for nothing).
         // Column-major: the λ columns are the storage's tail, the λ rows the last nc entries of each column.
         let (front, lambda_columns) = mat.as_mut_slice().split_at_mut((nc + nd) * size);
         lambda_columns.fill(0.0);

@@ -236,7 +236,8 @@ pub(crate) struct ContactState {
     scratch_l: Vec<f64>,
     zero_b: Vec<f64>,
     /// Buffers of the LCPs, sized by the largest contact set seen so that a warm step allocates nothing: the
-    /// Delassus matrix `J_c W J_cᵀ` and its `W J_rᵀ` column, the velocities before the step, the sliding
+    /// Delassus matrix `J_c W J_cᵀ`, its `W J_rᵀ` columns (stored transposed per body) and one row's entries
+    /// (`delassus.rs`), the velocities before the step, the sliding
     /// velocities, the normal and friction right-hand sides, the friction coefficients, the LCP (the pyramid's
     /// matrix, the right-hand side) and its solution, the momentum or wrench of the final solve, and the contacts
     /// a projection takes part in.
