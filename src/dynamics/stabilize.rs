@@ -43,6 +43,7 @@ impl Default for Stabilization {
 }
 
 /// Writes every constraint's `g(p, t)` into `g` and its Jacobian into `sys.constraints`; returns `max|g|`.
+#[inline]
 pub(crate) fn evaluate_constraints(
     bodies: &[Body],
     constraints: &[Box<dyn Constraint>],
@@ -146,6 +147,7 @@ const MAX_CHORD_PASSES: usize = 6;
 /// [`CHORD_MIN_CONTRACTION`] (or after [`MAX_CHORD_PASSES`]), the remaining projections refactor `[M, J(p)]` at
 /// the current positions (Newton); `max_iters` bounds those, so the tolerance is honoured as without reuse.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub(crate) fn post_stabilize(
     bodies: &mut [Body],
     constraints: &[Box<dyn Constraint>],
