@@ -173,7 +173,8 @@ mod tests {
     use nalgebra::{UnitQuaternion, Vector3};
 
     /// The blocks of W from sparse solves equal the top-left block of the inverse of the dense saddle-point
-    /// matrix (the joints' effective inverse mass), for a chain of three bodies with ball joints and drives.
+    /// matrix (the joints' effective inverse mass), for a chain of three bodies with ball joints and drives; the
+    /// Delassus matrix of static, body–body and free-body contacts equals `J W Jᵀ` formed densely.
     #[test]
     fn w_blocks_match_the_dense_inverse() {
         let mut world = World::new();
@@ -204,9 +205,25 @@ mod tests {
             normal: Vector3::new(0.3, 0.9, 0.1).normalize(),
             ..contact(2)
         };
+        // A free box touching bodies 2 and 0: rows with a free part, two of them on the same free body, so the
+        // Delassus matrix has free-body cross terms too.
+        let ball = Body::cuboid(0.5, Vector3::new(0.2, 0.15, 0.1)).at(
+            Vector3::new(0.5, 1.2, 0.05),
+            UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 0.3),
+        );
+        let on_ball = |body| ContactPoint {
+            other: ContactOther::Free(0),
+            other_point: ball.position - Vector3::new(0.0, 0.1, 0.0),
+            normal: Vector3::new(-0.2, 1.0, 0.1).normalize(),
+            ..contact(body)
+        };
         let mut state = ContactState::new();
         state
-            .set(world.bodies(), &[contact(2), contact(0), between], &[])
+            .set(
+                world.bodies(),
+                &[contact(2), contact(0), between, on_ball(2), on_ball(0)],
+                &[ball.clone()],
+            )
             .unwrap();
         state.compute_w(&mut solver, 3, sys.constraint_rows());
         let inverse = sys.to_dense().try_inverse().unwrap();
@@ -228,8 +245,9 @@ mod tests {
                 );
             }
         }
-        // The Delassus matrix from the blocks equals J W Jᵀ formed densely.
-        for k in 0..3 {
+        // The Delassus matrix from the blocks equals J W Jᵀ formed densely (the free box's block is its own
+        // inverse mass: it is not jointed to the world bodies).
+        for k in 0..5 {
             for d in [
                 Vector3::y(),
                 Vector3::x(),
@@ -239,16 +257,35 @@ mod tests {
                 state.rows.push(row);
             }
         }
-        let mut j = nalgebra::DMatrix::zeros(state.rows.len(), 18);
+        let mut j = nalgebra::DMatrix::zeros(state.rows.len(), 24);
+        let mut free_rows = 0;
         for (r, row) in state.rows.iter().enumerate() {
             let b = state.bodies[row.body];
             j.view_mut((r, 6 * b), (1, 6)).copy_from(&row.j.transpose());
-            if let OtherPart::Body(o, jo) = row.other {
-                let o = state.bodies[o];
-                j.view_mut((r, 6 * o), (1, 6)).copy_from(&jo.transpose());
+            match row.other {
+                OtherPart::Body(o, jo) => {
+                    let o = state.bodies[o];
+                    j.view_mut((r, 6 * o), (1, 6)).copy_from(&jo.transpose());
+                }
+                OtherPart::Free(0, jf) => {
+                    j.view_mut((r, 18), (1, 6)).copy_from(&jf.transpose());
+                    free_rows += 1;
+                }
+                _ => {}
             }
         }
-        let dense = &j * inverse.view((0, 0), (18, 18)) * j.transpose();
+        assert_eq!(
+            free_rows, 6,
+            "two contacts with the free box, three directions each"
+        );
+        let mut w_all = nalgebra::DMatrix::zeros(24, 24);
+        w_all
+            .view_mut((0, 0), (18, 18))
+            .copy_from(&inverse.view((0, 0), (18, 18)));
+        w_all
+            .view_mut((18, 18), (6, 6))
+            .copy_from(&ball.mass_matrix().try_inverse().unwrap());
+        let dense = &j * w_all * j.transpose();
         state.fill_delassus();
         let mine = state.delassus.clone();
         assert!(
