@@ -222,7 +222,7 @@ mod tests {
             .set(
                 world.bodies(),
                 &[contact(2), contact(0), between, on_ball(2), on_ball(0)],
-                &[ball.clone()],
+                std::slice::from_ref(&ball),
             )
             .unwrap();
         state.compute_w(&mut solver, 3, sys.constraint_rows());
