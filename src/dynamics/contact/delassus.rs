@@ -21,41 +21,16 @@ fn dot6(a: &Vector6<f64>, b: &Vector6<f64>) -> f64 {
 }
 
 impl ContactState {
-    /// Fills the blocks `W_ij` between the contact bodies with the solver's current factorisation: column `k` of
-    /// `W_{·j}` is the velocity response to a unit wrench `e_k` on contact body `j` with the joints holding
-    /// (`[A −Jᵀ; J 0](x; λ) = (e_k; 0)`). One [`SaddlePointSolver::inverse_blocks`] pass when the solver has one
-    /// (the tree solver), else 6 solves per contact body.
+    /// Fills the blocks `W_ij` between the contact bodies with the solver's current factorisation
+    /// ([`BlockSolves::blocks`]).
     pub(super) fn compute_w(
         &mut self,
         solver: &mut dyn SaddlePointSolver,
         bodies: usize,
         joint_rows: usize,
     ) {
-        self.size_scratch(bodies, joint_rows);
-        let nb = self.bodies.len();
-        self.w.clear();
-        self.w.resize(nb * nb, Matrix6::zeros());
-        // The tree solver gets all blocks in one multi-right-hand-side pass along the bodies' root paths.
-        if solver.inverse_blocks(&self.bodies, &mut self.w) {
-            return;
-        }
-        for col in 0..nb {
-            let bj = self.bodies[col];
-            for k in 0..6 {
-                self.scratch_a[bj][k] = 1.0;
-                solver.solve(
-                    &self.scratch_a,
-                    &self.zero_b,
-                    &mut self.scratch_x,
-                    &mut self.scratch_l,
-                );
-                self.scratch_a[bj][k] = 0.0;
-                for row in 0..nb {
-                    let x = self.scratch_x[self.bodies[row]];
-                    self.w[row * nb + col].set_column(k, &x);
-                }
-            }
-        }
+        self.block_solves
+            .blocks(solver, bodies, joint_rows, &self.bodies, &mut self.w);
     }
 
     /// `J_c W J_cᵀ` over the stored rows into `self.delassus`. Each column is `J_c·(W J_rᵀ)`: first `W J_rᵀ` on
@@ -132,6 +107,61 @@ impl ContactState {
             if let Some((f, wrench)) = self.scatter(&self.rows[r], l, a) {
                 let dv = self.free_inv[f] * wrench;
                 self.free[f].velocity += dv;
+            }
+        }
+    }
+}
+
+/// The buffers of [`BlockSolves::blocks`], kept between steps (no allocation once sized).
+#[derive(Debug, Clone, Default)]
+pub(super) struct BlockSolves {
+    unit: Vec<Vector6<f64>>,
+    response: Vec<Vector6<f64>>,
+    lambda: Vec<f64>,
+    zero_b: Vec<f64>,
+}
+
+impl BlockSolves {
+    /// The blocks `W_ij = (M̃⁻¹)_ij` between the bodies `of` (world indices; `w` row-major over them, resized)
+    /// with the joints holding: column `k` of `W_{·j}` is the velocity response to a unit wrench `e_k` on body
+    /// `j` (`[A −Jᵀ; J 0](x; λ) = (e_k; 0)`). One [`SaddlePointSolver::inverse_blocks`] pass when the solver has
+    /// one (the tree solver: forward along each body's root path, 6 columns at once), else 6 solves per body.
+    /// Shared by the LCP's Delassus matrix and the penalty step's Woodbury coupling.
+    pub(super) fn blocks(
+        &mut self,
+        solver: &mut dyn SaddlePointSolver,
+        bodies: usize,
+        joint_rows: usize,
+        of: &[usize],
+        w: &mut Vec<Matrix6<f64>>,
+    ) {
+        let nb = of.len();
+        w.clear();
+        w.resize(nb * nb, Matrix6::zeros());
+        if solver.inverse_blocks(of, w) {
+            return;
+        }
+        self.unit.clear();
+        self.unit.resize(bodies, Vector6::zeros());
+        self.response.clear();
+        self.response.resize(bodies, Vector6::zeros());
+        self.lambda.clear();
+        self.lambda.resize(joint_rows, 0.0);
+        self.zero_b.clear();
+        self.zero_b.resize(joint_rows, 0.0);
+        for (col, &bj) in of.iter().enumerate() {
+            for k in 0..6 {
+                self.unit[bj][k] = 1.0;
+                solver.solve(
+                    &self.unit,
+                    &self.zero_b,
+                    &mut self.response,
+                    &mut self.lambda,
+                );
+                self.unit[bj][k] = 0.0;
+                for (row, &bi) in of.iter().enumerate() {
+                    w[row * nb + col].set_column(k, &self.response[bi]);
+                }
             }
         }
     }

@@ -231,10 +231,7 @@ pub(crate) struct ContactState {
     rows: Vec<JRow>,
     /// Friction direction vectors of the velocity rows after the normals (world).
     directions: Vec<Vector3<f64>>,
-    scratch_a: Vec<Vector6<f64>>,
-    scratch_x: Vec<Vector6<f64>>,
-    scratch_l: Vec<f64>,
-    zero_b: Vec<f64>,
+    block_solves: delassus::BlockSolves,
     /// Buffers of the LCPs, sized by the largest contact set seen so that a warm step allocates nothing: the
     /// Delassus matrix `J_c W J_cᵀ`, its `W J_rᵀ` columns (stored transposed per body) and one row's entries
     /// (`delassus.rs`), the velocities before the step, the sliding
@@ -415,15 +412,6 @@ impl ContactState {
             .filter(|&k| self.positional(k))
             .map(|k| -self.gap(k, world_bodies))
             .fold(0.0, f64::max)
-    }
-
-    /// Sizes the scratch buffers of the sparse solves.
-    fn size_scratch(&mut self, bodies: usize, joint_rows: usize) {
-        self.scratch_a.resize(bodies, Vector6::zeros());
-        self.scratch_x.resize(bodies, Vector6::zeros());
-        self.scratch_l.resize(joint_rows, 0.0);
-        self.zero_b.clear();
-        self.zero_b.resize(joint_rows, 0.0);
     }
 }
 

@@ -6,6 +6,7 @@ use nalgebra::{Matrix6, Vector3, Vector6};
 
 use super::{PenaltyContact, PenaltyOptions, PointForce, point_inverse_mass, point_jacobian};
 use crate::dynamics::body::Body;
+use crate::dynamics::contact::delassus::BlockSolves;
 use crate::dynamics::contact::{ContactImpulse, ContactOther, ContactState};
 use crate::dynamics::system::SaddlePointSolver;
 
@@ -35,10 +36,8 @@ pub(crate) struct PenaltyState {
     piv: Vec<usize>,
     y: Vec<f64>,
     rhs: Vec<Vector6<f64>>,
-    unit: Vec<Vector6<f64>>,
-    response: Vec<Vector6<f64>>,
-    l: Vec<f64>,
-    zero_b: Vec<f64>,
+    /// The coupled bodies' `W` blocks (shared with the LCP's Delassus matrix).
+    block_solves: BlockSolves,
     /// Velocities at the start of the step (for the impulses).
     before: Vec<Vector6<f64>>,
 }
@@ -206,34 +205,8 @@ impl ContactState {
         let nb = self.penalty.bodies.len();
         if nb > 0 {
             let ps = &mut self.penalty;
-            let n = bodies.len();
-            ps.unit.clear();
-            ps.unit.resize(n, Vector6::zeros());
-            ps.response.clear();
-            ps.response.resize(n, Vector6::zeros());
-            ps.l.clear();
-            ps.l.resize(s.b.len(), 0.0);
-            ps.zero_b.clear();
-            ps.zero_b.resize(s.b.len(), 0.0);
-            ps.w.clear();
-            ps.w.resize(nb * nb, Matrix6::zeros());
-            // The tree solver gets all blocks in one multi-right-hand-side pass along the bodies' root paths (as
-            // the LCP's Delassus matrix does); other solvers take six solves per body.
-            if !s.solver.inverse_blocks(&ps.bodies, &mut ps.w) {
-                for col in 0..nb {
-                    let bj = ps.bodies[col];
-                    for k in 0..6 {
-                        ps.unit[bj][k] = 1.0;
-                        s.solver
-                            .solve(&ps.unit, &ps.zero_b, &mut ps.response, &mut ps.l);
-                        ps.unit[bj][k] = 0.0;
-                        for row in 0..nb {
-                            let v = ps.response[ps.bodies[row]];
-                            ps.w[row * nb + col].set_column(k, &v);
-                        }
-                    }
-                }
-            }
+            ps.block_solves
+                .blocks(s.solver, bodies.len(), s.b.len(), &ps.bodies, &mut ps.w);
             if ps.joint {
                 self.penalty_joint_contacts(bodies);
             }
