@@ -287,10 +287,14 @@ fn lu_inverse(
     for &(i, p) in perm {
         idx.swap(i, p);
     }
-    // `w` is stored transposed (column r of the storage holds entry r of every solution).
-    w.fill_with_identity();
+    // `w` is stored transposed (column r of the storage holds entry r of every solution). The identity is written
+    // on the slice: nalgebra's `fill_with_identity` walks a general strided iterator.
     let a = lu.as_slice();
     let ws = w.as_mut_slice();
+    ws.fill(0.0);
+    for i in 0..n {
+        ws[i * n + i] = 1.0;
+    }
     // L y = e_k (unit diagonal): y_r −= y_c L_rc for r > c; y_c is zero for the solutions k > c.
     for c in 0..n {
         let (head, tail) = ws.split_at_mut((c + 1) * n);
@@ -318,9 +322,11 @@ fn lu_inverse(
             }
         }
     }
+    let os = out.as_mut_slice();
     for (k, &j) in idx.iter().enumerate() {
-        for r in 0..n {
-            out[(r, j)] = w[(k, r)];
+        // Column j of the inverse is row k of `w`.
+        for (r, o) in os[j * n..(j + 1) * n].iter_mut().enumerate() {
+            *o = ws[r * n + k];
         }
     }
     true

@@ -187,7 +187,7 @@ impl Lemke {
         let n = q.len();
         // u and us are free between pivots: use them as the residual and its scale.
         let (u, us) = (&mut self.u[..n], &mut self.us[..n]);
-        for ((ui, si), &qi) in u.iter_mut().zip(us.iter_mut()).zip(q.iter()) {
+        for ((ui, si), &qi) in u.iter_mut().zip(us.iter_mut()).zip(q.as_slice()) {
             *ui = -qi;
             *si = qi.abs();
         }
@@ -246,7 +246,7 @@ impl Lemke {
     /// z from the basic values (round-off negatives clamped to 0) and its residual.
     fn extract(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, z: &mut DVector<f64>) -> f64 {
         let n = q.len();
-        z.fill(0.0);
+        z.as_mut_slice().fill(0.0);
         for (r, &var) in self.basis.iter().enumerate() {
             if (n..2 * n).contains(&var) {
                 z[var - n] = self.x[r].max(0.0);
@@ -333,7 +333,7 @@ impl Lemke {
         self.binv.reset_identity(n);
         self.basic_values(q);
         if q.iter().all(|&v| v >= 0.0) {
-            z.fill(0.0);
+            z.as_mut_slice().fill(0.0);
             self.report.residual = complementarity_residual_in(m, q, z, &mut self.w);
             return Ok(());
         }
@@ -466,7 +466,7 @@ impl LcpSolver for Lemke {
                 }),
         };
         if solved.is_err() {
-            z.fill(0.0);
+            z.as_mut_slice().fill(0.0);
             self.last_basis.clear();
         }
         solved
@@ -480,7 +480,7 @@ fn column(var: usize, m: &DMatrix<f64>, d: &[f64], out: &mut [f64]) {
         out.fill(0.0);
         out[var] = 1.0;
     } else if var < 2 * n {
-        for (o, v) in out.iter_mut().zip(m.column(var - n).iter()) {
+        for (o, v) in out.iter_mut().zip(super::column_of(m, var - n)) {
             *o = -v;
         }
     } else {

@@ -141,10 +141,19 @@ pub(crate) fn begin_solve(
         zeroed_vector(z, n);
     }
     if let Err(e) = validate(m, q).and_then(|()| prepare(n)) {
-        z.fill(0.0);
+        z.as_mut_slice().fill(0.0);
         return Err(e);
     }
     Ok(usable)
+}
+
+/// Column `j` of `m` as a slice of its column-major storage. nalgebra's `column(j).iter()` is a general strided
+/// iterator, which the compiler does not reduce to a plain walk: in the pivot loops it cost several instructions
+/// and a dependency chain per entry.
+#[inline]
+pub(crate) fn column_of(m: &DMatrix<f64>, j: usize) -> &[f64] {
+    let n = m.nrows();
+    &m.as_slice()[j * n..(j + 1) * n]
 }
 
 /// Resizes `m` to `rows × cols` of zeros, keeping its storage's capacity: a problem that shrinks and grows again

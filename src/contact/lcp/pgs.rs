@@ -147,7 +147,7 @@ impl LcpSolver for Pgs {
         let n = q.len();
         let warm = begin_solve(m, q, z, |n| self.check(n))? && self.options.warm_start;
         if !warm {
-            z.fill(0.0);
+            z.as_mut_slice().fill(0.0);
         }
         // Column-major storage makes rows strided; one O(n²) transpose per solve costs about one sweep.
         if self.mt.shape() != (n, n) {
@@ -195,7 +195,7 @@ impl LcpSolver for Pgs {
         }
         if z.iter().any(|v| !v.is_finite()) {
             // Divergence (ω too large for an indefinite M, say): return a finite z and an honest residual.
-            z.fill(0.0);
+            z.as_mut_slice().fill(0.0);
             report.converged = false;
         }
         report.residual = if self.options.bounds.is_empty() {

@@ -103,14 +103,16 @@ fn slack<'w>(
     // Column by column (M is column-major), skipping the columns of z_j = 0: a contact solution has most of its
     // z at zero (the 48-variable pyramid of 8 contacts about 20 basic), and such a column only adds ±0, so the
     // values are those of the full product (a zero's sign aside), at half the cost.
-    for (col, &zj) in m.as_slice().chunks_exact(n.max(1)).zip(z.iter()) {
+    for (col, &zj) in m.as_slice().chunks_exact(n.max(1)).zip(z.as_slice()) {
         if zj != 0.0 {
             for (wi, mij) in ws.iter_mut().zip(col) {
                 *wi += mij * zj;
             }
         }
     }
-    *w += q;
+    for (wi, qi) in ws.iter_mut().zip(q.as_slice()) {
+        *wi += qi;
+    }
     w
 }
 

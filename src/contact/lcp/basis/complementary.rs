@@ -164,7 +164,7 @@ impl BasisInverse {
         if self.fresh.shape() != (n, n) {
             zeroed_matrix(&mut self.fresh, n, n);
         } else {
-            self.fresh.fill(0.0);
+            self.fresh.as_mut_slice().fill(0.0);
         }
         // Only the w rows of B⁻¹'s z columns need the product −M_WZ G (its z rows are −G): M_WZ is gathered once
         // into contiguous columns, so the sums skip the k z rows of every column of M (on the 8-contact pyramid

@@ -73,7 +73,7 @@ impl Lemke {
                     ..before
                 };
                 self.covering(n)?;
-                z.fill(0.0);
+                z.as_mut_slice().fill(0.0);
                 Ok(None)
             }
         }
@@ -157,7 +157,7 @@ impl Lemke {
             if var < n {
                 self.d[var] += 1.0;
             } else {
-                for (d, v) in self.d.iter_mut().zip(m.column(var - n).iter()) {
+                for (d, v) in self.d.iter_mut().zip(super::super::column_of(m, var - n)) {
                     *d -= v;
                 }
             }
