@@ -103,7 +103,7 @@ impl BasisInverse {
         if self.fresh.shape() != (n, n) {
             zeroed_matrix(&mut self.fresh, n, n);
         }
-        self.work.copy_from(b);
+        self.work.as_mut_slice().copy_from_slice(b.as_slice());
         lu_factor(&mut self.work, &mut self.perm);
         if self.scratch.shape() != (n, n) {
             zeroed_matrix(&mut self.scratch, n, n);

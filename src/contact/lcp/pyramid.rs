@@ -123,7 +123,15 @@ pub(crate) fn pyramid_from_delassus_into(
     } else {
         super::zeroed_matrix(mat, size, size);
     }
-    mat.view_mut((0, 0), (nc + nd, nc + nd)).copy_from(a);
+    // The Delassus block column by column (a view's `copy_from` walks it entry by entry).
+    let k = nc + nd;
+    for (dst, src) in mat
+        .as_mut_slice()
+        .chunks_exact_mut(size)
+        .zip(a.as_slice().chunks_exact(k))
+    {
+        dst[..k].copy_from_slice(src);
+    }
     for i in 0..nc {
         mat[(nc + nd + i, i)] = mu[i];
         for r in 0..m {
@@ -133,8 +141,9 @@ pub(crate) fn pyramid_from_delassus_into(
         }
     }
     super::zeroed_vector(q, size);
-    q.rows_mut(0, nc).copy_from(bn);
-    q.rows_mut(nc, nd).copy_from(bd);
+    let qs = q.as_mut_slice();
+    qs[..nc].copy_from_slice(bn.as_slice());
+    qs[nc..nc + nd].copy_from_slice(bd.as_slice());
     Ok(())
 }
 

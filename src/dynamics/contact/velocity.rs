@@ -182,8 +182,9 @@ impl ContactState {
         self.friction_rows(BOXED_DIRECTIONS, slides, bodies, v);
         let q = &mut self.lcp_q;
         zeroed_vector(q, nc * 3);
-        q.rows_mut(0, nc).copy_from(qn);
-        q.rows_mut(nc, nc * BOXED_DIRECTIONS).copy_from(&self.qd);
+        let qs = q.as_mut_slice();
+        qs[..nc].copy_from_slice(qn.as_slice());
+        qs[nc..nc + nc * BOXED_DIRECTIONS].copy_from_slice(self.qd.as_slice());
         let (max_iterations, tolerance) = match self.options.solver {
             ContactSolver::Pgs {
                 max_sweeps,
