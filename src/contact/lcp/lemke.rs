@@ -23,8 +23,8 @@ use super::ratio::Ratio;
 mod warm;
 pub use super::ratio::TieBreak;
 use super::{
-    LcpError, LcpReport, LcpSolver, begin_solve, complementarity_residual_in, zeroed_matrix,
-    zeroed_vector,
+    LcpError, LcpReport, LcpSolver, begin_solve, column_of, complementarity_residual_in,
+    zeroed_matrix, zeroed_vector,
 };
 use warm::start_entry;
 
@@ -480,7 +480,7 @@ fn column(var: usize, m: &DMatrix<f64>, d: &[f64], out: &mut [f64]) {
         out.fill(0.0);
         out[var] = 1.0;
     } else if var < 2 * n {
-        for (o, v) in out.iter_mut().zip(super::column_of(m, var - n)) {
+        for (o, v) in out.iter_mut().zip(column_of(m, var - n)) {
             *o = -v;
         }
     } else {

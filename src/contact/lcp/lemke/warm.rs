@@ -5,7 +5,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::super::{LcpError, LcpReport, zeroed_vector};
+use super::super::{LcpError, LcpReport, column_of, zeroed_vector};
 use super::{Lemke, first_row};
 
 impl Lemke {
@@ -157,7 +157,7 @@ impl Lemke {
             if var < n {
                 self.d[var] += 1.0;
             } else {
-                for (d, v) in self.d.iter_mut().zip(super::super::column_of(m, var - n)) {
+                for (d, v) in self.d.iter_mut().zip(column_of(m, var - n)) {
                     *d -= v;
                 }
             }
