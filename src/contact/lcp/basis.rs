@@ -15,7 +15,7 @@
 use nalgebra::linalg::{gauss_step, gauss_step_swap};
 use nalgebra::{DMatrix, Dim, Dyn, Matrix, StorageMut};
 
-use super::zeroed_matrix;
+use super::{fill_identity, zeroed_matrix};
 
 mod complementary;
 pub(crate) use complementary::ComplementaryBasis;
@@ -56,7 +56,7 @@ impl BasisInverse {
             zeroed_matrix(&mut self.inv, n, n);
             self.row.resize(n, 0.0);
         }
-        self.inv.fill_with_identity();
+        fill_identity(&mut self.inv);
         self.updates = 0;
     }
 
@@ -287,14 +287,10 @@ fn lu_inverse(
     for &(i, p) in perm {
         idx.swap(i, p);
     }
-    // `w` is stored transposed (column r of the storage holds entry r of every solution). The identity is written
-    // on the slice: nalgebra's `fill_with_identity` walks a general strided iterator.
+    // `w` is stored transposed (column r of the storage holds entry r of every solution).
+    fill_identity(w);
     let a = lu.as_slice();
     let ws = w.as_mut_slice();
-    ws.fill(0.0);
-    for i in 0..n {
-        ws[i * n + i] = 1.0;
-    }
     // L y = e_k (unit diagonal): y_r −= y_c L_rc for r > c; y_c is zero for the solutions k > c.
     for c in 0..n {
         let (head, tail) = ws.split_at_mut((c + 1) * n);

@@ -203,8 +203,7 @@ impl Lemke {
                 continue;
             }
             pending[filled] = if var < 2 * n {
-                // DMatrix is column-major and contiguous: column j is this slice.
-                (&m.as_slice()[(var - n) * n..(var - n + 1) * n], xr)
+                (column_of(m, var - n), xr)
             } else {
                 (&self.d[..n], xr)
             };

@@ -156,6 +156,17 @@ pub(crate) fn column_of(m: &DMatrix<f64>, j: usize) -> &[f64] {
     &m.as_slice()[j * n..(j + 1) * n]
 }
 
+/// Sets `m` to the identity (ones on its main diagonal) on its storage: nalgebra's `fill_with_identity` walks the
+/// same strided iterator as `column(j).iter()`.
+pub(crate) fn fill_identity(m: &mut DMatrix<f64>) {
+    let (rows, cols) = m.shape();
+    let s = m.as_mut_slice();
+    s.fill(0.0);
+    for i in 0..rows.min(cols) {
+        s[i * rows + i] = 1.0;
+    }
+}
+
 /// Resizes `m` to `rows × cols` of zeros, keeping its storage's capacity: a problem that shrinks and grows again
 /// between steps (contacts come and go) reallocates only when it outgrows every earlier one. `DMatrix`'s own
 /// resizing shrinks its buffer to fit, and a fresh `DMatrix::zeros` allocates every time.
@@ -208,7 +219,23 @@ pub(crate) fn all_finite(values: &[f64]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::all_finite;
+    use super::{all_finite, column_of, fill_identity};
+    use nalgebra::DMatrix;
+
+    /// The slice helpers agree with nalgebra's own views on square and rectangular matrices that held other
+    /// values before.
+    #[test]
+    fn slice_helpers_match_nalgebra() {
+        for (rows, cols) in [(4, 4), (2, 3), (3, 2)] {
+            let mut m = DMatrix::from_fn(rows, cols, |i, j| 1.5 + i as f64 - 2.0 * j as f64);
+            for j in 0..cols {
+                let want: Vec<f64> = m.column(j).iter().copied().collect();
+                assert_eq!(column_of(&m, j), &want[..]);
+            }
+            fill_identity(&mut m);
+            assert_eq!(m, DMatrix::identity(rows, cols));
+        }
+    }
 
     /// Every finite value passes, whatever its sign or size; every infinity and NaN (any sign, any payload) is
     /// caught, alone or among finite values, at any position of the vectorised loop.

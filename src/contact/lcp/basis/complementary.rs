@@ -14,7 +14,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::super::{all_finite, zeroed_matrix, zeroed_vector};
+use super::super::{all_finite, column_of, zeroed_matrix, zeroed_vector};
 use super::{BasisInverse, lu_factor, lu_inverse, lu_solve};
 
 /// The LU factors of a complementary basis' z block, with the maps between pairs and basis positions.
@@ -80,9 +80,8 @@ impl ComplementaryBasis {
             zeroed_matrix(&mut self.lu, k, k);
         }
         let mut bmax: f64 = if unit { 1.0 } else { 0.0 };
-        let ms = m.as_slice();
         for (b, &j) in self.active.iter().enumerate() {
-            let col = &ms[j * n..(j + 1) * n];
+            let col = column_of(m, j);
             bmax = col.iter().fold(bmax, |a, v| a.max(v.abs()));
             for (dst, &i) in self.lu.as_mut_slice()[b * k..(b + 1) * k]
                 .iter_mut()
@@ -113,12 +112,11 @@ impl ComplementaryBasis {
         // away), then every value to its basis position. Each w_i adds the same terms in the same order as a
         // loop over the w rows alone, so the same bits.
         let n = q.len();
-        let ms = m.as_slice();
         let w = &mut self.w[..n];
         w.copy_from_slice(q.as_slice());
         for (a, &j) in self.active.iter().enumerate() {
             let zj = -self.y[a];
-            for (wi, &mij) in w.iter_mut().zip(&ms[j * n..(j + 1) * n]) {
+            for (wi, &mij) in w.iter_mut().zip(column_of(m, j)) {
                 *wi += mij * zj;
             }
         }
@@ -172,10 +170,9 @@ impl BasisInverse {
         let nw = n - k;
         self.w_pairs.clear();
         self.w_pairs.extend((0..n).filter(|&i| !basis.is_z[i]));
-        let ms = m.as_slice();
         self.gathered.clear();
         for &l in &basis.active {
-            let col = &ms[l * n..(l + 1) * n];
+            let col = column_of(m, l);
             self.gathered.extend(self.w_pairs.iter().map(|&i| col[i]));
         }
         // `row` keeps n entries (the column-exchange updates use it); the products use its first nw.
