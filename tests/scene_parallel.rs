@@ -1,5 +1,6 @@
 //! A scene of several characters steps them in parallel: every body's state after 600 steps is bit-identical
-//! with one thread and with several, balls and streamed characters included.
+//! with one thread and with several, balls and streamed characters included, and with the characters stepping in
+//! their threads' shared scratch or in their own buffers.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -39,13 +40,14 @@ fn balls(scene: &Scene) -> Vec<(f64, Ball)> {
 }
 
 /// Hash of every body's position, orientation and velocity bits, and of the events.
-fn run(threads: usize) -> (u64, usize) {
+fn run(threads: usize, shared_scratch: bool) -> (u64, usize) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
     pool.install(|| {
         let mut scene = scene();
+        scene.set_shared_scratch(shared_scratch);
         let mut pending = balls(&scene);
         let keys: Vec<_> = scene.characters().map(|(k, _)| k).collect();
         let mut events = 0;
@@ -92,10 +94,21 @@ fn run(threads: usize) -> (u64, usize) {
 
 #[test]
 fn one_and_several_threads_give_bit_identical_scenes() {
-    let (one, events) = run(1);
-    let (four, events4) = run(4);
+    let (one, events) = run(1, true);
+    let (four, events4) = run(4, true);
     println!("hash 1 thread {one:#x}, 4 threads {four:#x}, {events} hit events");
     assert!(events > 0, "the balls should hit someone");
     assert_eq!(events, events4);
     assert_eq!(one, four);
+}
+
+#[test]
+fn shared_and_own_scratch_give_bit_identical_scenes() {
+    // One thread: all four characters (one streamed ahead, one hit by balls) share one scratch.
+    let (shared, events) = run(1, true);
+    let (own, events_own) = run(1, false);
+    println!("hash shared {shared:#x}, own {own:#x}, {events} hit events");
+    assert!(events > 0, "the balls should hit someone");
+    assert_eq!(events, events_own);
+    assert_eq!(shared, own);
 }

@@ -37,5 +37,5 @@ pub use system::{
 pub use tree_solver::TreeSolver;
 pub use world::{
     BodyState, DriveId, Fnv1a, Integrator, PositionUpdate, SpringId, StateError, StepError,
-    StepReport, UserForceId, World, WorldState,
+    StepReport, StepScratch, UserForceId, World, WorldState,
 };

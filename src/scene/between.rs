@@ -226,8 +226,9 @@ impl Scene {
                 })
                 .collect();
             let mine: Vec<&Touch> = touches.iter().filter(|t| t.character == key).collect();
-            let stepped =
-                step_character(key, c, &mine, &points, &partners, friction, restitution, h)?;
+            let stepped = self.thread_scratch.around(c, |c| {
+                step_character(key, c, &mine, &points, &partners, friction, restitution, h)
+            })?;
             for ((t, j), (p, n)) in pairs.iter().zip(&stepped.pair_impulses).zip(&local) {
                 let f = c.body_frame(t.a_body);
                 owed.push(Owed {

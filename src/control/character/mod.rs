@@ -22,7 +22,7 @@ mod root;
 mod state;
 
 mod streamed;
-use crate::dynamics::{DriveId, StepError, StepReport, UserForceId, World};
+use crate::dynamics::{DriveId, StepError, StepReport, StepScratch, UserForceId, World};
 use crate::io::Imported;
 use crate::model::{
     BuildConfig, ConfigError, Model, ModelError, parse_json, parse_toml, read_config_file,
@@ -270,6 +270,13 @@ impl Character {
     /// The simulated world (bodies in model order).
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// Exchanges the world's step scratch with `scratch` (see [`World::exchange_scratch`]): characters of one
+    /// skeleton stepped one after another on a thread, each between two exchanges with that thread's scratch,
+    /// step in buffers that stay in cache, with bit-identical results. [`crate::scene::Scene`] does it for you.
+    pub fn exchange_scratch(&mut self, scratch: &mut StepScratch) -> bool {
+        self.world.exchange_scratch(scratch)
     }
 
     /// Simulation time (s).

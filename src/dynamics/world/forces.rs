@@ -12,33 +12,43 @@ impl World {
     /// Adds one force evaluation into the accumulators (its bodies and slot keep full blocks: see `prepare`).
     pub(super) fn scatter(&mut self, a: usize, b: Option<usize>, slot: Slot, e: &ForceEval) {
         self.wrench[a] += e.wrench[0];
-        self.body_grad.add_full(a, DP, &e.dp[0][0]);
-        self.body_grad.add_full(a, DV, &e.dv[0][0]);
+        self.scratch.body_grad.add_full(a, DP, &e.dp[0][0]);
+        self.scratch.body_grad.add_full(a, DV, &e.dv[0][0]);
         let (Some(b), Some((s, swapped))) = (b, slot) else {
             return;
         };
         self.wrench[b] += e.wrench[1];
-        self.body_grad.add_full(b, DP, &e.dp[1][1]);
-        self.body_grad.add_full(b, DV, &e.dv[1][1]);
+        self.scratch.body_grad.add_full(b, DP, &e.dp[1][1]);
+        self.scratch.body_grad.add_full(b, DV, &e.dv[1][1]);
         // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max).
         let (ab, ba) = if swapped { (1, 0) } else { (0, 1) };
-        self.pair_grad.add_full(s, PAIR_DP + ab, &e.dp[0][1]);
-        self.pair_grad.add_full(s, PAIR_DP + ba, &e.dp[1][0]);
-        self.pair_grad.add_full(s, PAIR_DV + ab, &e.dv[0][1]);
-        self.pair_grad.add_full(s, PAIR_DV + ba, &e.dv[1][0]);
+        self.scratch
+            .pair_grad
+            .add_full(s, PAIR_DP + ab, &e.dp[0][1]);
+        self.scratch
+            .pair_grad
+            .add_full(s, PAIR_DP + ba, &e.dp[1][0]);
+        self.scratch
+            .pair_grad
+            .add_full(s, PAIR_DV + ab, &e.dv[0][1]);
+        self.scratch
+            .pair_grad
+            .add_full(s, PAIR_DV + ba, &e.dv[1][0]);
     }
 
     /// Adds a drive's torque and its 3×3 angular gradient blocks (all that is non-zero) into the accumulators.
     fn scatter_drive(&mut self, k: usize, t: &DriveTorque) {
         let (c, p, slot) = self.drive_slots[k];
         self.wrench[c].fixed_rows_mut::<3>(0).add_assign(&t.torque);
-        self.body_grad
+        self.scratch
+            .body_grad
             .add_corners(c, [(&t.dc, true), (&t.dwc, true)]);
         let (Some(p), Some((s, swapped))) = (p, slot) else {
             return;
         };
         self.wrench[p].fixed_rows_mut::<3>(0).sub_assign(&t.torque);
-        self.body_grad
+        self.scratch
+            .body_grad
             .add_corners(p, [(&t.dp, false), (&t.dwc, true)]);
         // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max); (child, parent) is (i, j) unless swapped:
         // +dp on the child–parent block, −dc on the parent–child one, −dwc on both velocity blocks.
@@ -47,7 +57,8 @@ impl World {
         } else {
             ((&t.dp, true), (&t.dc, false))
         };
-        self.pair_grad
+        self.scratch
+            .pair_grad
             .add_corners(s, [dp_ij, dp_ji, (&t.dwc, false), (&t.dwc, false)]);
     }
 
@@ -62,9 +73,9 @@ impl World {
             self.wrench[i]
                 .fixed_rows_mut::<3>(3)
                 .copy_from(&(self.gravity * body.mass));
-            self.body_grad.set_corners(i, [&dp, &dv]);
+            self.scratch.body_grad.set_corners(i, [&dp, &dv]);
         }
-        self.pair_grad.clear();
+        self.scratch.pair_grad.clear();
         for k in 0..self.drives.len() {
             let t = self.drives[k].torque(&self.bodies);
             self.scatter_drive(k, &t);
@@ -96,8 +107,11 @@ impl World {
             || self
                 .user_forces
                 .iter()
-                .any(|f| !self.body_grad.is_full(f.body))
-            || self.springs.iter().any(|s| !self.body_grad.is_full(s.body))
-            || (self.contacts.penalty() && !self.body_grad.all_full())
+                .any(|f| !self.scratch.body_grad.is_full(f.body))
+            || self
+                .springs
+                .iter()
+                .any(|s| !self.scratch.body_grad.is_full(s.body))
+            || (self.contacts.penalty() && !self.scratch.body_grad.all_full())
     }
 }

@@ -5,13 +5,13 @@ mod build;
 mod forces;
 mod grad;
 mod prepare;
+mod scratch;
 mod state;
 
+pub use scratch::StepScratch;
 pub use state::{BodyState, Fnv1a, StateError, WorldState};
 
 use nalgebra::{Matrix3, Matrix6, UnitQuaternion, Vector3, Vector6};
-
-use grad::GradStore;
 
 use super::auto_solver::AutoSolver;
 use super::body::Body;
@@ -135,25 +135,17 @@ pub struct World {
     /// a factor + solve; see `docs/dynamics.md`), switching to fresh factorisations when it contracts too slowly.
     /// Default true.
     pub post_stab_reuse_factorisation: bool,
-    solver: Box<dyn SaddlePointSolver + Send>,
     time: f64,
     dirty: bool,
     contacts: ContactState,
-    // Buffers.
-    sys: BlockSystem,
+    // Buffers. The step's scratch (block system, gradients, solver) can be exchanged with other worlds' of the
+    // same structure; the rest is the world's own.
+    scratch: StepScratch,
     drive_slots: Vec<(usize, Option<usize>, Slot)>,
     force_slots: Vec<Slot>,
     wrench: Vec<Vector6<f64>>,
-    /// Per body `[∂f/∂p, ∂f/∂v]` ([`DP`], [`DV`]), angular corners only unless a force writes more.
-    body_grad: GradStore<2>,
     /// World inertia `R I Rᵀ` of each body at the start of the step (gyroscopic terms and mass matrix).
     inertia: Vec<Matrix3<f64>>,
-    /// Per coupling slot the cross blocks `[∂f/∂p (ij, ji), ∂f/∂v (ij, ji)]` ([`PAIR_DP`], [`PAIR_DV`]).
-    pair_grad: GradStore<4>,
-    /// The bits of the value every angular coupling block of `sys` holds outside its corner, when known: the
-    /// implicit step's `0·(−h²) − 0·h`, the same every step, so a step rewrites only the corners (9 entries of a
-    /// block's 36). `None` after anything else wrote the blocks.
-    coupling_fill: Option<u64>,
     /// The step's momentum right-hand side; zeroed after the velocity solve to serve as post-stabilization's
     /// `a = 0` (a buffer of its own would only hold zeros).
     rhs_a: Vec<Vector6<f64>>,
@@ -189,7 +181,9 @@ impl World {
     /// An empty world: gravity (0, −9.81, 0), default post-stabilization, the linearly implicit step and the
     /// [`AutoSolver`] (O(n) tree solver, dense LU for loops; both allocation-free once sized).
     pub fn new() -> Self {
-        Self::with_solver(Box::new(AutoSolver::new()))
+        let mut world = Self::with_solver(Box::new(AutoSolver::new()));
+        world.scratch.default_solver = true;
+        world
     }
 
     /// An empty world using `solver` for every linear solve.
@@ -207,18 +201,14 @@ impl World {
             position_update: PositionUpdate::default(),
             post_stab_max_correction: 0.05,
             post_stab_reuse_factorisation: true,
-            solver,
             time: 0.0,
             dirty: true,
             contacts: ContactState::new(),
-            sys: BlockSystem::default(),
+            scratch: StepScratch::with_solver(solver, false),
             drive_slots: Vec::new(),
             force_slots: Vec::new(),
             wrench: Vec::new(),
-            body_grad: GradStore::default(),
             inertia: Vec::new(),
-            pair_grad: GradStore::default(),
-            coupling_fill: None,
             rhs_a: Vec::new(),
             x: Vec::new(),
             g: Vec::new(),
@@ -230,8 +220,31 @@ impl World {
     }
 
     /// Replaces the solver (e.g. by the O(n) tree solver).
+    /// A world with a solver of its own never exchanges its scratch ([`World::exchange_scratch`]).
     pub fn set_solver(&mut self, solver: Box<dyn SaddlePointSolver + Send>) {
-        self.solver = solver;
+        self.scratch.solver = solver;
+        self.scratch.default_solver = false;
+    }
+
+    /// Exchanges this world's step scratch (its block system, force gradients and solver factors: buffers a step
+    /// writes before it reads them) with `scratch` when both are sized for this world's structure and hold the
+    /// default solver; a blank `scratch` first becomes a copy of this world's (one allocation). Returns whether
+    /// they were exchanged.
+    ///
+    /// Stepping many worlds of one structure one after another on a thread (a crowd of one prepared clip),
+    /// exchange before and after each step with that thread's scratch: the steps then work in buffers that stay
+    /// in cache, while each world's own copy waits untouched, and every result is bit for bit the same as with
+    /// the world's own buffers. [`crate::scene::Scene`] does this for its characters. Between the two exchanges
+    /// the world holds `scratch`'s buffers, so [`World::system`] then shows them.
+    pub fn exchange_scratch(&mut self, scratch: &mut StepScratch) -> bool {
+        if scratch.is_blank() && !self.dirty && !self.scratch.is_blank() {
+            *scratch = self.scratch.sized_like();
+        }
+        let same = self.scratch.same_layout(scratch);
+        if same {
+            std::mem::swap(&mut self.scratch, scratch);
+        }
+        same
     }
 
     /// Sets the acceleration of gravity (m/s²).
@@ -286,7 +299,7 @@ impl World {
             &self.bodies,
             &self.constraints,
             self.time,
-            &mut self.sys,
+            &mut self.scratch.sys,
             &mut self.g,
         );
         (e, max_separation(&self.constraints, &self.g))
@@ -313,6 +326,7 @@ impl World {
                 PenaltyTargets {
                     wrench: &mut self.wrench,
                     grad: self
+                        .scratch
                         .body_grad
                         .all_full_mut()
                         .expect("penalty contacts size every body's gradients full (see prepare)"),
@@ -331,21 +345,24 @@ impl World {
             let mv = twist(&(self.inertia[i] * angular(&v)), &(linear(&v) * body.mass));
             if implicit {
                 // M̃ = M − h²∂f/∂p − h∂f/∂v, entry by entry as the full 6×6 expression.
-                self.sys.diag[i] = self.body_grad.scaled(i, Some(&m), (DP, h * h), (DV, h));
-                let dfdv_v = self.body_grad.mul_vec(i, DV, &v);
+                self.scratch.sys.diag[i] =
+                    self.scratch
+                        .body_grad
+                        .scaled(i, Some(&m), (DP, h * h), (DV, h));
+                let dfdv_v = self.scratch.body_grad.mul_vec(i, DV, &v);
                 self.rhs_a[i] = mv + (self.wrench[i] - dfdv_v) * h;
             } else {
-                self.sys.diag[i] = m;
+                self.scratch.sys.diag[i] = m;
                 self.rhs_a[i] = mv + self.wrench[i] * h;
             }
         }
         let fill = (0.0 * (-h * h) - 0.0 * h).to_bits();
-        let filled = implicit && self.coupling_fill == Some(fill);
-        self.coupling_fill = implicit.then_some(fill);
-        for (s, c) in self.sys.couplings.iter_mut().enumerate() {
+        let filled = implicit && self.scratch.coupling_fill == Some(fill);
+        self.scratch.coupling_fill = implicit.then_some(fill);
+        for (s, c) in self.scratch.sys.couplings.iter_mut().enumerate() {
             if implicit {
                 // Scaled by −h², −h rather than negated: a negated block is a slow element-wise pass.
-                let g = &self.pair_grad;
+                let g = &self.scratch.pair_grad;
                 g.scaled_into(s, (PAIR_DP, -h * h), (PAIR_DV, h), &mut c.a_ij, filled);
                 g.scaled_into(
                     s,
@@ -366,11 +383,11 @@ impl World {
             &self.bodies,
             &self.constraints,
             t0,
-            &mut self.sys,
+            &mut self.scratch.sys,
             &mut self.g,
         );
         let mut off = 0;
-        for (c, block) in self.constraints.iter().zip(&self.sys.constraints) {
+        for (c, block) in self.constraints.iter().zip(&self.scratch.sys.constraints) {
             let rows = c.rows();
             let b = &mut self.b[off..off + rows];
             if !c.velocity_target(&self.bodies, t_next, h, &block.ja, b) {
@@ -384,10 +401,12 @@ impl World {
             }
             off += rows;
         }
-        self.solver
-            .factor(&self.sys)
+        self.scratch
+            .solver
+            .factor(&self.scratch.sys)
             .map_err(|source| StepError::Solve { time: t0, source })?;
-        self.solver
+        self.scratch
+            .solver
             .solve(&self.rhs_a, &self.b, &mut self.x, &mut self.lambda);
         let mut contacts = ContactReport::default();
         if !self.contacts.active() {
@@ -395,7 +414,7 @@ impl World {
         } else if penalty {
             self.contacts.penalty_couple(
                 PenaltySolve {
-                    solver: self.solver.as_mut(),
+                    solver: self.scratch.solver.as_mut(),
                     rhs_a: &self.rhs_a,
                     b: &self.b,
                     x: &mut self.x,
@@ -406,7 +425,7 @@ impl World {
             contacts.contacts = self.contacts.points.len();
         } else {
             contacts = self.contacts.solve_velocity(StepSolve {
-                solver: self.solver.as_mut(),
+                solver: self.scratch.solver.as_mut(),
                 bodies: &self.bodies,
                 rhs_a: &self.rhs_a,
                 b: &self.b,
@@ -437,9 +456,9 @@ impl World {
                     &mut self.bodies,
                     &self.constraints,
                     t_next,
-                    self.solver.as_mut(),
+                    self.scratch.solver.as_mut(),
                     PostStabBuffers {
-                        sys: &mut self.sys,
+                        sys: &mut self.scratch.sys,
                         g: &mut self.g,
                         b: &mut self.b,
                         zero: &self.rhs_a,
@@ -456,11 +475,11 @@ impl World {
                 .inspect(|r| {
                     if r.iterations > 0 {
                         // A projection may have refactored with `A = M` (coupling blocks zeroed).
-                        self.coupling_fill = None;
+                        self.scratch.coupling_fill = None;
                     }
                 })
                 .map_err(|source| {
-                    self.coupling_fill = None;
+                    self.scratch.coupling_fill = None;
                     StepError::Solve { time: t0, source }
                 })?
             }),
@@ -550,7 +569,7 @@ impl World {
     /// projection's `[M, J]`; otherwise the step's `M̃` with `J` at the start of the step): for benchmarks of the
     /// solver alone.
     pub fn system(&self) -> &BlockSystem {
-        &self.sys
+        &self.scratch.sys
     }
 
     /// The constraint impulses `λ` of the last solve (N·s or N·m·s per row; after post-stabilization, the

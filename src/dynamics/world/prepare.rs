@@ -43,10 +43,10 @@ impl World {
                 slot_of(a, b)
             })
             .collect();
-        self.sys.diag = vec![Matrix6::zeros(); n];
+        self.scratch.sys.diag = vec![Matrix6::zeros(); n];
         // New blocks are zeros: not yet the step's fill outside their corners.
-        self.coupling_fill = None;
-        self.sys.couplings = pairs
+        self.scratch.coupling_fill = None;
+        self.scratch.sys.couplings = pairs
             .iter()
             .map(|&(i, j)| Coupling {
                 i,
@@ -55,7 +55,7 @@ impl World {
                 a_ji: Matrix6::zeros(),
             })
             .collect();
-        self.sys.constraints = self
+        self.scratch.sys.constraints = self
             .constraints
             .iter()
             .map(|c| {
@@ -69,7 +69,7 @@ impl World {
                 }
             })
             .collect();
-        let m = self.sys.constraint_rows();
+        let m = self.scratch.sys.constraint_rows();
         self.wrench = vec![Vector6::zeros(); n];
         // Full gradient blocks only where a force other than the gyroscopic terms and drives writes: user forces,
         // springs, other forces' bodies and slots, and every body under penalty contact (any body may touch).
@@ -85,12 +85,13 @@ impl World {
         {
             full[b] = true;
         }
-        self.body_grad.size(&full);
+        self.scratch.body_grad.size(&full);
         let mut full_pairs = vec![false; pairs.len()];
         for &(s, _) in self.force_slots.iter().flatten() {
             full_pairs[s] = true;
         }
-        self.pair_grad.size(&full_pairs);
+        self.scratch.pair_grad.size(&full_pairs);
+        self.scratch.seal();
         self.inertia = vec![Matrix3::zeros(); n];
         self.rhs_a = vec![Vector6::zeros(); n];
         self.x = vec![Vector6::zeros(); n];
