@@ -1,8 +1,11 @@
 //! How the cost of a character step grows with the crowd: scenes of 1 to 200 copies of the embedded walk's
 //! prepared clip, stepped on one thread, print `figure crowd_us_per_character_N` (µs per character step, the
-//! median of five timed runs). `step_speed`'s `step_us` is one character alone outside a scene; from about
-//! 20–40 characters their worlds no longer fit in a core's L2 and each step rewrites its buffers from farther
-//! away (docs/performance.md, "Why a crowd steps slower than one character").
+//! median of five timed runs), with the characters stepping in the thread's shared scratch (the default), and
+//! `figure crowd_own_buffers_us_per_character_N` for the same scene with each character in its own buffers
+//! (`Scene::set_shared_scratch(false)`), the two measured alternately. `step_speed`'s `step_us` is one character
+//! alone outside a scene; from about 20–40 characters their worlds no longer fit in a core's L2 and each step
+//! rewrites its own buffers from farther away, which the shared scratch avoids for most of them
+//! (docs/performance.md, "Why a crowd steps slower than one character", "A shared step scratch").
 //! `cargo run --release --example crowd_scaling`
 
 use std::sync::Arc;
@@ -31,31 +34,41 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let h = prepared.step_size();
     for n in SIZES {
-        let mut scene = Scene::new();
-        // Copies of one clip at one spot: contacts between them would only pile up.
-        scene.set_character_contacts(false);
-        for _ in 0..n {
-            scene.add_prepared(&prepared);
-        }
+        // Index 0: the shared scratch; 1: each character's own buffers.
+        let mut scenes = [true, false].map(|shared| {
+            let mut scene = Scene::new();
+            // Copies of one clip at one spot: contacts between them would only pile up.
+            scene.set_character_contacts(false);
+            scene.set_shared_scratch(shared);
+            for _ in 0..n {
+                scene.add_prepared(&prepared);
+            }
+            scene
+        });
         let steps = (CHARACTER_STEPS / n).max(2);
-        let mut runs = pool.install(|| -> Result<Vec<f64>, flinch::scene::SceneError> {
-            // One untimed step sizes every buffer.
-            scene.step(h)?;
-            (0..5)
-                .map(|_| {
+        let mut runs = [Vec::new(), Vec::new()];
+        pool.install(|| -> Result<(), flinch::scene::SceneError> {
+            for scene in &mut scenes {
+                // One untimed step sizes every buffer.
+                scene.step(h)?;
+            }
+            for _ in 0..5 {
+                for (scene, runs) in scenes.iter_mut().zip(&mut runs) {
                     let t0 = Instant::now();
                     for _ in 0..steps {
                         scene.step(h)?;
                     }
-                    Ok(t0.elapsed().as_secs_f64() / (steps * n) as f64)
-                })
-                .collect()
+                    runs.push(t0.elapsed().as_secs_f64() / (steps * n) as f64);
+                }
+            }
+            Ok(())
         })?;
-        runs.sort_by(f64::total_cmp);
-        println!(
-            "figure crowd_us_per_character_{n} {:.2} us",
-            runs[runs.len() / 2] * 1e6
-        );
+        let [shared, own] = runs.map(|mut r| {
+            r.sort_by(f64::total_cmp);
+            r[r.len() / 2] * 1e6
+        });
+        println!("figure crowd_us_per_character_{n} {shared:.2} us");
+        println!("figure crowd_own_buffers_us_per_character_{n} {own:.2} us");
     }
     Ok(())
 }
