@@ -202,6 +202,51 @@ fn characters_of_one_prepared_clip_do_not_allocate() {
     assert_eq!(allocs, 0, "{allocs} allocations in 300 crowd steps");
 }
 
+/// Nor when they step in one shared scratch (`Character::exchange_scratch`, what a scene's thread does): the
+/// scratch takes its sizes once, in the warm-up, and exchanges move buffers without allocating.
+#[test]
+fn characters_sharing_a_step_scratch_do_not_allocate() {
+    use flinch::control::{Character, CharacterConfig, PreparedClip};
+    use flinch::dynamics::StepScratch;
+    use flinch::io::{ImportOptions, load_embedded_walk};
+    use std::sync::Arc;
+    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    let prepared =
+        Arc::new(PreparedClip::from_imported(imported, &CharacterConfig::default()).unwrap());
+    let mut crowd: Vec<Character> = (0..3)
+        .map(|_| Character::from_prepared(Arc::clone(&prepared)))
+        .collect();
+    let mut scratch = StepScratch::default();
+    let h = crowd[0].step_size();
+    let mut exchanges = 0;
+    let mut round = |crowd: &mut Vec<Character>, exchanges: &mut usize| {
+        for c in crowd.iter_mut() {
+            *exchanges += usize::from(c.exchange_scratch(&mut scratch));
+            c.step(h).unwrap();
+            *exchanges += usize::from(c.exchange_scratch(&mut scratch));
+        }
+    };
+    round(&mut crowd, &mut exchanges);
+    exchanges = 0;
+    let before = ALLOCS.load(Ordering::Relaxed);
+    ARMED.with(|a| a.set(true));
+    for _ in 0..100 {
+        round(&mut crowd, &mut exchanges);
+    }
+    ARMED.with(|a| a.set(false));
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    assert!(crowd.iter().all(|c| c.last_fault().is_none()));
+    assert_eq!(
+        exchanges,
+        2 * 3 * 100,
+        "every step should have shared the scratch"
+    );
+    assert_eq!(
+        allocs, 0,
+        "{allocs} allocations in 300 steps sharing one scratch"
+    );
+}
+
 /// Penalty contact (docs/contact.md, "Penalty contact"): a step with ground contacts (static) and contacts
 /// between boxes (with the cross-block correction) allocates nothing once warm, for every solver; so does the
 /// walk character with penalty contacts on its feet handed every step.

@@ -220,6 +220,7 @@ impl World {
     }
 
     /// Replaces the solver (e.g. by the O(n) tree solver).
+    ///
     /// A world with a solver of its own never exchanges its scratch ([`World::exchange_scratch`]).
     pub fn set_solver(&mut self, solver: Box<dyn SaddlePointSolver + Send>) {
         self.scratch.solver = solver;
@@ -567,7 +568,8 @@ impl World {
 
     /// The block system of the last factorisation (after a post-stabilization that refactored, the last
     /// projection's `[M, J]`; otherwise the step's `M̃` with `J` at the start of the step): for benchmarks of the
-    /// solver alone.
+    /// solver alone. A world that exchanges its scratch ([`World::exchange_scratch`]) shows the buffers it holds
+    /// now: after a scene's step, its own, which the last step did not use.
     pub fn system(&self) -> &BlockSystem {
         &self.scratch.sys
     }
