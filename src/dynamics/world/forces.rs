@@ -11,13 +11,13 @@ use crate::dynamics::force::{DriveTorque, Force, ForceEval};
 impl World {
     /// Adds one force evaluation into the accumulators (its bodies and slot keep full blocks: see `prepare`).
     pub(super) fn scatter(&mut self, a: usize, b: Option<usize>, slot: Slot, e: &ForceEval) {
-        self.wrench[a] += e.wrench[0];
+        self.scratch.wrench[a] += e.wrench[0];
         self.scratch.body_grad.add_full(a, DP, &e.dp[0][0]);
         self.scratch.body_grad.add_full(a, DV, &e.dv[0][0]);
         let (Some(b), Some((s, swapped))) = (b, slot) else {
             return;
         };
-        self.wrench[b] += e.wrench[1];
+        self.scratch.wrench[b] += e.wrench[1];
         self.scratch.body_grad.add_full(b, DP, &e.dp[1][1]);
         self.scratch.body_grad.add_full(b, DV, &e.dv[1][1]);
         // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max).
@@ -39,14 +39,18 @@ impl World {
     /// Adds a drive's torque and its 3×3 angular gradient blocks (all that is non-zero) into the accumulators.
     fn scatter_drive(&mut self, k: usize, t: &DriveTorque) {
         let (c, p, slot) = self.drive_slots[k];
-        self.wrench[c].fixed_rows_mut::<3>(0).add_assign(&t.torque);
+        self.scratch.wrench[c]
+            .fixed_rows_mut::<3>(0)
+            .add_assign(&t.torque);
         self.scratch
             .body_grad
             .add_corners(c, [(&t.dc, true), (&t.dwc, true)]);
         let (Some(p), Some((s, swapped))) = (p, slot) else {
             return;
         };
-        self.wrench[p].fixed_rows_mut::<3>(0).sub_assign(&t.torque);
+        self.scratch.wrench[p]
+            .fixed_rows_mut::<3>(0)
+            .sub_assign(&t.torque);
         self.scratch
             .body_grad
             .add_corners(p, [(&t.dp, false), (&t.dwc, true)]);
@@ -67,10 +71,10 @@ impl World {
         for (i, body) in self.bodies.iter().enumerate() {
             let r = body.rotation();
             let inertia = r * body.inertia_body * r.transpose();
-            self.inertia[i] = inertia;
+            self.scratch.inertia[i] = inertia;
             let (t, dp, dv) = gyroscopic_terms(&body.omega(), &inertia);
-            self.wrench[i].fixed_rows_mut::<3>(0).copy_from(&t);
-            self.wrench[i]
+            self.scratch.wrench[i].fixed_rows_mut::<3>(0).copy_from(&t);
+            self.scratch.wrench[i]
                 .fixed_rows_mut::<3>(3)
                 .copy_from(&(self.gravity * body.mass));
             self.scratch.body_grad.set_corners(i, [&dp, &dv]);

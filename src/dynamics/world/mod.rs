@@ -11,7 +11,7 @@ mod state;
 pub use scratch::StepScratch;
 pub use state::{BodyState, Fnv1a, StateError, WorldState};
 
-use nalgebra::{Matrix3, Matrix6, UnitQuaternion, Vector3, Vector6};
+use nalgebra::{Matrix6, UnitQuaternion, Vector3, Vector6};
 
 use super::auto_solver::AutoSolver;
 use super::body::Body;
@@ -138,20 +138,14 @@ pub struct World {
     time: f64,
     dirty: bool,
     contacts: ContactState,
-    // Buffers. The step's scratch (block system, gradients, solver) can be exchanged with other worlds' of the
-    // same structure; the rest is the world's own.
+    // Buffers. The step's scratch (block system, gradients, solver, right-hand sides) can be exchanged with other
+    // worlds' of the same structure; the rest is the world's own, `x`, `g` and `λ` because they are read after
+    // the step (`constraint_values`, `last_lambda`).
     scratch: StepScratch,
     drive_slots: Vec<(usize, Option<usize>, Slot)>,
     force_slots: Vec<Slot>,
-    wrench: Vec<Vector6<f64>>,
-    /// World inertia `R I Rᵀ` of each body at the start of the step (gyroscopic terms and mass matrix).
-    inertia: Vec<Matrix3<f64>>,
-    /// The step's momentum right-hand side; zeroed after the velocity solve to serve as post-stabilization's
-    /// `a = 0` (a buffer of its own would only hold zeros).
-    rhs_a: Vec<Vector6<f64>>,
     x: Vec<Vector6<f64>>,
     g: Vec<f64>,
-    b: Vec<f64>,
     lambda: Vec<f64>,
     /// Velocity bias of each constraint row (see [`World::set_constraint_bias`]).
     bias: Vec<f64>,
@@ -207,12 +201,8 @@ impl World {
             scratch: StepScratch::with_solver(solver, false),
             drive_slots: Vec::new(),
             force_slots: Vec::new(),
-            wrench: Vec::new(),
-            inertia: Vec::new(),
-            rhs_a: Vec::new(),
             x: Vec::new(),
             g: Vec::new(),
-            b: Vec::new(),
             lambda: Vec::new(),
             bias: Vec::new(),
             row_offset: Vec::new(),
@@ -243,6 +233,7 @@ impl World {
         }
         let same = self.scratch.same_layout(scratch);
         if same {
+            self.scratch.share_layout(scratch);
             std::mem::swap(&mut self.scratch, scratch);
         }
         same
@@ -325,7 +316,7 @@ impl World {
                 h,
                 implicit,
                 PenaltyTargets {
-                    wrench: &mut self.wrench,
+                    wrench: &mut self.scratch.wrench,
                     grad: self
                         .scratch
                         .body_grad
@@ -336,14 +327,18 @@ impl World {
         }
         for (i, body) in self.bodies.iter().enumerate() {
             let mut m = Matrix6::zeros();
-            m.fixed_view_mut::<3, 3>(0, 0).copy_from(&self.inertia[i]);
+            m.fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&self.scratch.inertia[i]);
             for d in 3..6 {
                 m[(d, d)] = body.mass;
             }
             let v = body.velocity;
             // M·v by its blocks (`I·ω`, `m·v`): the 6×6 product's other terms are `0·v_j` (same values, a zero's
             // sign aside).
-            let mv = twist(&(self.inertia[i] * angular(&v)), &(linear(&v) * body.mass));
+            let mv = twist(
+                &(self.scratch.inertia[i] * angular(&v)),
+                &(linear(&v) * body.mass),
+            );
             if implicit {
                 // M̃ = M − h²∂f/∂p − h∂f/∂v, entry by entry as the full 6×6 expression.
                 self.scratch.sys.diag[i] =
@@ -351,10 +346,10 @@ impl World {
                         .body_grad
                         .scaled(i, Some(&m), (DP, h * h), (DV, h));
                 let dfdv_v = self.scratch.body_grad.mul_vec(i, DV, &v);
-                self.rhs_a[i] = mv + (self.wrench[i] - dfdv_v) * h;
+                self.scratch.rhs_a[i] = mv + (self.scratch.wrench[i] - dfdv_v) * h;
             } else {
                 self.scratch.sys.diag[i] = m;
-                self.rhs_a[i] = mv + self.wrench[i] * h;
+                self.scratch.rhs_a[i] = mv + self.scratch.wrench[i] * h;
             }
         }
         let fill = (0.0 * (-h * h) - 0.0 * h).to_bits();
@@ -373,8 +368,9 @@ impl World {
                     filled,
                 );
                 // f̃ = f − ∂f/∂v·v includes the cross terms.
-                self.rhs_a[c.i] -= g.mul_vec(s, PAIR_DV, &self.bodies[c.j].velocity) * h;
-                self.rhs_a[c.j] -= g.mul_vec(s, PAIR_DV + 1, &self.bodies[c.i].velocity) * h;
+                self.scratch.rhs_a[c.i] -= g.mul_vec(s, PAIR_DV, &self.bodies[c.j].velocity) * h;
+                self.scratch.rhs_a[c.j] -=
+                    g.mul_vec(s, PAIR_DV + 1, &self.bodies[c.i].velocity) * h;
             } else {
                 c.a_ij.fill(0.0);
                 c.a_ji.fill(0.0);
@@ -390,7 +386,7 @@ impl World {
         let mut off = 0;
         for (c, block) in self.constraints.iter().zip(&self.scratch.sys.constraints) {
             let rows = c.rows();
-            let b = &mut self.b[off..off + rows];
+            let b = &mut self.scratch.b[off..off + rows];
             if !c.velocity_target(&self.bodies, t_next, h, &block.ja, b) {
                 let g = &self.g[off..off + rows];
                 b.copy_from_slice(&self.bias[off..off + rows]);
@@ -406,9 +402,12 @@ impl World {
             .solver
             .factor(&self.scratch.sys)
             .map_err(|source| StepError::Solve { time: t0, source })?;
-        self.scratch
-            .solver
-            .solve(&self.rhs_a, &self.b, &mut self.x, &mut self.lambda);
+        self.scratch.solver.solve(
+            &self.scratch.rhs_a,
+            &self.scratch.b,
+            &mut self.x,
+            &mut self.lambda,
+        );
         let mut contacts = ContactReport::default();
         if !self.contacts.active() {
             self.contacts.clear_results();
@@ -416,8 +415,8 @@ impl World {
             self.contacts.penalty_couple(
                 PenaltySolve {
                     solver: self.scratch.solver.as_mut(),
-                    rhs_a: &self.rhs_a,
-                    b: &self.b,
+                    rhs_a: &self.scratch.rhs_a,
+                    b: &self.scratch.b,
                     x: &mut self.x,
                     lambda: &mut self.lambda,
                 },
@@ -428,8 +427,8 @@ impl World {
             contacts = self.contacts.solve_velocity(StepSolve {
                 solver: self.scratch.solver.as_mut(),
                 bodies: &self.bodies,
-                rhs_a: &self.rhs_a,
-                b: &self.b,
+                rhs_a: &self.scratch.rhs_a,
+                b: &self.scratch.b,
                 x: &mut self.x,
                 lambda: &mut self.lambda,
                 h,
@@ -452,7 +451,7 @@ impl World {
         let post_stab = match self.stabilization {
             Stabilization::PostStab { max_iters, tol } => Some({
                 // The step's right-hand side is spent: it becomes the projections' `a = 0`.
-                self.rhs_a.fill(Vector6::zeros());
+                self.scratch.rhs_a.fill(Vector6::zeros());
                 post_stabilize(
                     &mut self.bodies,
                     &self.constraints,
@@ -461,8 +460,8 @@ impl World {
                     PostStabBuffers {
                         sys: &mut self.scratch.sys,
                         g: &mut self.g,
-                        b: &mut self.b,
-                        zero: &self.rhs_a,
+                        b: &mut self.scratch.b,
+                        zero: &self.scratch.rhs_a,
                         dp: &mut self.x,
                         lambda: &mut self.lambda,
                     },

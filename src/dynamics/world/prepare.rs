@@ -70,7 +70,7 @@ impl World {
             })
             .collect();
         let m = self.scratch.sys.constraint_rows();
-        self.wrench = vec![Vector6::zeros(); n];
+        self.scratch.wrench = vec![Vector6::zeros(); n];
         // Full gradient blocks only where a force other than the gyroscopic terms and drives writes: user forces,
         // springs, other forces' bodies and slots, and every body under penalty contact (any body may touch).
         let mut full = vec![self.contacts.penalty(); n];
@@ -92,11 +92,11 @@ impl World {
         }
         self.scratch.pair_grad.size(&full_pairs);
         self.scratch.seal();
-        self.inertia = vec![Matrix3::zeros(); n];
-        self.rhs_a = vec![Vector6::zeros(); n];
+        self.scratch.inertia = vec![Matrix3::zeros(); n];
+        self.scratch.rhs_a = vec![Vector6::zeros(); n];
         self.x = vec![Vector6::zeros(); n];
         self.g = vec![0.0; m];
-        self.b = vec![0.0; m];
+        self.scratch.b = vec![0.0; m];
         self.lambda = vec![0.0; m];
         self.bias.resize(m, 0.0);
         // Filled by hand: a `scan` has no size hint, so collecting it would over-allocate.

@@ -1,5 +1,6 @@
 //! The step's scratch: the buffers a step rewrites before it reads them (the block system `[M̃, J]`, the force
-//! gradients and the solver's factors), which worlds of one structure can share.
+//! gradients, the solver's factors, the wrenches, inertias and right-hand sides), which worlds of one structure
+//! can share.
 //!
 //! A crowd stepped on one thread touches ≈ 90 kB per character and step; 200 characters do not fit in a core's
 //! L2, so every step starts by missing on its own buffers (docs/performance.md, "Where a crowd's time goes").
@@ -8,6 +9,10 @@
 //! step with one thread's copy of it, which stays in cache, while their own copies stay untouched. This is
 //! MuJoCo's per-thread `mjData` arena and Jolt's per-thread temp allocator, done by exchanging buffers, not by
 //! copying them.
+
+use std::sync::Arc;
+
+use nalgebra::{Matrix3, Vector6};
 
 use super::grad::GradStore;
 use crate::dynamics::auto_solver::AutoSolver;
@@ -29,11 +34,22 @@ pub struct StepScratch {
     /// Per coupling slot the cross blocks.
     pub(super) pair_grad: GradStore<4>,
     pub(super) solver: Box<dyn SaddlePointSolver + Send>,
+    /// Per body the step's force and torque `f`.
+    pub(super) wrench: Vec<Vector6<f64>>,
+    /// World inertia `R I Rᵀ` of each body at the start of the step (gyroscopic terms and mass matrix).
+    pub(super) inertia: Vec<Matrix3<f64>>,
+    /// The step's momentum right-hand side; zeroed after the velocity solve to serve as post-stabilization's
+    /// `a = 0` (a buffer of its own would only hold zeros).
+    pub(super) rhs_a: Vec<Vector6<f64>>,
+    /// The constraint rows' right-hand side `b` (the step's velocity targets, then the projections' `−g`).
+    pub(super) b: Vec<f64>,
     /// Whether `solver` is the default [`AutoSolver`]: a solver the user chose is never exchanged.
     pub(super) default_solver: bool,
     /// The structure the buffers are sized for ([`StepScratch::seal`]), compared before an exchange: a short
-    /// array read in one go rather than the block headers spread over `sys`'s 20 kB.
-    layout: Vec<u32>,
+    /// array read in one go rather than the block headers spread over `sys`'s 20 kB. Scratches found equal then
+    /// share one array ([`StepScratch::share_layout`]), so later comparisons are a pointer test that reads
+    /// nothing of the world's own (cold) memory.
+    layout: Arc<[u32]>,
 }
 
 impl Default for StepScratch {
@@ -64,8 +80,12 @@ impl StepScratch {
             body_grad: GradStore::default(),
             pair_grad: GradStore::default(),
             solver,
+            wrench: Vec::new(),
+            inertia: Vec::new(),
+            rhs_a: Vec::new(),
+            b: Vec::new(),
             default_solver,
-            layout: Vec::new(),
+            layout: Arc::new([]),
         }
     }
 
@@ -82,8 +102,12 @@ impl StepScratch {
             body_grad: self.body_grad.clone(),
             pair_grad: self.pair_grad.clone(),
             solver: Box::new(AutoSolver::new()),
+            wrench: self.wrench.clone(),
+            inertia: self.inertia.clone(),
+            rhs_a: self.rhs_a.clone(),
+            b: self.b.clone(),
             default_solver: true,
-            layout: self.layout.clone(),
+            layout: Arc::clone(&self.layout),
         }
     }
 
@@ -93,18 +117,18 @@ impl StepScratch {
     pub(super) fn seal(&mut self) {
         let sys = &self.sys;
         let index = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
-        self.layout.clear();
-        self.layout.extend([
+        let mut layout = Vec::new();
+        layout.extend([
             index(sys.diag.len()),
             index(sys.constraints.len()),
             index(sys.couplings.len()),
         ]);
         for c in &sys.constraints {
             let b = c.body_b.map_or(u32::MAX, index);
-            self.layout.extend([index(c.rows), index(c.body_a), b]);
+            layout.extend([index(c.rows), index(c.body_a), b]);
         }
         for c in &sys.couplings {
-            self.layout.extend([index(c.i), index(c.j)]);
+            layout.extend([index(c.i), index(c.j)]);
         }
         let flags = (0..sys.diag.len())
             .map(|i| self.body_grad.is_full(i))
@@ -113,10 +137,11 @@ impl StepScratch {
         for (k, full) in flags.enumerate() {
             word |= u32::from(full) << (k % 32);
             if k % 32 == 31 {
-                self.layout.push(std::mem::take(&mut word));
+                layout.push(std::mem::take(&mut word));
             }
         }
-        self.layout.push(word);
+        layout.push(word);
+        self.layout = layout.into();
     }
 
     /// Whether both hold the default solver and buffers of one structure: the same bodies, the same constraint
@@ -127,6 +152,13 @@ impl StepScratch {
         self.default_solver
             && other.default_solver
             && !self.is_blank()
-            && self.layout == other.layout
+            && (Arc::ptr_eq(&self.layout, &other.layout) || self.layout == other.layout)
+    }
+
+    /// After [`StepScratch::same_layout`] found them equal: both keep one array (the other's is dropped).
+    pub(super) fn share_layout(&mut self, other: &StepScratch) {
+        if !Arc::ptr_eq(&self.layout, &other.layout) {
+            self.layout = Arc::clone(&other.layout);
+        }
     }
 }
