@@ -173,18 +173,23 @@ fn character_step_and_hash_do_not_allocate() {
     assert_eq!(allocs, 0, "{allocs} allocations in 300 character steps");
 }
 
-/// Characters sharing one prepared clip step without allocating either (the shared tables are only read).
-#[test]
-fn characters_of_one_prepared_clip_do_not_allocate() {
+/// `n` characters of one prepared clip of the embedded walk.
+fn walk_crowd(n: usize) -> Vec<flinch::control::Character> {
     use flinch::control::{Character, CharacterConfig, PreparedClip};
     use flinch::io::{ImportOptions, load_embedded_walk};
     use std::sync::Arc;
     let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
     let prepared =
         Arc::new(PreparedClip::from_imported(imported, &CharacterConfig::default()).unwrap());
-    let mut crowd: Vec<Character> = (0..3)
+    (0..n)
         .map(|_| Character::from_prepared(Arc::clone(&prepared)))
-        .collect();
+        .collect()
+}
+
+/// Characters sharing one prepared clip step without allocating either (the shared tables are only read).
+#[test]
+fn characters_of_one_prepared_clip_do_not_allocate() {
+    let mut crowd = walk_crowd(3);
     let h = crowd[0].step_size();
     for c in &mut crowd {
         c.step(h).unwrap();
@@ -206,16 +211,9 @@ fn characters_of_one_prepared_clip_do_not_allocate() {
 /// scratch takes its sizes once, in the warm-up, and exchanges move buffers without allocating.
 #[test]
 fn characters_sharing_a_step_scratch_do_not_allocate() {
-    use flinch::control::{Character, CharacterConfig, PreparedClip};
+    use flinch::control::Character;
     use flinch::dynamics::StepScratch;
-    use flinch::io::{ImportOptions, load_embedded_walk};
-    use std::sync::Arc;
-    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
-    let prepared =
-        Arc::new(PreparedClip::from_imported(imported, &CharacterConfig::default()).unwrap());
-    let mut crowd: Vec<Character> = (0..3)
-        .map(|_| Character::from_prepared(Arc::clone(&prepared)))
-        .collect();
+    let mut crowd = walk_crowd(3);
     let mut scratch = StepScratch::default();
     let h = crowd[0].step_size();
     let mut exchanges = 0;

@@ -11,29 +11,22 @@ use crate::dynamics::force::{DriveTorque, Force, ForceEval};
 impl World {
     /// Adds one force evaluation into the accumulators (its bodies and slot keep full blocks: see `prepare`).
     pub(super) fn scatter(&mut self, a: usize, b: Option<usize>, slot: Slot, e: &ForceEval) {
-        self.scratch.wrench[a] += e.wrench[0];
-        self.scratch.body_grad.add_full(a, DP, &e.dp[0][0]);
-        self.scratch.body_grad.add_full(a, DV, &e.dv[0][0]);
+        let sc = &mut self.scratch;
+        sc.wrench[a] += e.wrench[0];
+        sc.body_grad.add_full(a, DP, &e.dp[0][0]);
+        sc.body_grad.add_full(a, DV, &e.dv[0][0]);
         let (Some(b), Some((s, swapped))) = (b, slot) else {
             return;
         };
-        self.scratch.wrench[b] += e.wrench[1];
-        self.scratch.body_grad.add_full(b, DP, &e.dp[1][1]);
-        self.scratch.body_grad.add_full(b, DV, &e.dv[1][1]);
+        sc.wrench[b] += e.wrench[1];
+        sc.body_grad.add_full(b, DP, &e.dp[1][1]);
+        sc.body_grad.add_full(b, DV, &e.dv[1][1]);
         // Slot blocks are [A_ij, A_ji] for the pair (i, j) = (min, max).
         let (ab, ba) = if swapped { (1, 0) } else { (0, 1) };
-        self.scratch
-            .pair_grad
-            .add_full(s, PAIR_DP + ab, &e.dp[0][1]);
-        self.scratch
-            .pair_grad
-            .add_full(s, PAIR_DP + ba, &e.dp[1][0]);
-        self.scratch
-            .pair_grad
-            .add_full(s, PAIR_DV + ab, &e.dv[0][1]);
-        self.scratch
-            .pair_grad
-            .add_full(s, PAIR_DV + ba, &e.dv[1][0]);
+        sc.pair_grad.add_full(s, PAIR_DP + ab, &e.dp[0][1]);
+        sc.pair_grad.add_full(s, PAIR_DP + ba, &e.dp[1][0]);
+        sc.pair_grad.add_full(s, PAIR_DV + ab, &e.dv[0][1]);
+        sc.pair_grad.add_full(s, PAIR_DV + ba, &e.dv[1][0]);
     }
 
     /// Adds a drive's torque and its 3×3 angular gradient blocks (all that is non-zero) into the accumulators.

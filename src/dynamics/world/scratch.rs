@@ -33,6 +33,7 @@ pub struct StepScratch {
     pub(super) body_grad: GradStore<2>,
     /// Per coupling slot the cross blocks.
     pub(super) pair_grad: GradStore<4>,
+    /// The solver, holding the factors of the last factorisation.
     pub(super) solver: Box<dyn SaddlePointSolver + Send>,
     /// Per body the step's force and torque `f`.
     pub(super) wrench: Vec<Vector6<f64>>,
