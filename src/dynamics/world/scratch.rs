@@ -49,8 +49,8 @@ pub struct StepScratch {
     /// The structure the buffers are sized for ([`StepScratch::seal`]), compared before an exchange: a short
     /// array read in one go rather than the block headers spread over `sys`'s 20 kB. Scratches found equal then
     /// share one array ([`StepScratch::share_layout`]), so later comparisons are a pointer test that reads
-    /// nothing of the world's own (cold) memory.
-    layout: Arc<[u32]>,
+    /// nothing of the world's own (cold) memory. `None` until sized (a new world allocates nothing for it).
+    layout: Option<Arc<[u32]>>,
 }
 
 impl Default for StepScratch {
@@ -86,13 +86,13 @@ impl StepScratch {
             rhs_a: Vec::new(),
             b: Vec::new(),
             default_solver,
-            layout: Arc::new([]),
+            layout: None,
         }
     }
 
     /// Whether nothing has sized it yet.
     pub(super) fn is_blank(&self) -> bool {
-        self.layout.is_empty()
+        self.layout.is_none()
     }
 
     /// A copy of the buffers with a fresh default solver (its first factorisation analyses the structure).
@@ -108,7 +108,7 @@ impl StepScratch {
             rhs_a: self.rhs_a.clone(),
             b: self.b.clone(),
             default_solver: true,
-            layout: Arc::clone(&self.layout),
+            layout: self.layout.clone(),
         }
     }
 
@@ -118,7 +118,9 @@ impl StepScratch {
     pub(super) fn seal(&mut self) {
         let sys = &self.sys;
         let index = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
-        let mut layout = Vec::new();
+        let words = 3 + 3 * sys.constraints.len() + 2 * sys.couplings.len();
+        let mut layout =
+            Vec::with_capacity(words + (sys.diag.len() + sys.couplings.len()) / 32 + 1);
         layout.extend([
             index(sys.diag.len()),
             index(sys.constraints.len()),
@@ -142,7 +144,7 @@ impl StepScratch {
             }
         }
         layout.push(word);
-        self.layout = layout.into();
+        self.layout = Some(layout.into());
     }
 
     /// Whether both hold the default solver and buffers of one structure: the same bodies, the same constraint
@@ -152,14 +154,18 @@ impl StepScratch {
     pub(super) fn same_layout(&self, other: &StepScratch) -> bool {
         self.default_solver
             && other.default_solver
-            && !self.is_blank()
-            && (Arc::ptr_eq(&self.layout, &other.layout) || self.layout == other.layout)
+            && match (&self.layout, &other.layout) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+                _ => false,
+            }
     }
 
     /// After [`StepScratch::same_layout`] found them equal: both keep one array (the other's is dropped).
     pub(super) fn share_layout(&mut self, other: &StepScratch) {
-        if !Arc::ptr_eq(&self.layout, &other.layout) {
-            self.layout = Arc::clone(&other.layout);
+        if let (Some(a), Some(b)) = (&self.layout, &other.layout)
+            && !Arc::ptr_eq(a, b)
+        {
+            self.layout = Some(Arc::clone(b));
         }
     }
 }
