@@ -8,7 +8,8 @@ use parry3d_f64::math::Pose;
 use parry3d_f64::query;
 use parry3d_f64::shape::Capsule;
 
-use super::{CharacterKey, Scene, SceneError, Touch, step_character};
+use super::character_step::step_character;
+use super::{CharacterKey, Scene, SceneError, Touch};
 use crate::contact::collision::shape::{from_vec, to_vec};
 use crate::control::Character;
 use crate::dynamics::{ContactOther, ContactPoint};

@@ -12,6 +12,7 @@
 
 mod aim;
 mod between;
+mod character_step;
 mod knockdown;
 mod slab;
 mod state;
@@ -28,8 +29,8 @@ use rayon::prelude::*;
 
 use std::sync::Arc;
 
-use crate::control::{Character, CharacterError, GRAVITY, ImpulseWork, PreparedClip};
-use crate::dynamics::{Body, ContactOther, ContactPoint};
+use crate::control::{Character, CharacterError, GRAVITY, PreparedClip};
+use character_step::{Stepped, step_character};
 use slab::{RawKey, Slab};
 use sweep::sweep_sphere_capsule;
 
@@ -438,49 +439,6 @@ impl Scene {
         Ok(())
     }
 
-    /// Records a character's substep: its joint separation, the hit events of its touches and the balls' states
-    /// after them.
-    fn record(&mut self, stepped: Stepped, h: f64) {
-        let i = stepped.key.0.index as usize;
-        if self.separations.len() <= i {
-            self.separations.resize(i + 1, 0.0);
-        }
-        self.separations[i] = self.separations[i].max(stepped.separation);
-        if let Some((event, touches)) = stepped.fault {
-            self.faults.push(SceneFault {
-                character: stepped.key,
-                event,
-            });
-            for t in touches {
-                if let Some(b) = self.balls.get_mut(t.ball.0) {
-                    *b = ballistic(&t.state, h);
-                }
-            }
-        }
-        for hit in stepped.hits {
-            let t = hit.touch;
-            self.events.push(HitEvent {
-                time: self.time + t.s * h,
-                character: stepped.key,
-                bone: hit.bone,
-                body: t.body,
-                point: t.point,
-                normal: t.normal,
-                impulse: hit.impulse,
-                ball: Some(t.ball),
-                energy_j: hit.energy_j,
-            });
-            // The ball leaves the touch with its post-contact velocity for the rest of the substep.
-            let centre =
-                t.state.position + t.state.velocity * (t.s * h) + 0.5 * GRAVITY * (t.s * h).powi(2);
-            let rest = (1.0 - t.s) * h;
-            if let Some(b) = self.balls.get_mut(t.ball.0) {
-                b.position = centre + hit.ball_velocity * rest + 0.5 * GRAVITY * rest * rest;
-                b.velocity = hit.ball_velocity + GRAVITY * rest;
-            }
-        }
-    }
-
     /// Moves one ball over a substep, or finds its first touch of a character body (which the character's step
     /// then resolves as a contact).
     fn fly(&self, key: BallKey, ball: Ball, h: f64) -> Flight {
@@ -533,109 +491,6 @@ impl Scene {
     }
 }
 
-/// One character's substep, for the scene to record.
-struct Stepped {
-    key: CharacterKey,
-    separation: f64,
-    hits: Vec<TouchResult>,
-    /// The guard's fault, with the touches the reset dropped.
-    fault: Option<(crate::control::FaultEvent, Vec<Touch>)>,
-    /// Impulses (N·s, world) on this character of its contacts with other characters, in the given order.
-    pair_impulses: Vec<Vector3<f64>>,
-}
-
-/// A ball touch resolved by a character's step.
-struct TouchResult {
-    touch: Touch,
-    bone: String,
-    impulse: Vector3<f64>,
-    /// The ball's velocity just after the contact.
-    ball_velocity: Vector3<f64>,
-    energy_j: f64,
-}
-
-/// Steps one character by `h` with its ball touches as contacts of the step (the balls free bodies of its LCP).
-///
-/// `pairs` are contacts with other characters' bodies, as free bodies (`Free(k)` indexing `pair_free`) or as
-/// static surfaces; their impulses on this character come back in [`Stepped::pair_impulses`].
-#[allow(clippy::too_many_arguments)]
-fn step_character(
-    key: CharacterKey,
-    c: &mut Character,
-    touches: &[&Touch],
-    pairs: &[ContactPoint],
-    pair_free: &[Body],
-    friction: f64,
-    restitution: f64,
-    h: f64,
-) -> Result<Stepped, SceneError> {
-    let mut points = Vec::with_capacity(touches.len() + pairs.len());
-    let mut free = Vec::with_capacity(touches.len() + pairs.len());
-    let mut works = Vec::with_capacity(touches.len());
-    for t in touches {
-        free.push(ball_body(&t.state, t.s, h));
-        points.push(ContactPoint {
-            body: t.body,
-            other: ContactOther::Free(free.len() - 1),
-            point: t.point,
-            other_point: t.point,
-            normal: -t.normal,
-            friction,
-            restitution,
-        });
-        works.push(ImpulseWork::begin(c, t.body, &t.point, Vector3::zeros()));
-    }
-    for p in pairs {
-        let other = match p.other {
-            ContactOther::Free(k) => {
-                free.push(pair_free[k].clone());
-                ContactOther::Free(free.len() - 1)
-            }
-            other => other,
-        };
-        points.push(ContactPoint { other, ..*p });
-    }
-    if !points.is_empty() {
-        c.set_contacts(&points, &free)?;
-    }
-    let report = c.step(h)?;
-    if let Some(event) = c.last_fault() {
-        // The guard reset the character: its contacts were dropped, so its balls fly on untouched.
-        return Ok(Stepped {
-            key,
-            separation: report.max_separation,
-            hits: Vec::new(),
-            fault: Some((event.clone(), touches.iter().map(|t| **t).collect())),
-            pair_impulses: vec![Vector3::zeros(); pairs.len()],
-        });
-    }
-    let mut hits = Vec::with_capacity(touches.len());
-    for (j, t) in touches.iter().enumerate() {
-        let impulse = c.world().contact_impulses()[j].impulse;
-        let ball_velocity = c.world().free_bodies()[j]
-            .velocity
-            .fixed_rows::<3>(3)
-            .into_owned();
-        works[j].set_impulse(impulse);
-        hits.push(TouchResult {
-            touch: **t,
-            bone: c.model().bodies[t.body].name.clone(),
-            impulse,
-            ball_velocity,
-            energy_j: works[j].finish(c),
-        });
-    }
-    Ok(Stepped {
-        key,
-        separation: report.max_separation,
-        hits,
-        fault: None,
-        pair_impulses: (0..pairs.len())
-            .map(|j| c.world().contact_impulses()[touches.len() + j].impulse)
-            .collect(),
-    })
-}
-
 /// Where a ball's substep ends.
 enum Flight {
     /// No touch: the ball at the end of the substep.
@@ -651,20 +506,4 @@ fn ballistic(ball: &Ball, h: f64) -> Ball {
         velocity: ball.velocity + GRAVITY * h,
         ..*ball
     }
-}
-
-/// The ball as a free rigid body at its touch (a solid sphere; its velocity at the touch, since the contact
-/// acts at that instant).
-fn ball_body(ball: &Ball, s: f64, h: f64) -> Body {
-    let t = s * h;
-    let inertia = 0.4 * ball.mass * ball.radius * ball.radius;
-    let mut body = Body::new(
-        ball.mass,
-        nalgebra::Matrix3::identity() * inertia,
-        ball.position + ball.velocity * t + 0.5 * GRAVITY * t * t,
-        nalgebra::UnitQuaternion::identity(),
-    );
-    let v = ball.velocity + GRAVITY * t;
-    body.velocity = nalgebra::Vector6::new(0.0, 0.0, 0.0, v.x, v.y, v.z);
-    body
 }
