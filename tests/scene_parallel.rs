@@ -92,23 +92,23 @@ fn run(threads: usize, shared_scratch: bool) -> (u64, usize) {
     })
 }
 
+/// Runs the scene in two configurations `(threads, shared scratch)` and asserts the same events and states.
+fn assert_same_scenes(a: (usize, bool), b: (usize, bool)) {
+    let (hash_a, events_a) = run(a.0, a.1);
+    let (hash_b, events_b) = run(b.0, b.1);
+    println!("hash {a:?} {hash_a:#x}, {b:?} {hash_b:#x}, {events_a} hit events");
+    assert!(events_a > 0, "the balls should hit someone");
+    assert_eq!(events_a, events_b);
+    assert_eq!(hash_a, hash_b);
+}
+
 #[test]
 fn one_and_several_threads_give_bit_identical_scenes() {
-    let (one, events) = run(1, true);
-    let (four, events4) = run(4, true);
-    println!("hash 1 thread {one:#x}, 4 threads {four:#x}, {events} hit events");
-    assert!(events > 0, "the balls should hit someone");
-    assert_eq!(events, events4);
-    assert_eq!(one, four);
+    assert_same_scenes((1, true), (4, true));
 }
 
 #[test]
 fn shared_and_own_scratch_give_bit_identical_scenes() {
     // One thread: all four characters (one streamed ahead, one hit by balls) share one scratch.
-    let (shared, events) = run(1, true);
-    let (own, events_own) = run(1, false);
-    println!("hash shared {shared:#x}, own {own:#x}, {events} hit events");
-    assert!(events > 0, "the balls should hit someone");
-    assert_eq!(events, events_own);
-    assert_eq!(shared, own);
+    assert_same_scenes((1, true), (1, false));
 }
