@@ -29,6 +29,7 @@
 use nalgebra::{Matrix6, Vector6};
 
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
+use crate::math::dispatch::with_avx2;
 
 mod analysis;
 mod ball;
@@ -180,6 +181,8 @@ impl TreeSolver {
     }
 
     /// Factors every front in elimination order, accumulating each one's update into its parent's pivot.
+    // Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn factor_fronts(
         &mut self,
         sys: &BlockSystem,
@@ -328,8 +331,10 @@ thread_local! {
         std::cell::RefCell::new(Box::new([[Matrix6::zeros(); 4]; 4]));
 }
 
-impl SaddlePointSolver for TreeSolver {
-    fn factor(&mut self, sys: &BlockSystem) -> Result<(), SolveError> {
+impl TreeSolver {
+    /// [`SaddlePointSolver::factor`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
+    fn factor_kernel(&mut self, sys: &BlockSystem) -> Result<(), SolveError> {
         self.factored = false;
         self.analyse(sys)?;
         for (pos, plan) in self.plans.iter().enumerate() {
@@ -341,47 +346,15 @@ impl SaddlePointSolver for TreeSolver {
         Ok(())
     }
 
-    /// One multi-right-hand-side pass per requested body instead of six solves: the unit wrenches on a body
-    /// only reach the fronts on its path to the root in the forward pass, and the blocks are only needed at the
-    /// requested bodies, so the backward pass runs over the union of their root paths. The six columns ride
-    /// together as 6×6 blocks. With 2 feet of a 19-body character this touches about a third of the fronts of a
-    /// full solve per column, and does it for 6 columns at once.
-    fn inverse_blocks(&mut self, bodies: &[usize], out: &mut [Matrix6<f64>]) -> bool {
-        let n = self.plans.len();
-        let nb = bodies.len();
-        if !self.factored || out.len() != nb * nb || bodies.iter().any(|&b| b >= n) {
-            return false;
-        }
-        self.blk_need.fill(false);
-        for &b in bodies {
-            let mut p = Some(self.pos_of[b]);
-            while let Some(q) = p {
-                if self.blk_need[q] {
-                    break;
-                }
-                self.blk_need[q] = true;
-                p = self.plans[q].parent;
-            }
-        }
-        self.blk_col.fill(usize::MAX);
-        for (col, &bj) in bodies.iter().enumerate() {
-            self.block_forward(self.pos_of[bj], col);
-            // Parents come after their children in the elimination order: descending positions go root-first.
-            for pos in (0..n).rev() {
-                if self.blk_need[pos] {
-                    self.block_backward(pos, col);
-                }
-            }
-            for (row, &bi) in bodies.iter().enumerate() {
-                out[row * nb + col] = self.acc[self.pos_of[bi]];
-            }
-        }
-        true
-    }
-
-    /// Solves with the last factorisation. With no valid factorisation, or slices whose lengths do not match
-    /// the factored system, `x` and `lambda` are filled with NaN.
-    fn solve(&mut self, a: &[Vector6<f64>], b: &[f64], x: &mut [Vector6<f64>], lambda: &mut [f64]) {
+    /// [`SaddlePointSolver::solve`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
+    fn solve_kernel(
+        &mut self,
+        a: &[Vector6<f64>],
+        b: &[f64],
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+    ) {
         let n = self.plans.len();
         if !self.factored
             || a.len() != n
@@ -471,6 +444,66 @@ impl SaddlePointSolver for TreeSolver {
                 lambda,
             );
         }
+    }
+}
+
+impl SaddlePointSolver for TreeSolver {
+    fn factor(&mut self, sys: &BlockSystem) -> Result<(), SolveError> {
+        with_avx2!((solver: &mut TreeSolver = self, sys: &BlockSystem = sys) -> Result<(), SolveError> {
+            solver.factor_kernel(sys)
+        })
+    }
+
+    /// One multi-right-hand-side pass per requested body instead of six solves: the unit wrenches on a body
+    /// only reach the fronts on its path to the root in the forward pass, and the blocks are only needed at the
+    /// requested bodies, so the backward pass runs over the union of their root paths. The six columns ride
+    /// together as 6×6 blocks. With 2 feet of a 19-body character this touches about a third of the fronts of a
+    /// full solve per column, and does it for 6 columns at once.
+    fn inverse_blocks(&mut self, bodies: &[usize], out: &mut [Matrix6<f64>]) -> bool {
+        let n = self.plans.len();
+        let nb = bodies.len();
+        if !self.factored || out.len() != nb * nb || bodies.iter().any(|&b| b >= n) {
+            return false;
+        }
+        self.blk_need.fill(false);
+        for &b in bodies {
+            let mut p = Some(self.pos_of[b]);
+            while let Some(q) = p {
+                if self.blk_need[q] {
+                    break;
+                }
+                self.blk_need[q] = true;
+                p = self.plans[q].parent;
+            }
+        }
+        self.blk_col.fill(usize::MAX);
+        for (col, &bj) in bodies.iter().enumerate() {
+            self.block_forward(self.pos_of[bj], col);
+            // Parents come after their children in the elimination order: descending positions go root-first.
+            for pos in (0..n).rev() {
+                if self.blk_need[pos] {
+                    self.block_backward(pos, col);
+                }
+            }
+            for (row, &bi) in bodies.iter().enumerate() {
+                out[row * nb + col] = self.acc[self.pos_of[bi]];
+            }
+        }
+        true
+    }
+
+    /// Solves with the last factorisation. With no valid factorisation, or slices whose lengths do not match
+    /// the factored system, `x` and `lambda` are filled with NaN.
+    fn solve(&mut self, a: &[Vector6<f64>], b: &[f64], x: &mut [Vector6<f64>], lambda: &mut [f64]) {
+        with_avx2!((
+            solver: &mut TreeSolver = self,
+            a: &[Vector6<f64>] = a,
+            b: &[f64] = b,
+            x: &mut [Vector6<f64>] = x,
+            lambda: &mut [f64] = lambda,
+        ) -> () {
+            solver.solve_kernel(a, b, x, lambda)
+        })
     }
 }
 

@@ -1,6 +1,7 @@
 //! Mathematics shared by every layer: rotations (Euler orders, quaternion exp/log) and, for the dynamics,
 //! spatial algebra (twists and wrenches, angular first).
 
+pub mod dispatch;
 pub mod rotation;
 pub(crate) mod small;
 pub mod spatial;

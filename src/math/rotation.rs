@@ -4,10 +4,10 @@
 //! rotations **in the order the axes are listed**, `ZXY` → `R = Rz(a)·Rx(b)·Ry(c)`. Angles are in radians here;
 //! formats convert degrees at their boundary.
 
-use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 
 use crate::math::spatial::{
-    JACOBIAN_SERIES_BELOW, cross_matrix, jacobian_series, left_jacobian_inverse_with,
+    JACOBIAN_SERIES_THETA2, cross_matrix, jacobian_series, left_jacobian_inverse_with,
 };
 
 /// A coordinate axis.
@@ -143,52 +143,92 @@ pub fn axis_rotation(axis: Axis, angle: f64) -> UnitQuaternion<f64> {
     UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_unchecked(axis.unit()), angle)
 }
 
+/// Half angles `θ/2` with `(θ/2)² ≤` this (θ ≤ 1/8 rad ≈ 7.2°) take the series paths of [`exp_rotation`] and
+/// [`log_rotation`]: a step's rotation (`h·ω`) and a drive's error are nearly always that small, and the series
+/// need neither `sin`/`cos`, `atan2` nor a square root. Each series stops where its next term is below 1e-17 of
+/// the sum at this bound (docs/dynamics.md, "Small rotations").
+const SERIES_HALF_ANGLE2: f64 = 1.0 / 256.0;
+
+/// `sin(a)/a` and `cos(a)` from `a²` (`a² ≤ SERIES_HALF_ANGLE2`) by their Taylor series in Horner form.
+#[inline]
+fn sinc_cos_series(a2: f64) -> (f64, f64) {
+    let sinc = 1.0 - a2 / 6.0 * (1.0 - a2 / 20.0 * (1.0 - a2 / 42.0 * (1.0 - a2 / 72.0)));
+    let cos = 1.0 - a2 / 2.0 * (1.0 - a2 / 12.0 * (1.0 - a2 / 30.0 * (1.0 - a2 / 56.0)));
+    (sinc, cos)
+}
+
+/// `atan(x)/x` from `x²` (`x² ≤ SERIES_HALF_ANGLE2`) by its Taylor series `Σ (−x²)ᵏ/(2k+1)`, k ≤ 6.
+#[inline]
+fn atan_over_x_series(x2: f64) -> f64 {
+    1.0 - x2
+        * (1.0 / 3.0
+            - x2 * (1.0 / 5.0
+                - x2 * (1.0 / 7.0 - x2 * (1.0 / 9.0 - x2 * (1.0 / 11.0 - x2 / 13.0)))))
+}
+
 /// Quaternion exponential of a rotation vector: the rotation by |v| radians about v/|v|.
 pub fn exp_rotation(v: &Vector3<f64>) -> UnitQuaternion<f64> {
-    UnitQuaternion::from_scaled_axis(*v)
+    let a2 = 0.25 * v.norm_squared();
+    if a2 <= SERIES_HALF_ANGLE2 {
+        // q = (cos a, v·sin(a)/(2a)) with a = |v|/2: no square root, no trigonometry.
+        let (sinc, cos) = sinc_cos_series(a2);
+        let s = 0.5 * sinc;
+        UnitQuaternion::new_unchecked(Quaternion::new(cos, v.x * s, v.y * s, v.z * s))
+    } else {
+        UnitQuaternion::from_scaled_axis(*v)
+    }
+}
+
+/// The log of the unit quaternion `(w, v)` with `w ≥ 0`: the factor `k` with `log = k·v`, and the angle `θ²`.
+#[inline]
+fn log_factor(w: f64, v: &Vector3<f64>) -> (f64, f64) {
+    let v2 = v.norm_squared();
+    if v2 <= SERIES_HALF_ANGLE2 * (w * w) {
+        // θ/2 = atan(x), x = |v|/w: k = 2·atan(x)/|v| = (2/w)·atan(x)/x, all from x² (no square root).
+        let inv_w = 1.0 / w;
+        let k = 2.0 * inv_w * atan_over_x_series(v2 * inv_w * inv_w);
+        (k, k * k * v2)
+    } else {
+        // `2·atan2(|v|, w)·v/|v|` is accurate at every angle (no acos near 0 or π).
+        let n = v2.sqrt();
+        let theta = 2.0 * n.atan2(w);
+        (theta / n, theta * theta)
+    }
 }
 
 /// Rotation vector (axis × angle, angle in [0, π]) of a unit quaternion; the inverse of [`exp_rotation`].
 pub fn log_rotation(q: &UnitQuaternion<f64>) -> Vector3<f64> {
-    // Take the short way round: q and −q are the same rotation. `2·atan2(|v|, w)·v/|v|` is accurate at every
-    // angle (no acos near 0 or π) and needs one atan2 and one sqrt.
-    let (w, v) = if q.w < 0.0 {
+    let (w, v) = short_way(q);
+    v * log_factor(w, &v).0
+}
+
+/// `(w, v)` of `q` or `−q`, whichever has `w ≥ 0`: the same rotation, taken the short way round.
+#[inline]
+fn short_way(q: &UnitQuaternion<f64>) -> (f64, Vector3<f64>) {
+    if q.w < 0.0 {
         (-q.w, -q.imag())
     } else {
         (q.w, q.imag())
-    };
-    let n = v.norm();
-    if n < 1e-9 {
-        // atan2(n, w)/n → 1/w; the next term is O(n²) ≈ 1e-18.
-        return v * (2.0 / w);
     }
-    v * (2.0 * n.atan2(w) / n)
 }
 
 /// [`log_rotation`] of `q` (the same vector, bit for bit) and [`left_jacobian_inverse`] at it, the Jacobian's
-/// coefficient without trigonometry: the log's half angle `θ/2 = atan2(|v|, w)` gives `cot(θ/2) = w/|v|`, so
-/// `(1 + cos θ)/(2θ sin θ) = cot(θ/2)/(2θ) = w/(2|v|θ)`. Equal to the separate calls up to round-off; a joint drive
-/// needs both every step, and the sine and cosine were most of the Jacobian's cost.
+/// coefficient without trigonometry: its series for small angles (from the log's `θ²`), and above them the log's
+/// half angle `θ/2 = atan2(|v|, w)` gives `cot(θ/2) = w/|v|`, so `(1 + cos θ)/(2θ sin θ) = cot(θ/2)/(2θ) =
+/// w/(2|v|θ)`. Equal to the separate calls up to round-off; a joint drive needs both every step, and the sine and
+/// cosine were most of the Jacobian's cost.
 ///
 /// [`left_jacobian_inverse`]: crate::math::spatial::left_jacobian_inverse
 pub fn log_rotation_with_jacobian_inverse(q: &UnitQuaternion<f64>) -> (Vector3<f64>, Matrix3<f64>) {
-    let (w, v) = if q.w < 0.0 {
-        (-q.w, -q.imag())
+    let (w, v) = short_way(q);
+    let (k, theta2) = log_factor(w, &v);
+    let phi = v * k;
+    let c = if theta2 <= JACOBIAN_SERIES_THETA2 {
+        jacobian_series(theta2)
     } else {
-        (q.w, q.imag())
-    };
-    let n = v.norm();
-    let (phi, theta) = if n < 1e-9 {
-        let phi = v * (2.0 / w);
-        (phi, phi.norm())
-    } else {
-        let half = n.atan2(w);
-        (v * (2.0 * half / n), 2.0 * half)
-    };
-    let c = if theta < JACOBIAN_SERIES_BELOW {
-        jacobian_series(theta)
-    } else {
-        1.0 / (theta * theta) - w / (2.0 * n * theta)
+        let n = v.norm();
+        let theta = theta2.sqrt();
+        1.0 / theta2 - w / (2.0 * n * theta)
     };
     (phi, left_jacobian_inverse_with(&cross_matrix(&phi), c))
 }

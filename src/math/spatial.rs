@@ -33,7 +33,7 @@ pub fn twist(angular: &Vector3<f64>, linear: &Vector3<f64>) -> Vector6<f64> {
 /// Applies a twist-coordinate displacement `(δθ; δx)` to a pose: `q ← exp(δθ)·q` (renormalised),
 /// `x ← x + δx`.
 pub fn displace(x: &mut Vector3<f64>, q: &mut UnitQuaternion<f64>, d: &Vector6<f64>) {
-    *q = UnitQuaternion::from_scaled_axis(angular(d)) * *q;
+    *q = crate::math::rotation::exp_rotation(&angular(d)) * *q;
     q.renormalize();
     *x += linear(d);
 }
@@ -60,23 +60,27 @@ pub fn quat_vec_jacobian(q: &UnitQuaternion<f64>) -> Matrix3<f64> {
 
 /// Inverse of the SO(3) left Jacobian at the rotation vector `phi`: `log(exp(δ)·exp(φ)) ≈ φ + J_l⁻¹(φ)·δ`.
 pub fn left_jacobian_inverse(phi: &Vector3<f64>) -> Matrix3<f64> {
-    let theta = phi.norm();
+    let theta2 = phi.norm_squared();
     let k = cross_matrix(phi);
-    // Series below 1e-4 rad: the closed form's coefficient loses all digits to cancellation there.
-    let c = if theta < JACOBIAN_SERIES_BELOW {
-        jacobian_series(theta)
+    // Series up to 1/8 rad: the closed form's coefficient loses digits to cancellation there (all at 1e-8 rad).
+    let c = if theta2 <= JACOBIAN_SERIES_THETA2 {
+        jacobian_series(theta2)
     } else {
-        1.0 / (theta * theta) - (1.0 + theta.cos()) / (2.0 * theta * theta.sin())
+        let theta = theta2.sqrt();
+        1.0 / theta2 - (1.0 + theta.cos()) / (2.0 * theta * theta.sin())
     };
     left_jacobian_inverse_with(&k, c)
 }
 
-/// Below this angle (rad) the inverse left Jacobian's coefficient is taken from its series.
-pub(crate) const JACOBIAN_SERIES_BELOW: f64 = 1e-4;
+/// Up to this `θ²` (θ ≤ 1/8 rad) the inverse left Jacobian's coefficient is taken from its series.
+pub(crate) const JACOBIAN_SERIES_THETA2: f64 = 1.0 / 64.0;
 
-/// The coefficient `1/θ² − (1 + cos θ)/(2θ sin θ)` of [`left_jacobian_inverse`] by its series (small `θ`).
-pub(crate) fn jacobian_series(theta: f64) -> f64 {
-    1.0 / 12.0 + theta * theta / 720.0
+/// The coefficient `1/θ² − (1 + cos θ)/(2θ sin θ)` of [`left_jacobian_inverse`] by its series to `θ⁸`, from `θ²`:
+/// relative error below 1e-17 for `θ ≤ 1/8`, where the closed form loses four digits to cancellation.
+#[inline]
+pub(crate) fn jacobian_series(t2: f64) -> f64 {
+    1.0 / 12.0
+        + t2 * (1.0 / 720.0 + t2 * (1.0 / 30240.0 + t2 * (1.0 / 1_209_600.0 + t2 / 47_900_160.0)))
 }
 
 /// `J_l⁻¹ = I − ½K + c·K²` from `K = [φ]` and the coefficient `c(θ)`.

@@ -107,6 +107,12 @@ pub struct DriveTorque {
 impl JointDrive {
     /// The torque and its angular gradient blocks at the bodies' current state (see [`DriveTorque`]).
     pub fn torque(&self, bodies: &[Body]) -> DriveTorque {
+        self.torque_inline(bodies)
+    }
+
+    /// [`JointDrive::torque`], inlined into the world's step (and so into its AVX2 copy, `math::dispatch`).
+    #[inline(always)]
+    pub(crate) fn torque_inline(&self, bodies: &[Body]) -> DriveTorque {
         let c = &bodies[self.child];
         let (qp, wp) = match self.parent {
             Some(p) => (bodies[p].orientation, bodies[p].omega()),

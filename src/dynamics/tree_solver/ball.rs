@@ -108,6 +108,8 @@ fn add_block(parent: &mut Matrix6<f64>, r0: usize, c0: usize, m: &Matrix3<f64>) 
 /// joint rows' angular blocks `Ā = [a]×` on the body and `B̄ = [b]×` on the parent (their linear blocks are `I`
 /// and `−I`), `coupling` the angular corners `(c, p)` of a coupling, if any. Writes the factors to `pool` and adds the update to the parent's pivot
 /// `parent`. The products with `Ā` and `B̄` are cross products (`Āᵀ = −[a]×`).
+// Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(super) fn factor(
     pool: &mut [f64],
     acc: &Matrix6<f64>,
@@ -163,6 +165,8 @@ pub(super) fn factor(
 /// Forward substitution of a ball front for `C` right-hand sides: from the body's accumulated right-hand side
 /// `y0 = (y_ω, y_v)` and the joint rows' `b`, returns `z0 = (ω₀, b)`, `z1 = λ₀` and the update to the parent's
 /// right-hand side, `−[p ω₀ − B̄ᵀ λ₀; λ₀]`.
+// Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(super) fn forward<const C: usize>(
     pool: &[f64],
     coupled: bool,
@@ -193,6 +197,8 @@ pub(super) fn forward<const C: usize>(
 
 /// Back substitution of a ball front from the parent's solution `xp = (ω_p, v_p)`: returns the body's
 /// `x = (ω, v)` and the joint's λ.
+// Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(super) fn backward<const C: usize>(
     pool: &[f64],
     z0: &SMatrix<f64, 6, C>,

@@ -175,6 +175,8 @@ impl Layout {
 /// Factors one front. `acc` is the body pivot after the children's updates, `jc`/`jp` the joint rows on the
 /// body and on its parent, `coupling` the blocks `(A[c][p], A[p][c])`. Writes the factors to `pool` (the
 /// front's slice) and adds the update to the parent's pivot `parent`.
+// Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(super) fn factor<const R: usize>(
     pool: &mut [f64],
     acc: &Matrix6<f64>,
@@ -260,6 +262,8 @@ fn load<const A: usize, const B: usize>(pool: &[f64], off: usize) -> SMatrix<f64
 /// Forward substitution of one front for `C` right-hand sides (columns): from the body's accumulated
 /// right-hand side `y0` and the joint rows' `y1`, returns `z0 = D₀⁻¹w₀`, `z1 = D₁⁻¹w₁` and the update to the
 /// parent's right-hand side.
+// Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(super) fn forward<const R: usize, const C: usize>(
     pool: &[f64],
     layout: Layout,
@@ -291,6 +295,8 @@ pub(super) fn forward<const R: usize, const C: usize>(
 }
 
 /// Back substitution of one front from the parent's solution `xp`: returns the body's `x` and the joint's λ.
+// Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(super) fn backward<const R: usize, const C: usize>(
     pool: &[f64],
     layout: Layout,

@@ -103,6 +103,8 @@ pub(super) fn amax(x: &[f64]) -> f64 {
 
 /// A joint group's `N×N` pivot inverse: the closed form for 3×3 (ball joints), else (and for nearly singular
 /// blocks) [`invert`] with the threshold `rel_tol · max|m|` (computed only then).
+// Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(super) fn invert_small<const N: usize>(
     m: &SMatrix<f64, N, N>,
     rel_tol: f64,
@@ -114,6 +116,34 @@ pub(super) fn invert_small<const N: usize>(
         }
     }
     invert(m, rel_tol * amax(m.as_slice()))
+}
+
+/// The inverse of a prescribed root's rows `J = [[0, I], [D, 0]]` (position rows on the linear velocity, orientation
+/// rows `D` on the angular one: `Prescribed::evaluate`) as `[[0, D⁻¹], [I, 0]]`, when `J` has exactly that form and
+/// `D` inverts in closed form; `None` otherwise (the caller then takes the general elimination).
+pub(super) fn invert_anti_diagonal(j: &Matrix6<f64>) -> Option<Matrix6<f64>> {
+    // Branch-free like `ball::axis`: every entry that must be ±0 (an identity entry minus one) OR-ed by its bits.
+    let mut bits = 0u64;
+    for c in 0..6 {
+        for r in 0..6 {
+            let must_vanish = match (r < 3, c < 3) {
+                (true, false) if r + 3 == c => j[(r, c)] - 1.0,
+                (true, false) | (false, true) => continue,
+                _ => j[(r, c)],
+            };
+            bits |= must_vanish.to_bits() << 1;
+        }
+    }
+    if bits != 0 {
+        return None;
+    }
+    let d_inv = closed_form3(&block::<6, 6, 3, 3>(j, 3, 0))?;
+    let mut inv = Matrix6::zeros();
+    inv.fixed_view_mut::<3, 3>(0, 3).copy_from(&d_inv);
+    for i in 0..3 {
+        inv[(3 + i, i)] = 1.0;
+    }
+    Some(inv)
 }
 
 /// A body's 6×6 pivot inverse by 3×3 blocks `[[A, B], [C, D]]` (angular, linear): `A⁻¹` and the inverse of the
@@ -159,6 +189,30 @@ pub(super) fn invert_body(m: &Matrix6<f64>, rel_tol: f64) -> Option<Matrix6<f64>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inverts_a_prescribed_roots_rows_by_their_blocks() {
+        let d = Matrix3::new(0.9, -0.2, 0.1, 0.25, 1.1, -0.3, -0.05, 0.4, 0.95);
+        let mut j = Matrix6::zeros();
+        j.fixed_view_mut::<3, 3>(0, 3)
+            .copy_from(&Matrix3::identity());
+        j.fixed_view_mut::<3, 3>(3, 0).copy_from(&d);
+        let inv = invert_anti_diagonal(&j).expect("prescribed rows");
+        assert!((inv * j - Matrix6::identity()).amax() < 1e-15);
+        assert!((inv - invert(&j, 1e-14).expect("regular")).amax() < 1e-15);
+        // Any other entry, a scaled identity or a singular D: not this form (the general elimination decides).
+        for (r, c) in [(0, 0), (1, 5), (4, 4), (2, 1)] {
+            let mut other = j;
+            other[(r, c)] += 1e-300;
+            assert!(invert_anti_diagonal(&other).is_none(), "entry ({r}, {c})");
+        }
+        let mut scaled = j;
+        scaled[(1, 4)] += f64::EPSILON;
+        assert!(invert_anti_diagonal(&scaled).is_none());
+        let mut singular = j;
+        singular.fixed_view_mut::<3, 3>(3, 0).fill(0.0);
+        assert!(invert_anti_diagonal(&singular).is_none());
+    }
 
     #[test]
     fn inverts_a_pivoting_matrix_and_rejects_singular_ones() {

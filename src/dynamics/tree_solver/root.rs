@@ -6,11 +6,14 @@
 
 use nalgebra::Matrix6;
 
+use super::inverse6::invert_anti_diagonal;
 use super::{BODY, TreeSolver, WORLD, gather, invert_pivot, scatter, singular};
 use crate::dynamics::system::{BlockSystem, SolveError};
 
 impl TreeSolver {
     /// Factors the square root at `pos`: keeps its pivot `A` and `J⁻¹` in its two pivot slots.
+    // Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub(super) fn factor_square_root(
         &mut self,
         sys: &BlockSystem,
@@ -26,13 +29,19 @@ impl TreeSolver {
                 }
             }
         }
-        let j_inv = invert_pivot(&mut j, 6).ok_or_else(|| singular(plan, WORLD))?;
+        // A prescribed root's rows are `[[0, I], [D, 0]]`: one 3×3 inverse instead of a pivoting 6×6 one.
+        let j_inv = match invert_anti_diagonal(&j) {
+            Some(inv) => inv,
+            None => invert_pivot(&mut j, 6).ok_or_else(|| singular(plan, WORLD))?,
+        };
         self.inv[plan.inverse(BODY)] = self.acc[pos];
         self.inv[plan.inverse(WORLD)] = j_inv;
         Ok(())
     }
 
     /// Solves the square root at `pos` once its children's updates are in its right-hand side.
+    // Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub(super) fn solve_square_root(
         &self,
         pos: usize,

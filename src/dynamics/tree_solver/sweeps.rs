@@ -9,6 +9,8 @@ use super::*;
 impl TreeSolver {
     /// Factors the exact-size front at `pos` (a non-root body without world rows, `R` joint rows) and adds its
     /// update to the parent's pivot.
+    // Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub(super) fn factor_exact<const R: usize>(
         &mut self,
         sys: &BlockSystem,
@@ -165,6 +167,8 @@ impl TreeSolver {
 
     /// Forward substitution of the exact-size front at `pos`; its `z` goes to its own slots of the outputs (the
     /// body's `x`, the joint rows of `λ`) until [`Self::backward_exact`] replaces it by the solution.
+    // Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub(super) fn forward_exact<const R: usize>(
         &mut self,
         pos: usize,
@@ -187,6 +191,8 @@ impl TreeSolver {
 
     /// Back substitution of the exact-size front at `pos` (its parent is already solved, its `z` is in `x` and
     /// `λ`).
+    // Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub(super) fn backward_exact<const R: usize>(
         &mut self,
         pos: usize,

@@ -30,6 +30,7 @@ impl World {
     }
 
     /// Adds a drive's torque and its 3×3 angular gradient blocks (all that is non-zero) into the accumulators.
+    #[inline(always)]
     fn scatter_drive(&mut self, k: usize, t: &DriveTorque) {
         let (c, p, slot) = self.drive_slots[k];
         self.scratch.wrench[c]
@@ -60,6 +61,7 @@ impl World {
     }
 
     /// Sums all forces and their gradients at the current state (drive targets are those set for `t + h`).
+    #[inline(always)]
     pub(super) fn accumulate_forces(&mut self) {
         for (i, body) in self.bodies.iter().enumerate() {
             let r = body.rotation();
@@ -74,7 +76,7 @@ impl World {
         }
         self.scratch.pair_grad.clear();
         for k in 0..self.drives.len() {
-            let t = self.drives[k].torque(&self.bodies);
+            let t = self.drives[k].torque_inline(&self.bodies);
             self.scatter_drive(k, &t);
         }
         for k in 0..self.user_forces.len() {

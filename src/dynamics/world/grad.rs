@@ -98,7 +98,7 @@ impl<const K: usize> GradStore<K> {
 
     /// Adds `m` (`add` true) or subtracts it in the angular corner of each of item `i`'s blocks, `ops[k]` for
     /// block `k` (one lookup of the item's form for all its blocks).
-    #[inline]
+    #[inline(always)]
     pub(super) fn add_corners(&mut self, i: usize, ops: [(&Matrix3<f64>, bool); K]) {
         match self.form[i] {
             Form::Angular(a) => {
@@ -168,6 +168,7 @@ impl<const K: usize> GradStore<K> {
     /// [`Self::scaled`] without a base, written into `out`: an angular item writes only its corner when `filled`
     /// says `out` already holds this call's `0·s_p − 0·s_v` everywhere else (from an earlier call with the same
     /// scalings). The same entries, bit for bit.
+    #[inline(always)]
     pub(super) fn scaled_into(
         &self,
         i: usize,

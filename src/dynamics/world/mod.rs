@@ -11,7 +11,7 @@ mod state;
 pub use scratch::StepScratch;
 pub use state::{BodyState, Fnv1a, StateError, WorldState};
 
-use nalgebra::{Matrix6, UnitQuaternion, Vector3, Vector6};
+use nalgebra::{Matrix6, Vector3, Vector6};
 
 use super::auto_solver::AutoSolver;
 use super::body::Body;
@@ -29,6 +29,8 @@ use super::stabilize::{
     max_separation, post_stabilize,
 };
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
+use crate::math::dispatch::with_avx2;
+use crate::math::rotation::exp_rotation;
 use crate::math::spatial::{angular, linear, twist};
 
 /// How forces enter the step.
@@ -301,6 +303,14 @@ impl World {
     /// saddle-point solve for `v(t+h)` and the impulses, positions `x += h·v`, `q ← exp(h·ω)·q`, then the
     /// selected stabilization.
     pub fn step(&mut self, h: f64) -> Result<StepReport, StepError> {
+        with_avx2!((world: &mut World = self, h: f64 = h) -> Result<StepReport, StepError> {
+            world.step_kernel(h)
+        })
+    }
+
+    /// [`World::step`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
+    fn step_kernel(&mut self, h: f64) -> Result<StepReport, StepError> {
         if self.dirty || self.structure_changed() {
             self.prepare();
         }
@@ -442,8 +452,7 @@ impl World {
             let moving = if old_velocity { body.velocity } else { *v };
             body.velocity = *v;
             body.position += linear(&moving) * h;
-            body.orientation =
-                UnitQuaternion::from_scaled_axis(angular(&moving) * h) * body.orientation;
+            body.orientation = exp_rotation(&(angular(&moving) * h)) * body.orientation;
             body.orientation.renormalize();
         }
         self.time = t_next;
