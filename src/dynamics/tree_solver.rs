@@ -346,6 +346,41 @@ impl TreeSolver {
         Ok(())
     }
 
+    /// [`SaddlePointSolver::inverse_blocks`]'s body, inlined into its baseline and AVX2 copies.
+    #[inline(always)]
+    fn inverse_blocks_kernel(&mut self, bodies: &[usize], out: &mut [Matrix6<f64>]) -> bool {
+        let n = self.plans.len();
+        let nb = bodies.len();
+        if !self.factored || out.len() != nb * nb || bodies.iter().any(|&b| b >= n) {
+            return false;
+        }
+        self.blk_need.fill(false);
+        for &b in bodies {
+            let mut p = Some(self.pos_of[b]);
+            while let Some(q) = p {
+                if self.blk_need[q] {
+                    break;
+                }
+                self.blk_need[q] = true;
+                p = self.plans[q].parent;
+            }
+        }
+        self.blk_col.fill(usize::MAX);
+        for (col, &bj) in bodies.iter().enumerate() {
+            self.block_forward(self.pos_of[bj], col);
+            // Parents come after their children in the elimination order: descending positions go root-first.
+            for pos in (0..n).rev() {
+                if self.blk_need[pos] {
+                    self.block_backward(pos, col);
+                }
+            }
+            for (row, &bi) in bodies.iter().enumerate() {
+                out[row * nb + col] = self.acc[self.pos_of[bi]];
+            }
+        }
+        true
+    }
+
     /// [`SaddlePointSolver::solve`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
     fn solve_kernel(
@@ -460,36 +495,13 @@ impl SaddlePointSolver for TreeSolver {
     /// together as 6×6 blocks. With 2 feet of a 19-body character this touches about a third of the fronts of a
     /// full solve per column, and does it for 6 columns at once.
     fn inverse_blocks(&mut self, bodies: &[usize], out: &mut [Matrix6<f64>]) -> bool {
-        let n = self.plans.len();
-        let nb = bodies.len();
-        if !self.factored || out.len() != nb * nb || bodies.iter().any(|&b| b >= n) {
-            return false;
-        }
-        self.blk_need.fill(false);
-        for &b in bodies {
-            let mut p = Some(self.pos_of[b]);
-            while let Some(q) = p {
-                if self.blk_need[q] {
-                    break;
-                }
-                self.blk_need[q] = true;
-                p = self.plans[q].parent;
-            }
-        }
-        self.blk_col.fill(usize::MAX);
-        for (col, &bj) in bodies.iter().enumerate() {
-            self.block_forward(self.pos_of[bj], col);
-            // Parents come after their children in the elimination order: descending positions go root-first.
-            for pos in (0..n).rev() {
-                if self.blk_need[pos] {
-                    self.block_backward(pos, col);
-                }
-            }
-            for (row, &bi) in bodies.iter().enumerate() {
-                out[row * nb + col] = self.acc[self.pos_of[bi]];
-            }
-        }
-        true
+        with_avx2!((
+            solver: &mut TreeSolver = self,
+            bodies: &[usize] = bodies,
+            out: &mut [Matrix6<f64>] = out,
+        ) -> bool {
+            solver.inverse_blocks_kernel(bodies, out)
+        })
     }
 
     /// Solves with the last factorisation. With no valid factorisation, or slices whose lengths do not match

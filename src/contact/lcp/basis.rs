@@ -92,6 +92,8 @@ impl BasisInverse {
 
     /// Replaces the inverse by a fresh LU inverse of `b` (same size as before or not). Returns false, leaving the
     /// old inverse in place, if `b` is not square, singular, or its inverse is not finite.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub fn refactor(&mut self, b: &DMatrix<f64>) -> bool {
         if !b.is_square() {
             return false;
@@ -143,6 +145,8 @@ impl BasisInverse {
     /// compares `u_i` against. The `‖c‖∞` term is there because the inputs carry their own round-off: an entry of
     /// M = J W Jᵀ that is exactly 0 in exact arithmetic comes out as ~1e-16 relative to the matrix, and
     /// Σ_j|B⁻¹_ij c_j| alone would call it significant. `c`, `u`, `s` have length n.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub fn apply(&self, c: &[f64], u: &mut [f64], s: &mut [f64]) {
         let n = self.dim();
         // Slices of exactly n entries: the loops below then compile without bounds checks, vectorised (the
@@ -191,6 +195,8 @@ impl BasisInverse {
     /// Column-exchange update: column r of B is replaced by a column c with `u = B⁻¹ c` (from [`Self::apply`]).
     /// O(n²). Returns false (and changes nothing) if `r` is out of range or `u_r` is zero or not finite; the caller
     /// never pivots on such an entry (the ε guard), so false means a caller bug, not a numerical event.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub fn replace_column(&mut self, r: usize, u: &[f64]) -> bool {
         let n = self.dim();
         if r >= n || u.len() != n || u[r] == 0.0 || !u[r].is_finite() {
@@ -244,6 +250,8 @@ fn add_column(col: &[f64], cj: f64, cmax: f64, u: &mut [f64], s: &mut [f64]) {
 /// LU factorisation with partial pivoting of `a` in place, recording the row swaps in `perm`: the arithmetic of
 /// nalgebra's `LU::new` step for step (the same pivots, the same Gauss steps), so results are bit-identical to
 /// `a.lu()`, without its allocations (the owned copy and the permutation sequence).
+// Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(crate) fn lu_factor(a: &mut DMatrix<f64>, perm: &mut Vec<(usize, usize)>) {
     perm.clear();
     perm.reserve(a.nrows().min(a.ncols()));
@@ -271,6 +279,8 @@ pub(crate) fn lu_factor(a: &mut DMatrix<f64>, perm: &mut Vec<(usize, usize)>) {
 /// memory (vectorised) instead of over the short tail of one column. The solution for `e_k` is column `idx[k]`
 /// of the inverse (`idx`: the row order the swaps leave), and it is zero above row k, so the forward pass of row
 /// c only touches the solutions `k ≤ c`. False when `A` is singular.
+// Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 fn lu_inverse(
     lu: &DMatrix<f64>,
     perm: &[(usize, usize)],
@@ -330,6 +340,8 @@ fn lu_inverse(
 
 /// Solves `A x = b` in place with the factors of [`lu_factor`] (nalgebra's `LU::solve_mut`); false when `A` is
 /// singular (`b` then holds garbage).
+// Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(crate) fn lu_solve<C: Dim, S: StorageMut<f64, Dyn, C>>(
     lu: &DMatrix<f64>,
     perm: &[(usize, usize)],

@@ -15,6 +15,7 @@
 //! |B x − q|_i / (|q_i| + Σ_k|B_ik x_k| + ‖q‖∞)
 //! exceeds `refactor_tol` (checked every pivot, O(n²)).
 
+use crate::math::dispatch::with_avx2;
 use nalgebra::{DMatrix, DVector};
 
 use super::basis::{BasisInverse, ComplementaryBasis};
@@ -163,6 +164,8 @@ impl Lemke {
         true
     }
 
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn refactor(&mut self, m: &DMatrix<f64>) -> Result<(), LcpError> {
         let ok = self.fill_basis_matrix(m) && self.binv.refactor(&self.bmat);
         if !ok {
@@ -175,6 +178,8 @@ impl Lemke {
     }
 
     /// x = B⁻¹q and its round-off scale.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn basic_values(&mut self, q: &DVector<f64>) {
         self.binv.apply(q.as_slice(), &mut self.x, &mut self.xs);
     }
@@ -183,6 +188,8 @@ impl Lemke {
     /// The ‖q‖∞ term matters: in a degenerate basis some rows hold only round-off (all their terms ~1e-17), and
     /// a purely row-relative error there is O(1) without meaning anything; it triggered a needless O(n³)
     /// refactorisation at the last pivot of every pyramid solve.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn backward_error(&mut self, m: &DMatrix<f64>, q: &DVector<f64>) -> f64 {
         let n = q.len();
         // u and us are free between pivots: use them as the residual and its scale.
@@ -243,6 +250,8 @@ impl Lemke {
     }
 
     /// z from the basic values (round-off negatives clamped to 0) and its residual.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn extract(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, z: &mut DVector<f64>) -> f64 {
         let n = q.len();
         z.as_mut_slice().fill(0.0);
@@ -258,6 +267,8 @@ impl Lemke {
     /// `ACCEPT_TOL·(‖q‖∞ + ‖M‖∞‖z‖∞)·max(1, ‖z‖∞)`: on a nearly singular problem (collinear contacts, redundant
     /// normals) the ε guard can still let a walk end in a basis whose solution is round-off blown up to 10⁸ with a
     /// residual of 10¹⁴. Such a z must not reach the bodies: the caller falls back (contacts: PGS).
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn accept(&self, m: &DMatrix<f64>, q: &DVector<f64>, z: &DVector<f64>) -> Result<(), LcpError> {
         let zmax = z.amax();
         let residual = self.report.residual;
@@ -319,6 +330,8 @@ impl Lemke {
         Ok(())
     }
 
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn cold(
         &mut self,
         m: &DMatrix<f64>,
@@ -344,6 +357,8 @@ impl Lemke {
 
     /// The complementary pivots from the basis in `self.basis` (inverse in `self.binv`, values in `self.x`): z0
     /// enters at row `t`, then the complement of each leaving variable enters until z0 leaves.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn walk(
         &mut self,
         m: &DMatrix<f64>,
@@ -440,6 +455,26 @@ impl Lemke {
 
 impl LcpSolver for Lemke {
     fn solve(
+        &mut self,
+        m: &DMatrix<f64>,
+        q: &DVector<f64>,
+        z: &mut DVector<f64>,
+    ) -> Result<LcpReport, LcpError> {
+        with_avx2!((
+            lemke: &mut Lemke = self,
+            m: &DMatrix<f64> = m,
+            q: &DVector<f64> = q,
+            z: &mut DVector<f64> = z,
+        ) -> Result<LcpReport, LcpError> {
+            lemke.solve_kernel(m, q, z)
+        })
+    }
+}
+
+impl Lemke {
+    /// [`LcpSolver::solve`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
+    fn solve_kernel(
         &mut self,
         m: &DMatrix<f64>,
         q: &DVector<f64>,

@@ -63,6 +63,8 @@ impl Ratio<'_> {
     /// The leaving row, or `None` if no row blocks (ray termination). `lex(i, k)` is (B⁻¹B₀)_ik and
     /// `lex_scale(i)` an upper bound of |(B⁻¹B₀)_ik| over k (used as the zero floor of the lexicographic levels).
     /// `tied` is a scratch buffer.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub fn leaving_row(
         &self,
         rule: TieBreak,

@@ -18,6 +18,8 @@ pub fn complementarity_residual(m: &DMatrix<f64>, q: &DVector<f64>, z: &DVector<
 
 /// [`complementarity_residual`] with `w` as the buffer of `M z + q` (resized as needed, so a solver that keeps it
 /// does not allocate per solve).
+// Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(crate) fn complementarity_residual_in(
     m: &DMatrix<f64>,
     q: &DVector<f64>,

@@ -8,6 +8,7 @@ use super::ContactState;
 use super::rows::OtherPart;
 use crate::contact::lcp::zeroed_matrix;
 use crate::dynamics::system::SaddlePointSolver;
+use crate::math::dispatch::with_avx2;
 
 /// `a·b` as nalgebra's `dot` computes it for six entries (a sum from `+0` in index order, so the same bits),
 /// inline: nalgebra's generic loop with its eight accumulators was most of the Delassus matrix's cost.
@@ -43,6 +44,12 @@ impl ContactState {
     /// vectorised multiply-adds over a contiguous run, each entry the same sum from `+0` in index order as one
     /// dot product (`dot6`) would form, so the same bits (entry by entry, this took 2.5× the instructions).
     pub(super) fn fill_delassus(&mut self) {
+        with_avx2!((state: &mut ContactState = self) -> () { state.fill_delassus_kernel() })
+    }
+
+    /// [`ContactState::fill_delassus`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
+    fn fill_delassus_kernel(&mut self) {
         let n = self.rows.len();
         let nb = self.bodies.len();
         if self.delassus.shape() != (n, n) {
@@ -172,6 +179,8 @@ const LANES: usize = 4;
 
 /// `out[c] = j·y_c` for every column c, where `y` holds six runs of `out.len()` entries (entry k of every
 /// column's vector in run k): the sum `dot6` forms, from `+0` in index order, for [`LANES`] columns at once.
+// Inlined into the baseline and AVX2 copies of `fill_delassus` (`math::dispatch`).
+#[inline(always)]
 fn row_times(j: &Vector6<f64>, y: &[f64], out: &mut [f64]) {
     let n = out.len();
     let runs: [&[f64]; 6] = std::array::from_fn(|k| &y[k * n..(k + 1) * n]);

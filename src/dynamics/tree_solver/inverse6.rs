@@ -127,8 +127,9 @@ pub(super) fn invert_anti_diagonal(j: &Matrix6<f64>) -> Option<Matrix6<f64>> {
     for c in 0..6 {
         for r in 0..6 {
             let must_vanish = match (r < 3, c < 3) {
+                // The lower left block is `D`.
+                (false, true) => continue,
                 (true, false) if r + 3 == c => j[(r, c)] - 1.0,
-                (true, false) | (false, true) => continue,
                 _ => j[(r, c)],
             };
             bits |= must_vanish.to_bits() << 1;

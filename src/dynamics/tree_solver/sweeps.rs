@@ -214,6 +214,8 @@ impl TreeSolver {
 
     /// Forward substitution for a unit wrench on each axis of the body at `pos` (6 right-hand sides), along the
     /// path from it to its root only: every other front has a zero right-hand side, so its `Z` is zero.
+    // Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub(super) fn block_forward(&mut self, pos: usize, col: usize) {
         let mut p = pos;
         let mut y = Matrix6::identity();
@@ -263,6 +265,8 @@ impl TreeSolver {
 
     /// Back substitution at `pos` for the column whose forward pass was [`Self::block_forward`] `col`, from its
     /// parent's `X` (fronts off that column's path have `Z` = 0).
+    // Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub(super) fn block_backward(&mut self, pos: usize, col: usize) {
         let plan = &self.plans[pos];
         if plan.square_root() {

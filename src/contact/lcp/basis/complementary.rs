@@ -136,6 +136,8 @@ impl BasisInverse {
     /// Replaces the inverse by B⁻¹ of the basis `basis` has just factored, from its z block (module
     /// documentation). Returns false, leaving the old inverse in place, if the block is singular or the inverse
     /// is not finite.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub(crate) fn invert_complementary(
         &mut self,
         basis: &ComplementaryBasis,

@@ -33,6 +33,8 @@ impl Lemke {
     /// they are, else the walk from the last basis. `Ok(Some(report))`: z holds the solution. `Ok(None)`: the cold
     /// start must run (the report keeps the pivots and factorisations spent here, the covering vector is the cold
     /// start's again, z is zero).
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub(super) fn solve_warm(
         &mut self,
         m: &DMatrix<f64>,
@@ -81,6 +83,8 @@ impl Lemke {
 
     /// The warm start: first the basis the previous solve of the same size ended in (coherence between steps),
     /// then the active set of the incoming z. `Ok(true)`: z holds the solution.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn try_warm(
         &mut self,
         m: &DMatrix<f64>,
@@ -141,6 +145,8 @@ impl Lemke {
     /// (B₀ is the identity of the transformed problem), which keeps the path free of cycles exactly as a cold
     /// start. When the contacts changed little since the last step this ends in a few pivots where the cold
     /// start takes 2n/3; when it fails (ray, singular basis, its pivot limit) the caller runs the cold start.
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     fn warm_walk(
         &mut self,
         m: &DMatrix<f64>,
