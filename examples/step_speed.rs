@@ -18,7 +18,8 @@
 //! (`Character::state_hash`) folded over 600 steps from the start. An optimisation that should not change any
 //! result must leave all three unchanged (compare with the build before it).
 //!
-//! `cargo run --release --example step_speed [-- --steps N --batches N --json --fingerprint]`
+//! `cargo run --release --example step_speed [-- --steps N --batches N --json --fingerprint --no-avx2]`
+//! (`--no-avx2` runs the baseline kernels instead of their AVX2 copies, `flinch::math::dispatch`).
 
 use std::time::Instant;
 
@@ -48,9 +49,11 @@ fn main() {
             "--batches" => batches = value("--batches").max(1),
             "--json" => json = true,
             "--fingerprint" => fingerprint = true,
+            // The baseline (SSE2) kernels instead of their AVX2 copies: the same results, for measuring the copies.
+            "--no-avx2" => flinch::math::dispatch::set_avx2(false),
             "--only" => only = args.next(),
             other => panic!(
-                "unknown argument {other} (--steps N, --batches N, --json, --fingerprint, --only free|contacts|pgs)"
+                "unknown argument {other} (--steps N, --batches N, --json, --fingerprint, --no-avx2, --only free|contacts|pgs)"
             ),
         }
     }
@@ -162,8 +165,13 @@ fn main() {
         return;
     }
     println!(
-        "embedded walk character: {bodies} bodies, h = 1/{:.0} s, kinematic root; median of {batches} batches of {steps} steps",
-        1.0 / h
+        "embedded walk character: {bodies} bodies, h = 1/{:.0} s, kinematic root; median of {batches} batches of {steps} steps; kernels: {}",
+        1.0 / h,
+        if flinch::math::dispatch::avx2() {
+            "AVX2 copies"
+        } else {
+            "baseline"
+        }
     );
     println!(
         "without contacts: {:.2} post-stabilization projections per step",

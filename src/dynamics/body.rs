@@ -135,6 +135,7 @@ impl Body {
 
 /// [`Body::gyroscopic_angular`] from ω and the world inertia `I` (the step computes `I` once for this and the
 /// mass matrix).
+#[inline(always)]
 pub(crate) fn gyroscopic_terms(
     w: &Vector3<f64>,
     i: &Matrix3<f64>,

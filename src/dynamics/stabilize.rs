@@ -94,6 +94,7 @@ pub(crate) fn evaluate_values(
 }
 
 /// Largest anchor separation `|p_a − p_b|` (m) over the constraints with anchor rows, from a filled `g`.
+#[inline(always)]
 pub(crate) fn max_separation(constraints: &[Box<dyn Constraint>], g: &[f64]) -> f64 {
     let mut off = 0;
     let mut worst: f64 = 0.0;
@@ -147,7 +148,7 @@ const MAX_CHORD_PASSES: usize = 6;
 /// [`CHORD_MIN_CONTRACTION`] (or after [`MAX_CHORD_PASSES`]), the remaining projections refactor `[M, J(p)]` at
 /// the current positions (Newton); `max_iters` bounds those, so the tolerance is honoured as without reuse.
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 pub(crate) fn post_stabilize(
     bodies: &mut [Body],
     constraints: &[Box<dyn Constraint>],

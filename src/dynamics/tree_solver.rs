@@ -183,11 +183,7 @@ impl TreeSolver {
     /// Factors every front in elimination order, accumulating each one's update into its parent's pivot.
     // Inlined into the solver's baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
-    fn factor_fronts(
-        &mut self,
-        sys: &BlockSystem,
-        f: &mut [[Matrix6<f64>; 4]; 4],
-    ) -> Result<(), SolveError> {
+    fn factor_fronts(&mut self, sys: &BlockSystem) -> Result<(), SolveError> {
         for pos in 0..self.plans.len() {
             let plan = &self.plans[pos];
             if plan.exact > 0 {
@@ -199,13 +195,24 @@ impl TreeSolver {
                 self.factor_square_root(sys, pos)?;
                 continue;
             }
+            self.factor_padded(sys, pos)?;
+        }
+        Ok(())
+    }
+
+    /// Factors the padded front at `pos` in the thread's front buffer. Out of line: the thread-local access is a
+    /// closure, which the exact fronts' loop above must not sit in (it would leave the AVX2 copy).
+    fn factor_padded(&mut self, sys: &BlockSystem, pos: usize) -> Result<(), SolveError> {
+        // One front buffer for all padded fronts: assembled in place rather than returned (4.6 kB per copy).
+        FRONT.with(|front| {
+            let f = &mut *front.borrow_mut();
             self.assemble(sys, pos, f);
             let update = self.eliminate(pos, f)?;
             if let Some(pp) = self.plans[pos].parent {
                 self.acc[pp] += update;
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Assembles the front of the body at `pos` from `sys` and the accumulated pivot.
@@ -340,8 +347,7 @@ impl TreeSolver {
         for (pos, plan) in self.plans.iter().enumerate() {
             self.acc[pos] = sys.diag[plan.body];
         }
-        // One front buffer for all padded fronts: assembled in place rather than returned (4.6 kB per copy).
-        FRONT.with(|front| self.factor_fronts(sys, &mut front.borrow_mut()))?;
+        self.factor_fronts(sys)?;
         self.factored = true;
         Ok(())
     }

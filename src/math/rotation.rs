@@ -168,7 +168,14 @@ fn atan_over_x_series(x2: f64) -> f64 {
 
 /// Quaternion exponential of a rotation vector: the rotation by |v| radians about v/|v|.
 pub fn exp_rotation(v: &Vector3<f64>) -> UnitQuaternion<f64> {
-    let a2 = 0.25 * v.norm_squared();
+    let v2 = v.norm_squared();
+    if v2 <= f64::EPSILON * f64::EPSILON {
+        // Like nalgebra's `from_scaled_axis`, a rotation below machine epsilon is none at all: a resting body's
+        // round-off angular velocity (≈ 1e-17 rad/s) must not turn it (the 5-box stack's symmetric contact LCPs
+        // then stay solvable by Lemke; with these tiny turns, it fell back to PGS in 126 of 600 steps).
+        return UnitQuaternion::identity();
+    }
+    let a2 = 0.25 * v2;
     if a2 <= SERIES_HALF_ANGLE2 {
         // q = (cos a, v·sin(a)/(2a)) with a = |v|/2: no square root, no trigonometry.
         let (sinc, cos) = sinc_cos_series(a2);
@@ -219,6 +226,7 @@ fn short_way(q: &UnitQuaternion<f64>) -> (f64, Vector3<f64>) {
 /// cosine were most of the Jacobian's cost.
 ///
 /// [`left_jacobian_inverse`]: crate::math::spatial::left_jacobian_inverse
+#[inline(always)]
 pub fn log_rotation_with_jacobian_inverse(q: &UnitQuaternion<f64>) -> (Vector3<f64>, Matrix3<f64>) {
     let (w, v) = short_way(q);
     let (k, theta2) = log_factor(w, &v);
@@ -288,6 +296,54 @@ mod tests {
             "{}",
             jinv[(0, 0)]
         );
+    }
+
+    #[test]
+    fn small_rotation_series_match_the_closed_forms() {
+        // Angles either side of the series bound (θ = 1/8 for exp, θ ≈ 0.12468 for log) and far below it.
+        for angle in [
+            1e-12, 1e-6, 1e-3, 0.02, 0.1, 0.1246, 0.1247, 0.1249, 0.1251, 0.3, 2.0,
+        ] {
+            for axis in [
+                Vector3::new(0.3, -0.8, 0.5),
+                Vector3::new(1.0, 0.0, 0.0),
+                Vector3::new(-0.2, 0.1, 0.9),
+            ] {
+                let v = axis.normalize() * angle;
+                // exp: nalgebra's sin/cos form to round-off.
+                let q = exp_rotation(&v);
+                let closed = UnitQuaternion::from_scaled_axis(v);
+                assert!(
+                    (q.coords - closed.coords).amax() <= 4.0 * f64::EPSILON,
+                    "exp at {angle}: {q:?} vs {closed:?}"
+                );
+                assert!((q.coords.norm() - 1.0).abs() <= 4.0 * f64::EPSILON);
+                // log: `2·atan2(|v|, w)·v/|v|` to round-off of the angle.
+                let (w, im) = (closed.w, closed.imag());
+                let reference = im * (2.0 * im.norm().atan2(w) / im.norm());
+                let log = log_rotation(&closed);
+                assert!(
+                    (log - reference).amax() <= 4.0 * f64::EPSILON * angle,
+                    "log at {angle}: {log} vs {reference}"
+                );
+            }
+        }
+        // Below machine epsilon, no rotation at all (as nalgebra): resting bodies must not turn by round-off.
+        let tiny = Vector3::new(3.5e-17, 0.0, -3.5e-17);
+        assert_eq!(exp_rotation(&tiny), UnitQuaternion::identity());
+        assert_ne!(exp_rotation(&(tiny * 8.0)), UnitQuaternion::identity());
+        // The inverse Jacobian's coefficient against 20-digit values (mpmath) where the closed form cancels.
+        for (theta, exact) in [
+            (0.001f64, 0.083_333_334_722_222_255),
+            (0.05, 0.083_336_805_762_248_368),
+            (0.125, 0.083_355_042_798_810_518),
+        ] {
+            let c = crate::math::spatial::jacobian_series(theta * theta);
+            assert!(
+                (c - exact).abs() <= 2.0 * f64::EPSILON * exact,
+                "θ = {theta}: {c}"
+            );
+        }
     }
 
     fn lcg(seed: &mut u64) -> f64 {

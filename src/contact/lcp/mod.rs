@@ -129,6 +129,8 @@ pub enum LcpError {
 /// The common start of every solve: checks the problem (and the solver's own `prepare` for size `n`), zeroing
 /// `z` on any error, and tells whether the incoming `z` can serve as a warm start (right size, finite); when it
 /// cannot, `z` is reset to zeros of the right size.
+// Inlined into the solvers' baseline and AVX2 copies (`math::dispatch`).
+#[inline(always)]
 pub(crate) fn begin_solve(
     m: &DMatrix<f64>,
     q: &DVector<f64>,

@@ -54,6 +54,8 @@ impl ComplementaryBasis {
     /// Factors the basis `basis` (variable per position: w_i is i, z_i is n + i) of the n×n LCP matrix `m`
     /// through its z block. Returns the largest |entry| of the whole basis matrix (1 for a unit column), or
     /// `None` when the sizes differ or the basis is not complementary. A singular block shows in [`Self::solve`].
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub fn factor(&mut self, m: &DMatrix<f64>, basis: &[usize]) -> Option<f64> {
         let n = basis.len();
         if m.nrows() != n || m.ncols() != n {
@@ -96,6 +98,8 @@ impl ComplementaryBasis {
 
     /// x = B⁻¹q in basis order (`x[r]`: the value of the variable at position r): z_Z = −M_ZZ⁻¹ q_Z, then
     /// w_i = q_i + Σ_j M_ij z_j. False if the z block is singular (or the sizes are not the factored basis').
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
     pub fn solve(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, x: &mut [f64]) -> bool {
         if q.len() != self.pos.len() || x.len() < q.len() || m.nrows() != q.len() {
             return false;
