@@ -2,31 +2,14 @@
 //! the same results bit for bit, so that a state hash, a bake or a network replay does not depend on the CPU.
 //! This file is its own test binary: switching the copies off is process-wide.
 
+mod common;
+
+use common::feet_contacts;
 use flinch::control::{Character, CharacterConfig};
-use flinch::dynamics::{ContactOptions, ContactOther, ContactPoint, ContactSolver, PenaltyOptions};
+use flinch::dynamics::{ContactOptions, ContactSolver, PenaltyOptions};
 use flinch::io::{ImportOptions, load_embedded_walk};
 use flinch::math::dispatch;
 use nalgebra::Vector3;
-
-/// Contacts under both feet at their centres of mass (the LCP pushes every step), or none.
-fn feet_contacts(c: &Character) -> Vec<ContactPoint> {
-    ["LeftFoot", "RightFoot"]
-        .iter()
-        .filter_map(|bone| c.model().bodies.iter().position(|b| b.name == *bone))
-        .map(|body| {
-            let p = c.world().bodies()[body].position;
-            ContactPoint {
-                body,
-                other: ContactOther::Static,
-                point: p,
-                other_point: p,
-                normal: Vector3::y(),
-                friction: 0.8,
-                restitution: 0.0,
-            }
-        })
-        .collect()
-}
 
 /// The state hash after every step of the embedded walk: free of contacts, then pressing its feet through the
 /// given contact solver, and its left forearm pushed every 50 steps.

@@ -2,12 +2,13 @@
 //! for bit the one the world computes in its own buffers, however different the states of the worlds that used
 //! the scratch before it, and a world of another structure or with a solver of its own must never take it.
 
+mod common;
+
 use std::sync::Arc;
 
+use common::feet_contacts;
 use flinch::control::{Character, CharacterConfig, PreparedClip};
-use flinch::dynamics::{
-    Body, ContactOther, ContactPoint, DenseSolver, JointDrive, StepScratch, World,
-};
+use flinch::dynamics::{Body, DenseSolver, JointDrive, StepScratch, World};
 use flinch::io::{ImportOptions, load_embedded_walk};
 use nalgebra::{UnitQuaternion, Vector3};
 
@@ -23,26 +24,6 @@ fn crowd(prepared: &Arc<PreparedClip>) -> Vec<Character> {
         crowd[1].step(h).unwrap();
     }
     crowd
-}
-
-/// Static contacts under both feet, at the feet's centres of mass (so the LCP pushes).
-fn feet_contacts(c: &Character) -> Vec<ContactPoint> {
-    ["LeftFoot", "RightFoot"]
-        .iter()
-        .filter_map(|bone| c.model().bodies.iter().position(|b| b.name == *bone))
-        .map(|body| {
-            let p = c.world().bodies()[body].position;
-            ContactPoint {
-                body,
-                other: ContactOther::Static,
-                point: p,
-                other_point: p,
-                normal: Vector3::y(),
-                friction: 0.8,
-                restitution: 0.0,
-            }
-        })
-        .collect()
 }
 
 /// Steps the crowd `steps` times, the characters one after another, each between two exchanges with `scratch`

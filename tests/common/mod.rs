@@ -121,3 +121,23 @@ pub fn gltf_validate(file: &std::path::Path) -> Option<serde_json::Value> {
     });
     Some(summary)
 }
+
+/// Static contacts under both feet of a walker, at the feet's centres of mass (so the LCP pushes every step).
+pub fn feet_contacts(c: &flinch::control::Character) -> Vec<flinch::dynamics::ContactPoint> {
+    ["LeftFoot", "RightFoot"]
+        .iter()
+        .filter_map(|bone| c.model().bodies.iter().position(|b| b.name == *bone))
+        .map(|body| {
+            let p = c.world().bodies()[body].position;
+            flinch::dynamics::ContactPoint {
+                body,
+                other: flinch::dynamics::ContactOther::Static,
+                point: p,
+                other_point: p,
+                normal: nalgebra::Vector3::y(),
+                friction: 0.8,
+                restitution: 0.0,
+            }
+        })
+        .collect()
+}
