@@ -166,7 +166,8 @@ fn atan_over_x_series(x2: f64) -> f64 {
                 - x2 * (1.0 / 7.0 - x2 * (1.0 / 9.0 - x2 * (1.0 / 11.0 - x2 / 13.0)))))
 }
 
-/// Quaternion exponential of a rotation vector: the rotation by |v| radians about v/|v|.
+/// Quaternion exponential of a rotation vector: the rotation by |v| radians about v/|v|; the identity when
+/// |v| ≤ machine epsilon (as nalgebra's `from_scaled_axis`).
 pub fn exp_rotation(v: &Vector3<f64>) -> UnitQuaternion<f64> {
     let v2 = v.norm_squared();
     if v2 <= f64::EPSILON * f64::EPSILON {

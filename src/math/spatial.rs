@@ -62,7 +62,8 @@ pub fn quat_vec_jacobian(q: &UnitQuaternion<f64>) -> Matrix3<f64> {
 pub fn left_jacobian_inverse(phi: &Vector3<f64>) -> Matrix3<f64> {
     let theta2 = phi.norm_squared();
     let k = cross_matrix(phi);
-    // Series up to 1/8 rad: the closed form's coefficient loses digits to cancellation there (all at 1e-8 rad).
+    // Series up to 1/8 rad: the closed form's coefficient loses digits to cancellation there (4 at 0.02 rad, all
+    // at 1e-8 rad).
     let c = if theta2 <= JACOBIAN_SERIES_THETA2 {
         jacobian_series(theta2)
     } else {
