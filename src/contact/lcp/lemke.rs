@@ -110,6 +110,8 @@ pub struct Lemke {
     guess: DVector<f64>,
     fresh: DVector<f64>,
     w: DVector<f64>,
+    /// The pairs [`Lemke::set_warm_basis`] has seen.
+    seen: Vec<bool>,
 }
 
 impl Lemke {

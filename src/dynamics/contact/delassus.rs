@@ -2,7 +2,7 @@
 //! Cline §4.8.2: `W = M̃⁻¹` restricted to the constraint manifold of the joints is never formed; only its 6×6
 //! blocks between contact bodies are, one sparse solve per unit wrench on a contact body.
 
-use nalgebra::{Matrix6, Vector6};
+use nalgebra::{DMatrix, Matrix6, Vector6};
 
 use super::ContactState;
 use super::rows::OtherPart;
@@ -44,23 +44,54 @@ impl ContactState {
     /// vectorised multiply-adds over a contiguous run, each entry the same sum from `+0` in index order as one
     /// dot product (`dot6`) would form, so the same bits (entry by entry, this took 2.5× the instructions).
     pub(super) fn fill_delassus(&mut self) {
-        with_avx2!((state: &mut ContactState = self) -> () { state.fill_delassus_kernel() })
+        let mut out = std::mem::take(&mut self.delassus);
+        self.fill_delassus_rows(None, None, &mut out);
+        self.delassus = out;
     }
 
-    /// [`ContactState::fill_delassus`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
+    /// The Delassus matrix of the rows `sel` (indices into the stored rows, in this order; `None`: all) into
+    /// `out`. `bodies` (per contact body), when given, marks the only bodies the rows' `W J_rᵀ` columns are formed
+    /// on: those of one independent part (`split.rs`), where `W` is exactly zero towards every other body. Each
+    /// entry is the same sum whether its rows are selected or all are, so the entries of a part are the bits the
+    /// whole matrix would hold.
+    pub(super) fn fill_delassus_rows(
+        &mut self,
+        sel: Option<&[usize]>,
+        bodies: Option<&[bool]>,
+        out: &mut DMatrix<f64>,
+    ) {
+        with_avx2!((
+            state: &mut ContactState = self,
+            sel: Option<&[usize]> = sel,
+            bodies: Option<&[bool]> = bodies,
+            out: &mut DMatrix<f64> = out,
+        ) -> () {
+            state.fill_delassus_kernel(sel, bodies, out)
+        })
+    }
+
+    /// [`ContactState::fill_delassus_rows`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
-    fn fill_delassus_kernel(&mut self) {
-        let n = self.rows.len();
+    fn fill_delassus_kernel(
+        &mut self,
+        sel: Option<&[usize]>,
+        bodies: Option<&[bool]>,
+        out: &mut DMatrix<f64>,
+    ) {
+        let rows = &self.rows;
+        let n = sel.map_or(rows.len(), <[usize]>::len);
+        let row = |c: usize| &rows[sel.map_or(c, |s| s[c])];
         let nb = self.bodies.len();
-        if self.delassus.shape() != (n, n) {
-            zeroed_matrix(&mut self.delassus, n, n);
+        if out.shape() != (n, n) {
+            zeroed_matrix(out, n, n);
         }
         let yt = &mut self.delassus_y;
         yt.clear();
         yt.resize(6 * nb * n, 0.0);
         let w = |i: usize, j: usize| &self.w[i * nb + j];
-        for (c, r) in self.rows.iter().enumerate() {
-            for i in 0..nb {
+        for c in 0..n {
+            let r = row(c);
+            for i in (0..nb).filter(|&i| bodies.is_none_or(|b| b[i])) {
                 let mut yi = w(i, r.body) * r.j;
                 if let OtherPart::Body(o, j) = r.other {
                     yi += w(i, o) * j;
@@ -74,9 +105,10 @@ impl ContactState {
         line.clear();
         line.resize(2 * n, 0.0);
         let (own, other) = line.split_at_mut(n);
-        let out = self.delassus.as_mut_slice();
+        let out = out.as_mut_slice();
         // Every entry is written below, so stale values of an earlier step never survive.
-        for (s, row) in self.rows.iter().enumerate() {
+        for s in 0..n {
+            let row = row(s);
             row_times(&row.j, &yt[6 * row.body * n..6 * (row.body + 1) * n], own);
             if let OtherPart::Body(o, j) = row.other {
                 row_times(&j, &yt[6 * o * n..6 * (o + 1) * n], other);
@@ -89,13 +121,13 @@ impl ContactState {
             }
         }
         // Free parts: row s meets column c's free body only when both are on the same one.
-        for (c, r) in self.rows.iter().enumerate() {
-            let OtherPart::Free(f, jc) = r.other else {
+        for c in 0..n {
+            let OtherPart::Free(f, jc) = row(c).other else {
                 continue;
             };
             let yf = self.free_inv[f] * jc;
-            for (s, row) in self.rows.iter().enumerate() {
-                if let OtherPart::Free(g, j) = row.other
+            for s in 0..n {
+                if let OtherPart::Free(g, j) = row(s).other
                     && g == f
                 {
                     out[c * n + s] += dot6(&j, &yf);

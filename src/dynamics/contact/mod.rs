@@ -19,6 +19,7 @@ mod delassus;
 pub(crate) mod penalty;
 pub(crate) mod position;
 mod rows;
+mod split;
 pub(crate) mod velocity;
 
 use nalgebra::{DMatrix, DVector, Matrix6, Vector3, Vector6};
@@ -258,6 +259,8 @@ pub(crate) struct ContactState {
     /// A second Lemke for the position LCPs, so each keeps its own warm-start basis.
     lemke_position: Lemke,
     pgs: Pgs,
+    /// The velocity LCP's independent parts, solved one by one when there are several (`split.rs`).
+    parts: split::Parts,
     /// Buffers of penalty contact.
     penalty: penalty::PenaltyState,
 }
@@ -273,6 +276,7 @@ impl ContactState {
         ContactState {
             lemke: warm(),
             lemke_position: warm(),
+            parts: split::Parts::new(warm()),
             ..ContactState::default()
         }
     }

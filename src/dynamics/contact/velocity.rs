@@ -151,6 +151,10 @@ impl ContactState {
         self.friction_rows(m, slides, bodies, v);
         self.mu.clear();
         self.mu.extend(self.points.iter().map(|p| p.friction));
+        // Independent parts (a prescribed root's two feet) are smaller LCPs of their own (`split.rs`).
+        if self.label_parts() > 1 {
+            return self.solve_pyramid_parts(qn, m, z);
+        }
         self.fill_delassus();
         pyramid_from_delassus_into(
             &self.delassus,

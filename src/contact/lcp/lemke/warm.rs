@@ -20,9 +20,11 @@ impl Lemke {
     pub fn set_warm_basis(&mut self, basis: &[usize]) {
         self.last_basis.clear();
         let n = basis.len();
-        let mut seen = vec![false; n];
+        // `seen` is kept between calls: the contact step sets a basis per independent part every step.
+        self.seen.clear();
+        self.seen.resize(n, false);
         for &b in basis {
-            if b >= 2 * n || std::mem::replace(&mut seen[b % n], true) {
+            if b >= 2 * n || std::mem::replace(&mut self.seen[b % n], true) {
                 return;
             }
         }
