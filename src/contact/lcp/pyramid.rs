@@ -147,6 +147,68 @@ pub(crate) fn pyramid_from_delassus_into(
     Ok(())
 }
 
+/// [`pyramid_from_delassus_into`] from the Delassus matrix in its mirrored form: `formed` holds the entries
+/// of the rows that were formed, and `mirror` gives each of the `nc + nc·m` rows its formed row and its sign
+/// (±1), so entry (s, c) is `formed[(ρ_s, ρ_c)]·σ_s·σ_c` (the step forms the normals and the first half of each
+/// contact's directions; the second half negates the first). `Err(InvalidOption)` on mismatched shapes, m = 0 or a
+/// bad μ; `mat` and `q` are then unchanged.
+pub(crate) fn pyramid_from_formed_into(
+    formed: &DMatrix<f64>,
+    mirror: &[(usize, f64)],
+    mu: &[f64],
+    m: usize,
+    bn: &DVector<f64>,
+    bd: &DVector<f64>,
+    mat: &mut DMatrix<f64>,
+    q: &mut DVector<f64>,
+) -> Result<(), LcpError> {
+    let nc = mu.len();
+    let nd = nc * m;
+    let nr = formed.nrows();
+    let ok = m > 0
+        && nc > 0
+        && formed.is_square()
+        && mirror.len() == nc + nd
+        && mirror
+            .iter()
+            .all(|&(r, s)| r < nr && (s == 1.0 || s == -1.0))
+        && bn.len() == nc
+        && bd.len() == nd
+        && mu.iter().all(|v| v.is_finite() && *v >= 0.0);
+    if !ok {
+        return Err(LcpError::InvalidOption {
+            what: "pyramid LCP: formed Delassus rows, a formed row and a sign ±1 per row, μ finite ≥ 0 per contact, b_n and b_d matching",
+        });
+    }
+    let size = nc + nd + nc;
+    if mat.shape() != (size, size) {
+        super::zeroed_matrix(mat, size, size);
+    }
+    let k = nc + nd;
+    let src = formed.as_slice();
+    for (col, &(rc, sc)) in mat.as_mut_slice().chunks_exact_mut(size).zip(mirror) {
+        let from = &src[rc * nr..(rc + 1) * nr];
+        for (v, &(rs, ss)) in col[..k].iter_mut().zip(mirror) {
+            *v = from[rs] * (sc * ss);
+        }
+        col[k..].fill(0.0);
+    }
+    mat.as_mut_slice()[k * size..].fill(0.0);
+    for i in 0..nc {
+        mat[(k + i, i)] = mu[i];
+        for r in 0..m {
+            let row = nc + i * m + r;
+            mat[(row, k + i)] = 1.0;
+            mat[(k + i, row)] = -1.0;
+        }
+    }
+    super::zeroed_vector(q, size);
+    let qs = q.as_mut_slice();
+    qs[..nc].copy_from_slice(bn.as_slice());
+    qs[nc..k].copy_from_slice(bd.as_slice());
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -70,6 +70,44 @@ impl ContactState {
         })
     }
 
+    /// The friction pyramid's Delassus matrix of the rows `sel` (in the pyramid's order: `nc` normals, then `m`
+    /// directions per contact whose second half is the first negated; `None`: all stored rows), in two parts:
+    /// the entries of the normals and first halves, formed ([`ContactState::fill_delassus_rows`], `bodies` as
+    /// there) into `self.delassus_half`, and each row's formed row and sign (±1) in `self.delassus_mirror`. Entry
+    /// (s, c) of the whole matrix is `half[(ρ_s, ρ_c)]·σ_s·σ_c`, exactly what forming it would give (every product
+    /// of a negated row is the negated product, and multiplying by ±1 is exact), at (1 + m/2)²/(1 + m)² of the
+    /// cost: 36 % for four directions. [`crate::contact::lcp::pyramid::pyramid_from_formed_into`] assembles the LCP from it.
+    pub(super) fn fill_pyramid_delassus(
+        &mut self,
+        sel: Option<&[usize]>,
+        bodies: Option<&[bool]>,
+        nc: usize,
+        m: usize,
+    ) {
+        let half = m / 2;
+        let stored = |i: usize| sel.map_or(i, |s| s[i]);
+        let mut mirror = std::mem::take(&mut self.delassus_mirror);
+        mirror.clear();
+        mirror.extend((0..nc).map(|i| (i, 1.0)));
+        for k in 0..nc {
+            for r in 0..m {
+                let sign = if r < half { 1.0 } else { -1.0 };
+                mirror.push((nc + k * half + r % half, sign));
+            }
+        }
+        let mut formed = std::mem::take(&mut self.delassus_formed);
+        formed.clear();
+        formed.extend((0..nc).map(stored));
+        for k in 0..nc {
+            formed.extend((0..half).map(|r| stored(nc + k * m + r)));
+        }
+        let mut reduced = std::mem::take(&mut self.delassus_half);
+        self.fill_delassus_rows(Some(&formed), bodies, &mut reduced);
+        self.delassus_mirror = mirror;
+        self.delassus_formed = formed;
+        self.delassus_half = reduced;
+    }
+
     /// [`ContactState::fill_delassus_rows`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
     fn fill_delassus_kernel(

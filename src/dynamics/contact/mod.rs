@@ -232,6 +232,8 @@ pub(crate) struct ContactState {
     rows: Vec<JRow>,
     /// Friction direction vectors of the velocity rows after the normals (world).
     directions: Vec<Vector3<f64>>,
+    /// (cos, sin) of the pyramid's first m/2 direction angles (libm's sincos was 1 % of an 8-contact step).
+    direction_angles: Vec<(f64, f64)>,
     block_solves: delassus::BlockSolves,
     /// Buffers of the LCPs, sized by the largest contact set seen so that a warm step allocates nothing: the
     /// Delassus matrix `J_c W J_cᵀ`, its `W J_rᵀ` columns (stored transposed per body) and one row's entries
@@ -244,6 +246,11 @@ pub(crate) struct ContactState {
     /// changed shape (and was zeroed) twice a step.
     position_delassus: DMatrix<f64>,
     delassus_y: Vec<f64>,
+    /// The pyramid's formed rows, their Delassus matrix, and each row's formed row and sign
+    /// (`fill_pyramid_delassus`).
+    delassus_formed: Vec<usize>,
+    pub(super) delassus_half: DMatrix<f64>,
+    pub(super) delassus_mirror: Vec<(usize, f64)>,
     delassus_line: Vec<f64>,
     before: Vec<Vector6<f64>>,
     slides: Vec<Vector3<f64>>,

@@ -26,6 +26,23 @@ pub(super) struct JRow {
     pub other: OtherPart,
 }
 
+impl std::ops::Neg for JRow {
+    type Output = JRow;
+
+    /// The row of the opposite direction (every entry negated, which is exact).
+    fn neg(self) -> JRow {
+        JRow {
+            body: self.body,
+            j: -self.j,
+            other: match self.other {
+                OtherPart::None => OtherPart::None,
+                OtherPart::Body(o, j) => OtherPart::Body(o, -j),
+                OtherPart::Free(f, j) => OtherPart::Free(f, -j),
+            },
+        }
+    }
+}
+
 /// `((r × d)ᵀ, dᵀ)`: the row of direction `d` at a point `r` from a body's CoM.
 fn point_row(r: &Vector3<f64>, d: &Vector3<f64>) -> Vector6<f64> {
     twist(&r.cross(d), d)

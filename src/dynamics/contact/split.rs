@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use super::ContactState;
 use super::rows::OtherPart;
 use crate::contact::lcp::{
-    LcpReport, LcpSolver, Lemke, pyramid::pyramid_from_delassus_into, zeroed_vector,
+    LcpReport, LcpSolver, Lemke, pyramid::pyramid_from_formed_into, zeroed_vector,
 };
 
 /// No local pair (the global pair belongs to another part).
@@ -42,8 +42,7 @@ pub(super) struct Parts {
     /// The global pair of each of the part's pairs, and the part's pair of each global pair ([`NONE`] elsewhere).
     pairs: Vec<usize>,
     local: Vec<usize>,
-    /// The part's Delassus matrix, friction coefficients, right-hand sides, LCP and solution.
-    delassus: DMatrix<f64>,
+    /// The part's friction coefficients, right-hand sides, LCP and solution.
     mu: Vec<f64>,
     qn: DVector<f64>,
     qd: DVector<f64>,
@@ -201,7 +200,7 @@ impl ContactState {
             // Its Delassus block, right-hand sides and warm basis.
             p.in_part.clear();
             p.in_part.extend(p.of_body.iter().map(|&b| b == part));
-            self.fill_delassus_rows(Some(&p.rows), Some(&p.in_part), &mut p.delassus);
+            self.fill_pyramid_delassus(Some(&p.rows), Some(&p.in_part), kc, m);
             zeroed_vector(&mut p.qn, kc);
             zeroed_vector(&mut p.qd, kc * m);
             for i in 0..kc {
@@ -210,8 +209,9 @@ impl ContactState {
             for (dst, &g) in p.qd.iter_mut().zip(&p.rows[kc..]) {
                 *dst = self.qd[g - nc];
             }
-            pyramid_from_delassus_into(
-                &p.delassus,
+            pyramid_from_formed_into(
+                &self.delassus_half,
+                &self.delassus_mirror,
                 &p.mu,
                 m,
                 &p.qn,

@@ -6,7 +6,7 @@ use nalgebra::{DVector, Vector3, Vector6};
 use super::rows::{relative_velocity, tangents};
 use super::{ContactReport, ContactSolver, ContactState};
 use crate::contact::lcp::{
-    LcpReport, LcpSolver, RowBound, pyramid::pyramid_from_delassus_into, zeroed_vector,
+    LcpReport, LcpSolver, RowBound, pyramid::pyramid_from_formed_into, zeroed_vector,
 };
 use crate::dynamics::body::Body;
 use crate::dynamics::system::SaddlePointSolver;
@@ -99,18 +99,39 @@ impl ContactState {
         report
     }
 
-    /// The friction directions of contact `k` for a pyramid of `m` (or the boxed pair when `m` = 2).
+    /// The friction directions of contact `k` for a pyramid of `m` (or the boxed pair when `m` = 2). The pyramid's
+    /// second half is the first one negated, exactly: its rows are the first half's rows negated, so their
+    /// Delassus entries are the first half's with the sign flipped, bit for bit (`fill_pyramid_delassus`).
     fn push_directions(&mut self, k: usize, m: usize, slide: &Vector3<f64>, bodies: &[Body]) {
         let n = self.points[k].normal;
         let (t1, t2) = tangents(&n, slide);
-        for i in 0..m {
-            let d = if m == BOXED_DIRECTIONS {
-                [t1, t2][i]
-            } else {
+        if m == BOXED_DIRECTIONS {
+            for d in [t1, t2] {
+                let row = self.row(k, &d, bodies, true);
+                self.rows.push(row);
+                self.directions.push(d);
+            }
+            return;
+        }
+        let half = m / 2;
+        if self.direction_angles.len() != half {
+            self.direction_angles.clear();
+            self.direction_angles.extend((0..half).map(|i| {
                 let a = std::f64::consts::TAU * i as f64 / m as f64;
-                t1 * a.cos() + t2 * a.sin()
-            };
+                (a.cos(), a.sin())
+            }));
+        }
+        for i in 0..half {
+            let (c, s) = self.direction_angles[i];
+            let d = t1 * c + t2 * s;
             let row = self.row(k, &d, bodies, true);
+            self.rows.push(row);
+            self.directions.push(d);
+        }
+        let first = self.rows.len() - half;
+        for i in 0..half {
+            let row = -self.rows[first + i];
+            let d = -self.directions[k * m + i];
             self.rows.push(row);
             self.directions.push(d);
         }
@@ -155,9 +176,10 @@ impl ContactState {
         if self.label_parts() > 1 {
             return self.solve_pyramid_parts(qn, m, z);
         }
-        self.fill_delassus();
-        pyramid_from_delassus_into(
-            &self.delassus,
+        self.fill_pyramid_delassus(None, None, self.points.len(), m);
+        pyramid_from_formed_into(
+            &self.delassus_half,
+            &self.delassus_mirror,
             &self.mu,
             m,
             qn,
