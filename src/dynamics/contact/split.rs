@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use super::ContactState;
 use super::rows::OtherPart;
 use crate::contact::lcp::{
-    LcpReport, LcpSolver, Lemke, pyramid::pyramid_from_formed_into, zeroed_vector,
+    LcpError, LcpReport, LcpSolver, Lemke, pyramid::pyramid_from_formed_into, zeroed_vector,
 };
 
 /// No local pair (the global pair belongs to another part).
@@ -67,6 +67,63 @@ impl Parts {
         }
     }
 
+    /// Starts a split solve of a problem of `n` pairs whose last whole basis is `last`; returns the report the
+    /// parts add to.
+    fn begin(&mut self, last: &[usize], n: usize) -> LcpReport {
+        self.last.clear();
+        if last.len() == n {
+            self.last.extend_from_slice(last);
+        }
+        self.next.clear();
+        self.local.clear();
+        self.local.resize(n, NONE);
+        LcpReport {
+            converged: true,
+            warm_started: true,
+            ..LcpReport::default()
+        }
+    }
+
+    /// Lemke on the part whose pairs are `self.pairs` (global indices; its LCP in `lcp_m`, `lcp_q`), warm-started
+    /// from the whole basis' entries on those pairs in their order; its solution goes into `z` (the whole
+    /// problem's layout, `n` pairs) and its final basis onto the whole problem's next one.
+    fn solve_part(
+        &mut self,
+        n: usize,
+        z: &mut DVector<f64>,
+        report: &mut LcpReport,
+    ) -> Result<(), LcpError> {
+        let nl = self.pairs.len();
+        for (l, &g) in self.pairs.iter().enumerate() {
+            self.local[g] = l;
+        }
+        self.basis.clear();
+        for &var in &self.last {
+            let l = self.local[var % n];
+            if l != NONE {
+                self.basis.push(if var >= n { nl + l } else { l });
+            }
+        }
+        for &g in &self.pairs {
+            self.local[g] = NONE;
+        }
+        self.lemke.set_warm_basis(&self.basis);
+        zeroed_vector(&mut self.z, nl);
+        let r = self.lemke.solve(&self.lcp_m, &self.lcp_q, &mut self.z)?;
+        report.pivots += r.pivots;
+        report.refactorisations += r.refactorisations;
+        report.residual = report.residual.max(r.residual);
+        report.warm_started &= r.warm_started;
+        for (l, &g) in self.pairs.iter().enumerate() {
+            z[g] = self.z[l];
+        }
+        for &var in self.lemke.warm_basis() {
+            let g = self.pairs[var % nl];
+            self.next.push(if var >= nl { n + g } else { g });
+        }
+        Ok(())
+    }
+
     fn find(&mut self, mut i: usize) -> usize {
         while self.parent[i] != i {
             self.parent[i] = self.parent[self.parent[i]];
@@ -84,10 +141,9 @@ impl Parts {
 }
 
 impl ContactState {
-    /// Labels the contacts by independent part (`self.parts.of_contact`) from the normal rows and the blocks of
-    /// `W`; returns the number of parts.
-    pub(super) fn label_parts(&mut self) -> usize {
-        let nc = self.points.len();
+    /// Labels the first `nc` stored rows (one normal row per contact) by independent part
+    /// (`self.parts.of_contact`) from their bodies and the blocks of `W`; returns the number of parts.
+    pub(super) fn label_parts(&mut self, nc: usize) -> usize {
         let nb = self.bodies.len();
         let mut parts = std::mem::take(&mut self.parts);
         parts.parent.clear();
@@ -165,18 +221,7 @@ impl ContactState {
         let nd = nc * m;
         let n = nc + nd + nc;
         zeroed_vector(z, n);
-        p.last.clear();
-        if self.lemke.warm_basis().len() == n {
-            p.last.extend_from_slice(self.lemke.warm_basis());
-        }
-        p.next.clear();
-        p.local.clear();
-        p.local.resize(n, NONE);
-        let mut report = LcpReport {
-            converged: true,
-            warm_started: true,
-            ..LcpReport::default()
-        };
+        let mut report = p.begin(self.lemke.warm_basis(), n);
         for part in 0..p.count {
             // The part's rows and pairs in the pyramid's order: normals, m directions per contact, then γ.
             p.rows.clear();
@@ -193,10 +238,6 @@ impl ContactState {
             p.pairs.clear();
             p.pairs.extend_from_slice(&p.rows);
             p.pairs.extend((0..kc).map(|i| nc + nd + p.rows[i]));
-            let nl = p.pairs.len();
-            for (l, &g) in p.pairs.iter().enumerate() {
-                p.local[g] = l;
-            }
             // Its Delassus block, right-hand sides and warm basis.
             p.in_part.clear();
             p.in_part.extend(p.of_body.iter().map(|&b| b == part));
@@ -220,32 +261,7 @@ impl ContactState {
                 &mut p.lcp_q,
             )
             .map_err(|_| ())?;
-            // The whole basis' entries on its pairs, in their order.
-            p.basis.clear();
-            for &var in &p.last {
-                let l = p.local[var % n];
-                if l != NONE {
-                    p.basis.push(if var >= n { nl + l } else { l });
-                }
-            }
-            p.lemke.set_warm_basis(&p.basis);
-            zeroed_vector(&mut p.z, nl);
-            let r = p
-                .lemke
-                .solve(&p.lcp_m, &p.lcp_q, &mut p.z)
-                .map_err(|_| ())?;
-            report.pivots += r.pivots;
-            report.refactorisations += r.refactorisations;
-            report.residual = report.residual.max(r.residual);
-            report.warm_started &= r.warm_started;
-            for (l, &g) in p.pairs.iter().enumerate() {
-                z[g] = p.z[l];
-                p.local[g] = NONE;
-            }
-            for &var in p.lemke.warm_basis() {
-                let g = p.pairs[var % nl];
-                p.next.push(if var >= nl { n + g } else { g });
-            }
+            p.solve_part(n, z, &mut report).map_err(|_| ())?;
         }
         Ok(report)
     }

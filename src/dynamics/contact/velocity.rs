@@ -173,7 +173,7 @@ impl ContactState {
         self.mu.clear();
         self.mu.extend(self.points.iter().map(|p| p.friction));
         // Independent parts (a prescribed root's two feet) are smaller LCPs of their own (`split.rs`).
-        if self.label_parts() > 1 {
+        if self.label_parts(self.points.len()) > 1 {
             return self.solve_pyramid_parts(qn, m, z);
         }
         self.fill_pyramid_delassus(None, None, self.points.len(), m);
