@@ -147,14 +147,23 @@ pub(crate) fn pyramid_from_delassus_into(
     Ok(())
 }
 
+/// A Delassus matrix in mirrored form: the entries of the rows that were formed, and each row's formed row and
+/// sign (±1), so that entry (s, c) is `formed[(ρ_s, ρ_c)]·σ_s·σ_c`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mirrored<'a> {
+    /// The formed rows' Delassus matrix.
+    pub formed: &'a DMatrix<f64>,
+    /// Each row's formed row and sign.
+    pub mirror: &'a [(usize, f64)],
+}
+
 /// [`pyramid_from_delassus_into`] from the Delassus matrix in its mirrored form: `formed` holds the entries
 /// of the rows that were formed, and `mirror` gives each of the `nc + nc·m` rows its formed row and its sign
 /// (±1), so entry (s, c) is `formed[(ρ_s, ρ_c)]·σ_s·σ_c` (the step forms the normals and the first half of each
 /// contact's directions; the second half negates the first). `Err(InvalidOption)` on mismatched shapes, m = 0 or a
 /// bad μ; `mat` and `q` are then unchanged.
 pub(crate) fn pyramid_from_formed_into(
-    formed: &DMatrix<f64>,
-    mirror: &[(usize, f64)],
+    delassus: Mirrored<'_>,
     mu: &[f64],
     m: usize,
     bn: &DVector<f64>,
@@ -162,6 +171,7 @@ pub(crate) fn pyramid_from_formed_into(
     mat: &mut DMatrix<f64>,
     q: &mut DVector<f64>,
 ) -> Result<(), LcpError> {
+    let Mirrored { formed, mirror } = delassus;
     let nc = mu.len();
     let nd = nc * m;
     let nr = formed.nrows();

@@ -19,7 +19,9 @@ use nalgebra::{DMatrix, DVector};
 use super::ContactState;
 use super::rows::OtherPart;
 use crate::contact::lcp::{
-    LcpError, LcpReport, LcpSolver, Lemke, pyramid::pyramid_from_formed_into, zeroed_vector,
+    LcpError, LcpReport, LcpSolver, Lemke,
+    pyramid::{Mirrored, pyramid_from_formed_into},
+    zeroed_vector,
 };
 
 /// No local pair (the global pair belongs to another part).
@@ -251,8 +253,10 @@ impl ContactState {
                 *dst = self.qd[g - nc];
             }
             pyramid_from_formed_into(
-                &self.delassus_half,
-                &self.delassus_mirror,
+                Mirrored {
+                    formed: &self.delassus_half,
+                    mirror: &self.delassus_mirror,
+                },
                 &p.mu,
                 m,
                 &p.qn,

@@ -6,7 +6,9 @@ use nalgebra::{DVector, Vector3, Vector6};
 use super::rows::{relative_velocity, tangents};
 use super::{ContactReport, ContactSolver, ContactState};
 use crate::contact::lcp::{
-    LcpReport, LcpSolver, RowBound, pyramid::pyramid_from_formed_into, zeroed_vector,
+    LcpReport, LcpSolver, RowBound,
+    pyramid::{Mirrored, pyramid_from_formed_into},
+    zeroed_vector,
 };
 use crate::dynamics::body::Body;
 use crate::dynamics::system::SaddlePointSolver;
@@ -178,8 +180,10 @@ impl ContactState {
         }
         self.fill_pyramid_delassus(None, None, self.points.len(), m);
         pyramid_from_formed_into(
-            &self.delassus_half,
-            &self.delassus_mirror,
+            Mirrored {
+                formed: &self.delassus_half,
+                mirror: &self.delassus_mirror,
+            },
             &self.mu,
             m,
             qn,
