@@ -114,6 +114,8 @@ pub struct TreeSolver {
     blk_z: Vec<[Matrix6<f64>; 3]>,
     blk_col: Vec<usize>,
     blk_need: Vec<bool>,
+    /// Fronts whose response to the current column is exactly zero (`block_backward`).
+    blk_zero: Vec<bool>,
     /// Position of each body in the elimination order.
     pos_of: Vec<usize>,
     constraint_rows: usize,
@@ -165,6 +167,7 @@ impl TreeSolver {
         self.blk_z = vec![[Matrix6::zeros(); 3]; depths];
         self.blk_col = vec![usize::MAX; len];
         self.blk_need = vec![false; len];
+        self.blk_zero = vec![false; len];
         self.pos_of = vec![0; len];
         for (pos, plan) in self.plans.iter().enumerate() {
             self.pos_of[plan.body] = pos;

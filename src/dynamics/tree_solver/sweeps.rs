@@ -272,10 +272,20 @@ impl TreeSolver {
         if plan.square_root() {
             // `J x = 0` with a regular `J`: unit wrenches do not move a root held by six world rows.
             self.acc[pos] = Matrix6::zeros();
+            self.blk_zero[pos] = true;
             return;
         }
-        let xp = plan.parent.map_or(Matrix6::zeros(), |pp| self.acc[pp]);
         let on_path = self.blk_col[pos] == col;
+        // Off the column's path, below a front that does not move (a prescribed root, the root of another tree),
+        // the right-hand side and the parent's response are zero, so the response is zero too: a prescribed
+        // root's other legs cost nothing (the blocks between the feet are these zeros).
+        if !on_path && plan.parent.is_none_or(|pp| self.blk_zero[pp]) {
+            self.acc[pos] = Matrix6::zeros();
+            self.blk_zero[pos] = true;
+            return;
+        }
+        self.blk_zero[pos] = false;
+        let xp = plan.parent.map_or(Matrix6::zeros(), |pp| self.acc[pp]);
         let z = |k: usize| {
             if on_path {
                 self.blk_z[plan.depth][k]
