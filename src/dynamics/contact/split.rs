@@ -57,7 +57,7 @@ pub(super) struct Parts {
     basis: Vec<usize>,
     next: Vec<usize>,
     /// The solver of every part.
-    pub lemke: Lemke,
+    lemke: Lemke,
 }
 
 impl Parts {
