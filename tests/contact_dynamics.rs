@@ -1,12 +1,14 @@
 //! Contacts in the step through the public API: momentum exchange with a free projectile, restitution, the
 //! friction cone, PGS against Lemke, push-only post-stabilization with joints, and refused input.
 
+mod common;
+
 use flinch::contact::ContactWorld;
 use flinch::contact::collision::{Collider, Shape};
 use flinch::dynamics::{
     Body, ContactError, ContactOptions, ContactOther, ContactPoint, ContactSolver, World,
 };
-use nalgebra::{Point3, UnitQuaternion, Vector3, Vector6};
+use nalgebra::{UnitQuaternion, Vector3, Vector6};
 
 fn ball(velocity: Vector3<f64>, position: Vector3<f64>) -> Body {
     let mut b = Body::new(
@@ -186,21 +188,11 @@ fn joints_and_contacts_hold_together() {
     );
     world.add_ball_joint(a, None, Vector3::new(0.0, 0.1, 0.0));
     world.add_ball_joint(b, Some(a), Vector3::new(0.4, 0.1, 0.0));
-    let capsule = |body| {
-        Collider::new(
-            Some(body),
-            Shape::Capsule {
-                a: Point3::new(-0.2, 0.0, 0.0),
-                b: Point3::new(0.2, 0.0, 0.0),
-                radius: 0.03,
-            },
-        )
-    };
     let mut cw = ContactWorld::new(
         world,
         vec![
-            capsule(a),
-            capsule(b),
+            common::link_capsule(a),
+            common::link_capsule(b),
             Collider::new(None, Shape::ground(0.0)),
         ],
     );

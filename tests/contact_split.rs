@@ -2,10 +2,12 @@
 //! does not couple are solved as separate LCPs. Two chains in one world (two trees, so `W` is exactly zero between
 //! them) must move as each moves alone, where its LCP is solved whole.
 
+mod common;
+
 use flinch::contact::ContactWorld;
 use flinch::contact::collision::{Collider, Shape};
 use flinch::dynamics::{Body, World};
-use nalgebra::{Point3, UnitQuaternion, Vector3};
+use nalgebra::{UnitQuaternion, Vector3};
 
 const H: f64 = 1.0 / 120.0;
 
@@ -22,17 +24,7 @@ fn add_chain(world: &mut World, z: f64, lift: f64, tilt: f64) -> Vec<Collider> {
     );
     world.add_ball_joint(a, None, Vector3::new(0.0, lift, z));
     world.add_ball_joint(b, Some(a), elbow);
-    let capsule = |body| {
-        Collider::new(
-            Some(body),
-            Shape::Capsule {
-                a: Point3::new(-0.2, 0.0, 0.0),
-                b: Point3::new(0.2, 0.0, 0.0),
-                radius: 0.03,
-            },
-        )
-    };
-    vec![capsule(a), capsule(b)]
+    vec![common::link_capsule(a), common::link_capsule(b)]
 }
 
 /// A contact world of the given chains `(z, lift, tilt)` on a ground plane, links of one chain not colliding.

@@ -141,3 +141,16 @@ pub fn feet_contacts(c: &flinch::control::Character) -> Vec<flinch::dynamics::Co
         })
         .collect()
 }
+
+/// A capsule collider along a link's x axis (0.4 m long between its end centres, radius 3 cm) on `body`, the
+/// chain links of the contact tests.
+pub fn link_capsule(body: usize) -> flinch::contact::collision::Collider {
+    flinch::contact::collision::Collider::new(
+        Some(body),
+        flinch::contact::collision::Shape::Capsule {
+            a: nalgebra::Point3::new(-0.2, 0.0, 0.0),
+            b: nalgebra::Point3::new(0.2, 0.0, 0.0),
+            radius: 0.03,
+        },
+    )
+}

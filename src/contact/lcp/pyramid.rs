@@ -98,13 +98,7 @@ pub(crate) fn pyramid_from_delassus_into(
 ) -> Result<(), LcpError> {
     let nc = mu.len();
     let nd = nc * m;
-    let ok = m > 0
-        && nc > 0
-        && a.nrows() == nc + nd
-        && a.ncols() == nc + nd
-        && bn.len() == nc
-        && bd.len() == nd
-        && mu.iter().all(|v| v.is_finite() && *v >= 0.0);
+    let ok = a.nrows() == nc + nd && a.ncols() == nc + nd && contacts_ok(mu, m, bn, bd);
     if !ok {
         return Err(LcpError::InvalidOption {
             what: "pyramid LCP: Delassus (nc + nc·m)², μ finite ≥ 0 per contact, b_n and b_d matching",
@@ -132,19 +126,45 @@ pub(crate) fn pyramid_from_delassus_into(
     {
         dst[..k].copy_from_slice(src);
     }
+    lambda_blocks_and_q(mu, m, bn, bd, mat, q);
+    Ok(())
+}
+
+/// The per-contact inputs of a pyramid: m > 0, at least one contact, μ finite ≥ 0, `b_n` one per contact and `b_d`
+/// m per contact.
+fn contacts_ok(mu: &[f64], m: usize, bn: &DVector<f64>, bd: &DVector<f64>) -> bool {
+    let nc = mu.len();
+    m > 0
+        && nc > 0
+        && bn.len() == nc
+        && bd.len() == nc * m
+        && mu.iter().all(|v| v.is_finite() && *v >= 0.0)
+}
+
+/// The pyramid's μ and `E` entries of the λ rows and columns (whose other entries are zero already), and
+/// `q = (b_n, b_d, 0)`.
+fn lambda_blocks_and_q(
+    mu: &[f64],
+    m: usize,
+    bn: &DVector<f64>,
+    bd: &DVector<f64>,
+    mat: &mut DMatrix<f64>,
+    q: &mut DVector<f64>,
+) {
+    let nc = mu.len();
+    let k = nc + nc * m;
     for i in 0..nc {
-        mat[(nc + nd + i, i)] = mu[i];
+        mat[(k + i, i)] = mu[i];
         for r in 0..m {
             let row = nc + i * m + r;
-            mat[(row, nc + nd + i)] = 1.0;
-            mat[(nc + nd + i, row)] = -1.0;
+            mat[(row, k + i)] = 1.0;
+            mat[(k + i, row)] = -1.0;
         }
     }
-    super::zeroed_vector(q, size);
+    super::zeroed_vector(q, k + nc);
     let qs = q.as_mut_slice();
     qs[..nc].copy_from_slice(bn.as_slice());
-    qs[nc..nc + nd].copy_from_slice(bd.as_slice());
-    Ok(())
+    qs[nc..k].copy_from_slice(bd.as_slice());
 }
 
 /// A Delassus matrix in mirrored form: the entries of the rows that were formed, and each row's formed row and
@@ -175,16 +195,12 @@ pub(crate) fn pyramid_from_formed_into(
     let nc = mu.len();
     let nd = nc * m;
     let nr = formed.nrows();
-    let ok = m > 0
-        && nc > 0
-        && formed.is_square()
+    let ok = formed.is_square()
         && mirror.len() == nc + nd
         && mirror
             .iter()
             .all(|&(r, s)| r < nr && (s == 1.0 || s == -1.0))
-        && bn.len() == nc
-        && bd.len() == nd
-        && mu.iter().all(|v| v.is_finite() && *v >= 0.0);
+        && contacts_ok(mu, m, bn, bd);
     if !ok {
         return Err(LcpError::InvalidOption {
             what: "pyramid LCP: formed Delassus rows, a formed row and a sign ±1 per row, μ finite ≥ 0 per contact, b_n and b_d matching",
@@ -204,18 +220,7 @@ pub(crate) fn pyramid_from_formed_into(
         col[k..].fill(0.0);
     }
     mat.as_mut_slice()[k * size..].fill(0.0);
-    for i in 0..nc {
-        mat[(k + i, i)] = mu[i];
-        for r in 0..m {
-            let row = nc + i * m + r;
-            mat[(row, k + i)] = 1.0;
-            mat[(k + i, row)] = -1.0;
-        }
-    }
-    super::zeroed_vector(q, size);
-    let qs = q.as_mut_slice();
-    qs[..nc].copy_from_slice(bn.as_slice());
-    qs[nc..k].copy_from_slice(bd.as_slice());
+    lambda_blocks_and_q(mu, m, bn, bd, mat, q);
     Ok(())
 }
 

@@ -191,21 +191,20 @@ impl ContactState {
 
     /// Lemke on each part's friction pyramid (after [`ContactState::label_parts`] found more than one), with the
     /// rows and `qd` of the whole problem formed; each part's Delassus block is filled on its own (the entries
-    /// between parts are exact zeros). The solutions go into `z` in the whole problem's layout. `Err` when a part fails (the caller falls back to PGS for the step).
+    /// between parts are exact zeros). The solutions go into `z` in the whole problem's layout. `Err` when a part
+    /// fails (the caller falls back to PGS for the step).
     pub(super) fn solve_pyramid_parts(
         &mut self,
         qn: &DVector<f64>,
         m: usize,
         z: &mut DVector<f64>,
     ) -> Result<LcpReport, ()> {
-        let nc = self.points.len();
-        let nd = nc * m;
-        let n = nc + nd + nc;
         let mut parts = std::mem::take(&mut self.parts);
         let result = self.solve_parts_with(&mut parts, qn, m, z);
-        // The whole problem's basis for the next step (cleared on failure: the next step starts cold).
+        // The whole problem's basis for the next step (cleared on failure: the next step starts cold); `z` has
+        // the whole problem's size.
         match result {
-            Ok(_) if parts.next.len() == n => self.lemke.set_warm_basis(&parts.next),
+            Ok(_) if parts.next.len() == z.len() => self.lemke.set_warm_basis(&parts.next),
             _ => self.lemke.set_warm_basis(&[]),
         }
         self.parts = parts;
