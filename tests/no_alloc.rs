@@ -360,8 +360,9 @@ fn penalty_contact_steps_do_not_allocate() {
     );
 }
 
-/// Issue 12: a step with LCP contacts allocates nothing once warm. A box rests on static ground on its four
-/// corners, handed every step, with Lemke (friction pyramid) and PGS (boxed friction), for every solver. The
+/// Issue 12: a step with LCP contacts allocates nothing once warm. Two boxes rest on static ground on their four
+/// corners, handed every step, with Lemke (friction pyramid) and PGS (boxed friction), for every solver. The boxes
+/// are independent bodies, so Lemke solves their contacts as two parts (`src/dynamics/contact/split.rs`). The
 /// ground rises 0.01 mm a step (a slow platform), so every step's post-stabilization also solves the position
 /// LCP of eq. 3.7: the Delassus matrix, both LCPs and their warm starts all run on buffers sized by the
 /// warm-up. Every third step also hands the midpoints of the bottom edges (8 contacts): a contact count that
@@ -389,10 +390,12 @@ fn lcp_contact_steps_do_not_allocate() {
     for (name, make) in solvers() {
         for contact_solver in contact_solvers {
             let mut w = World::with_solver(make());
-            w.add_body(
-                Body::cuboid(1.0, Vector3::repeat(0.2))
-                    .at(Vector3::new(0.0, 0.1, 0.0), UnitQuaternion::identity()),
-            );
+            for x in [0.0, 1.0] {
+                w.add_body(
+                    Body::cuboid(1.0, Vector3::repeat(0.2))
+                        .at(Vector3::new(x, 0.1, 0.0), UnitQuaternion::identity()),
+                );
+            }
             w.set_contact_options(ContactOptions {
                 solver: contact_solver,
                 ..ContactOptions::default()
@@ -406,21 +409,25 @@ fn lcp_contact_steps_do_not_allocate() {
                 normal: Vector3::y(),
                 friction: 0.5,
                 restitution: 0.0,
-            }; 8];
+            }; 16];
             let mut floor = 0.0;
             let mut steps = 0;
             let mut step = |w: &mut World| {
                 floor += 1e-5;
                 steps += 1;
                 let n = if steps % 3 == 0 { 8 } else { 4 };
-                for (k, &(x, z)) in corners.iter().enumerate().take(n) {
-                    let p = w.body(0).point_world(&Vector3::new(x, -0.1, z));
-                    set[k].point = p;
-                    set[k].other_point = Vector3::new(p.x, floor, p.z);
+                for body in 0..2 {
+                    for (k, &(x, z)) in corners.iter().enumerate().take(n) {
+                        let p = w.body(body).point_world(&Vector3::new(x, -0.1, z));
+                        let c = &mut set[body * n + k];
+                        c.body = body;
+                        c.point = p;
+                        c.other_point = Vector3::new(p.x, floor, p.z);
+                    }
                 }
-                w.set_contacts(&set[..n], &[]).unwrap();
+                w.set_contacts(&set[..2 * n], &[]).unwrap();
                 let r = w.step(1.0 / 60.0).unwrap();
-                assert!(r.contacts.contacts == n && !r.contacts.fell_back);
+                assert!(r.contacts.contacts == 2 * n && !r.contacts.fell_back);
                 r
             };
             for _ in 0..5 {
@@ -440,14 +447,16 @@ fn lcp_contact_steps_do_not_allocate() {
                 allocs, 0,
                 "{name}, {contact_solver:?}: {allocs} allocations in 300 contact steps"
             );
-            // The contacts carried the box's weight (m g h per step) and the position LCP ran every step.
+            // The contacts carried both boxes' weight (m g h per step each) and the position LCP ran every step.
             assert!(
-                (pushed / 300.0 - 9.81 / 60.0).abs() < 1e-3,
+                (pushed / 300.0 - 2.0 * 9.81 / 60.0).abs() < 2e-3,
                 "{name}, {contact_solver:?}: mean Σλ_n {}",
                 pushed / 300.0
             );
             assert_eq!(projections, 300, "{name}, {contact_solver:?}");
-            assert!((w.body(0).position.y - 0.1 - floor).abs() < 1e-6);
+            for body in 0..2 {
+                assert!((w.body(body).position.y - 0.1 - floor).abs() < 1e-6);
+            }
         }
     }
 }
