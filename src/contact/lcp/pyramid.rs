@@ -80,91 +80,21 @@ pub fn pyramid_from_delassus(
     bn: &DVector<f64>,
     bd: &DVector<f64>,
 ) -> Result<(DMatrix<f64>, DVector<f64>), LcpError> {
-    let (mut mat, mut q) = (DMatrix::zeros(0, 0), DVector::zeros(0));
-    pyramid_from_delassus_into(a, mu, m, bn, bd, &mut mat, &mut q)?;
-    Ok((mat, q))
-}
-
-/// [`pyramid_from_delassus`] into the caller's `mat` and `q`, which are resized (reallocating only beyond their
-/// largest earlier size), so the step builds its LCP without allocating. On `Err` they are left unchanged.
-pub(crate) fn pyramid_from_delassus_into(
-    a: &DMatrix<f64>,
-    mu: &[f64],
-    m: usize,
-    bn: &DVector<f64>,
-    bd: &DVector<f64>,
-    mat: &mut DMatrix<f64>,
-    q: &mut DVector<f64>,
-) -> Result<(), LcpError> {
-    let nc = mu.len();
-    let nd = nc * m;
-    let ok = a.nrows() == nc + nd && a.ncols() == nc + nd && contacts_ok(mu, m, bn, bd);
-    if !ok {
+    let rows = mu.len() * (1 + m);
+    if a.shape() != (rows, rows) {
         return Err(LcpError::InvalidOption {
             what: "pyramid LCP: Delassus (nc + nc·m)², μ finite ≥ 0 per contact, b_n and b_d matching",
         });
     }
-    let size = nc + nd + nc;
-    if mat.shape() == (size, size) {
-        // The Delassus block is overwritten below, so only the λ rows and columns need their zeros again (the
-        // whole matrix of 8 contacts is 18 kB written every step for nothing).
-        // Column-major: the λ columns are the storage's tail, the λ rows the last nc entries of each column.
-        let (front, lambda_columns) = mat.as_mut_slice().split_at_mut((nc + nd) * size);
-        lambda_columns.fill(0.0);
-        for col in front.chunks_exact_mut(size) {
-            col[nc + nd..].fill(0.0);
-        }
-    } else {
-        super::zeroed_matrix(mat, size, size);
-    }
-    // The Delassus block column by column (a view's `copy_from` walks it entry by entry).
-    let k = nc + nd;
-    for (dst, src) in mat
-        .as_mut_slice()
-        .chunks_exact_mut(size)
-        .zip(a.as_slice().chunks_exact(k))
-    {
-        dst[..k].copy_from_slice(src);
-    }
-    lambda_blocks_and_q(mu, m, bn, bd, mat, q);
-    Ok(())
-}
-
-/// The per-contact inputs of a pyramid: m > 0, at least one contact, μ finite ≥ 0, `b_n` one per contact and `b_d`
-/// m per contact.
-fn contacts_ok(mu: &[f64], m: usize, bn: &DVector<f64>, bd: &DVector<f64>) -> bool {
-    let nc = mu.len();
-    m > 0
-        && nc > 0
-        && bn.len() == nc
-        && bd.len() == nc * m
-        && mu.iter().all(|v| v.is_finite() && *v >= 0.0)
-}
-
-/// The pyramid's μ and `E` entries of the λ rows and columns (whose other entries are zero already), and
-/// `q = (b_n, b_d, 0)`.
-fn lambda_blocks_and_q(
-    mu: &[f64],
-    m: usize,
-    bn: &DVector<f64>,
-    bd: &DVector<f64>,
-    mat: &mut DMatrix<f64>,
-    q: &mut DVector<f64>,
-) {
-    let nc = mu.len();
-    let k = nc + nc * m;
-    for i in 0..nc {
-        mat[(k + i, i)] = mu[i];
-        for r in 0..m {
-            let row = nc + i * m + r;
-            mat[(row, k + i)] = 1.0;
-            mat[(k + i, row)] = -1.0;
-        }
-    }
-    super::zeroed_vector(q, k + nc);
-    let qs = q.as_mut_slice();
-    qs[..nc].copy_from_slice(bn.as_slice());
-    qs[nc..k].copy_from_slice(bd.as_slice());
+    // Every row formed, none mirrored: the step's assembly with the identity map.
+    let mirror: Vec<(usize, f64)> = (0..rows).map(|r| (r, 1.0)).collect();
+    let (mut mat, mut q) = (DMatrix::zeros(0, 0), DVector::zeros(0));
+    let delassus = Mirrored {
+        formed: a,
+        mirror: &mirror,
+    };
+    pyramid_from_formed_into(delassus, mu, m, bn, bd, &mut mat, &mut q)?;
+    Ok((mat, q))
 }
 
 /// A Delassus matrix in mirrored form: the entries of the rows that were formed, and each row's formed row and
@@ -177,7 +107,9 @@ pub(crate) struct Mirrored<'a> {
     pub mirror: &'a [(usize, f64)],
 }
 
-/// [`pyramid_from_delassus_into`] from the Delassus matrix in its mirrored form: `formed` holds the entries
+/// The friction-pyramid LCP (as [`pyramid_from_delassus`]) into the caller's `mat` and `q`, which are resized only
+/// when their shape differs (reallocating only beyond their largest earlier size), so the step builds its LCP
+/// without allocating, from the Delassus matrix in its mirrored form: `formed` holds the entries
 /// of the rows that were formed, and `mirror` gives each of the `nc + nc·m` rows its formed row and its sign
 /// (±1), so entry (s, c) is `formed[(ρ_s, ρ_c)]·σ_s·σ_c` (the step forms the normals and the first half of each
 /// contact's directions; the second half negates the first). `Err(InvalidOption)` on mismatched shapes, m = 0 or a
@@ -200,7 +132,11 @@ pub(crate) fn pyramid_from_formed_into(
         && mirror
             .iter()
             .all(|&(r, s)| r < nr && (s == 1.0 || s == -1.0))
-        && contacts_ok(mu, m, bn, bd);
+        && m > 0
+        && nc > 0
+        && bn.len() == nc
+        && bd.len() == nd
+        && mu.iter().all(|v| v.is_finite() && *v >= 0.0);
     if !ok {
         return Err(LcpError::InvalidOption {
             what: "pyramid LCP: formed Delassus rows, a formed row and a sign ±1 per row, μ finite ≥ 0 per contact, b_n and b_d matching",
@@ -220,7 +156,18 @@ pub(crate) fn pyramid_from_formed_into(
         col[k..].fill(0.0);
     }
     mat.as_mut_slice()[k * size..].fill(0.0);
-    lambda_blocks_and_q(mu, m, bn, bd, mat, q);
+    for i in 0..nc {
+        mat[(k + i, i)] = mu[i];
+        for r in 0..m {
+            let row = nc + i * m + r;
+            mat[(row, k + i)] = 1.0;
+            mat[(k + i, row)] = -1.0;
+        }
+    }
+    super::zeroed_vector(q, size);
+    let qs = q.as_mut_slice();
+    qs[..nc].copy_from_slice(bn.as_slice());
+    qs[nc..k].copy_from_slice(bd.as_slice());
     Ok(())
 }
 
