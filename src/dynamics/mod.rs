@@ -5,6 +5,7 @@
 //! frames at each body's CoM; position gradients with respect to twist-coordinate displacements
 //! `q ← exp(δθ)·q`, `x ← x + δx`; `J·V` is the rate of `g`.
 
+mod anchor_tree;
 pub mod auto_solver;
 pub mod body;
 pub mod constraint;

@@ -2,6 +2,7 @@
 
 use nalgebra::Vector6;
 
+use super::anchor_tree::AnchorTree;
 use super::body::Body;
 use super::constraint::Constraint;
 use super::contact::ContactState;
@@ -116,6 +117,8 @@ pub(crate) struct PostStabBuffers<'a> {
     pub zero: &'a [Vector6<f64>],
     pub dp: &'a mut [Vector6<f64>],
     pub lambda: &'a mut [f64],
+    /// The joints that place the bodies on their anchors after an unclamped projection.
+    pub anchors: &'a AnchorTree,
 }
 
 /// Outcome of a post-stabilization run.
@@ -218,6 +221,11 @@ pub(crate) fn post_stabilize(
         }
         for (body, d) in bodies.iter_mut().zip(buf.dp.iter()) {
             body.displace(d);
+        }
+        // An unclamped projection leaves the anchors off by its second-order remainder alone (≈ 1e-7 m after a
+        // 1e-4 m error): placing the bodies on them ends that remainder here instead of in two more projections.
+        if scale == 1.0 {
+            buf.anchors.place(bodies, constraints);
         }
         iterations += 1;
         let previous = err;

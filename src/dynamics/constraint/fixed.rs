@@ -56,4 +56,8 @@ impl Constraint for FixedJoint {
     fn has_anchor_rows(&self) -> bool {
         true
     }
+
+    fn anchor_points(&self) -> Option<[Vector3<f64>; 2]> {
+        Some([self.anchors.local_a, self.anchors.local_b])
+    }
 }

@@ -62,6 +62,12 @@ pub trait Constraint: Send + Sync + std::fmt::Debug {
     fn has_anchor_rows(&self) -> bool {
         false
     }
+    /// `[r_a, r_b]` when rows `0..3` are exactly `p_a − p_b` with `p_a = x_a + R_a·r_a` and `p_b = x_b + R_b·r_b`
+    /// (`r_b` in the world when B is the world): post-stabilization then places the bodies on the anchors
+    /// exactly after a projection (`dynamics/anchor_tree.rs`). `None` (the default) for any other rows.
+    fn anchor_points(&self) -> Option<[Vector3<f64>; 2]> {
+        None
+    }
 }
 
 /// Pose of the optional second body: identity at the origin for the world.

@@ -13,6 +13,7 @@ pub use state::{BodyState, Fnv1a, StateError, WorldState};
 
 use nalgebra::{Matrix6, Vector3, Vector6};
 
+use super::anchor_tree::AnchorTree;
 use super::auto_solver::AutoSolver;
 use super::body::Body;
 use super::constraint::Constraint;
@@ -153,6 +154,8 @@ pub struct World {
     bias: Vec<f64>,
     /// First row of each constraint.
     row_offset: Vec<usize>,
+    /// The joints post-stabilization places bodies on (built by `prepare`).
+    anchor_tree: AnchorTree,
 }
 
 impl std::fmt::Debug for World {
@@ -208,6 +211,7 @@ impl World {
             lambda: Vec::new(),
             bias: Vec::new(),
             row_offset: Vec::new(),
+            anchor_tree: AnchorTree::default(),
         }
     }
 
@@ -473,6 +477,7 @@ impl World {
                         zero: &self.scratch.rhs_a,
                         dp: &mut self.x,
                         lambda: &mut self.lambda,
+                        anchors: &self.anchor_tree,
                     },
                     // Penalty contacts are springs, not constraints: the projection corrects the joints only.
                     (self.contacts.active() && !penalty).then_some(&mut self.contacts),

@@ -5,6 +5,7 @@
 use nalgebra::{Matrix3, Matrix6, Vector6};
 
 use super::{Slot, World};
+use crate::dynamics::anchor_tree::AnchorTree;
 use crate::dynamics::system::{ConstraintBlock, Coupling};
 
 impl World {
@@ -106,6 +107,7 @@ impl World {
             self.row_offset.push(off);
             off += c.rows();
         }
+        self.anchor_tree = AnchorTree::build(n, &self.constraints);
         self.dirty = false;
     }
 }
