@@ -142,6 +142,11 @@ const CHORD_MIN_CONTRACTION: f64 = 0.05;
 /// `max_iters`, which bounds the factorisations).
 const MAX_CHORD_PASSES: usize = 6;
 
+/// Largest error (m or rad) a projection may have corrected for the bodies to be placed on their anchors after
+/// it: its remainder is then ≈ 1e-5 at most, so placing moves bodies by round-off-sized amounts, not by a
+/// correction of its own (`anchor_tree.rs`).
+const PLACE_BELOW: f64 = 1e-3;
+
 /// Post-stabilizes `bodies` at time `t` (see [`Stabilization::PostStab`]).
 ///
 /// With `reuse_step_factor`, the solver still holds the factorisation of the step's `[M̃, J(p_t)]`, and the
@@ -173,7 +178,8 @@ pub(crate) fn post_stabilize(
     // projection at all. (With contacts the checks evaluated the Jacobian too, until the eighth pass: 10.9 k
     // instructions of the 8-contact step, for nothing.)
     let evaluate = |bodies: &[Body], g: &mut [f64]| evaluate_values(bodies, constraints, t, g);
-    let mut err = evaluate(bodies, buf.g).max(penetration(bodies, &contacts));
+    let mut joint_err = evaluate(bodies, buf.g);
+    let mut err = joint_err.max(penetration(bodies, &contacts));
     let error_before = err;
     let mut contact_projections = 0;
     let mut iterations = 0;
@@ -206,7 +212,13 @@ pub(crate) fn post_stabilize(
         for (bi, gi) in buf.b.iter_mut().zip(buf.g.iter()) {
             *bi = -scale * gi;
         }
-        solver.solve(buf.zero, buf.b, buf.dp, buf.lambda);
+        if joint_err <= tol && contacts.is_some() {
+            // Only contacts are off (the joints were placed on their anchors): the joint-only projection would be
+            // round-off, and the contact projection solves with `b` itself.
+            buf.dp.fill(Vector6::zeros());
+        } else {
+            solver.solve(buf.zero, buf.b, buf.dp, buf.lambda);
+        }
         if let Some(c) = contacts.as_deref_mut() {
             let pushed = c.project(Projection {
                 solver: &mut *solver,
@@ -224,12 +236,13 @@ pub(crate) fn post_stabilize(
         }
         // An unclamped projection leaves the anchors off by its second-order remainder alone (≈ 1e-7 m after a
         // 1e-4 m error): placing the bodies on them ends that remainder here instead of in two more projections.
-        if scale == 1.0 {
+        if err <= PLACE_BELOW {
             buf.anchors.place(bodies, constraints);
         }
         iterations += 1;
         let previous = err;
-        err = evaluate(bodies, buf.g).max(penetration(bodies, &contacts));
+        joint_err = evaluate(bodies, buf.g);
+        err = joint_err.max(penetration(bodies, &contacts));
         // A clamped projection only aims at (1 − scale)·previous.
         if chord && err > ((1.0 - scale) + CHORD_MIN_CONTRACTION * scale) * previous {
             chord = false;
