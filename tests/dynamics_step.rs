@@ -330,7 +330,11 @@ fn one_projection_lands_a_spinning_chain_on_its_anchors() {
         worst_before = worst_before.max(p.error_before);
         assert!(p.error_before < 1e-3, "error before {:e}", p.error_before);
         assert!(p.iterations <= 1, "{} projections", p.iterations);
-        assert!(r.max_separation < 1e-14, "anchor gap {:e} m", r.max_separation);
+        assert!(
+            r.max_separation < 1e-14,
+            "anchor gap {:e} m",
+            r.max_separation
+        );
     }
     // The motion was not trivial: the steps left millimetre-scale work to post-stabilization.
     assert!(worst_before > 1e-5, "error before {worst_before:e}");

@@ -142,11 +142,6 @@ const CHORD_MIN_CONTRACTION: f64 = 0.05;
 /// `max_iters`, which bounds the factorisations).
 const MAX_CHORD_PASSES: usize = 6;
 
-/// Largest error (m or rad) a projection may have corrected for the bodies to be placed on their anchors after
-/// it: its remainder is then ≈ 1e-5 at most, so placing moves bodies by round-off-sized amounts, not by a
-/// correction of its own (`anchor_tree.rs`).
-const PLACE_BELOW: f64 = 1e-3;
-
 /// Post-stabilizes `bodies` at time `t` (see [`Stabilization::PostStab`]).
 ///
 /// With `reuse_step_factor`, the solver still holds the factorisation of the step's `[M̃, J(p_t)]`, and the
@@ -236,7 +231,7 @@ pub(crate) fn post_stabilize(
         }
         // An unclamped projection leaves the anchors off by its second-order remainder alone (≈ 1e-7 m after a
         // 1e-4 m error): placing the bodies on them ends that remainder here instead of in two more projections.
-        if err <= PLACE_BELOW {
+        if scale == 1.0 {
             buf.anchors.place(bodies, constraints);
         }
         iterations += 1;
