@@ -24,7 +24,9 @@ pub enum Stabilization {
     /// `dp = −M⁻¹Jᵀ(J M⁻¹ Jᵀ)⁻¹ g(p)` (Cline eq. 3.6, `A = M`, `a = 0`, `b = −g`), applied as a twist
     /// displacement; re-evaluate `g` and repeat up to `max_iters` times until `max|g| ≤ tol`. The correction of
     /// one iteration is clamped to [`crate::dynamics::World::post_stab_max_correction`] (Cline §5.2.3: the
-    /// linearisation fails for large errors).
+    /// linearisation fails for large errors). After an unclamped projection the bodies are placed on their joint
+    /// anchors exactly (translations only, along a spanning tree of the joints), which ends the projection's
+    /// second-order remainder (`docs/dynamics.md`, "Placement on the anchors").
     PostStab {
         /// Maximum number of projections per step (≥ 1).
         max_iters: usize,
