@@ -11,21 +11,27 @@ use nalgebra::{UnitQuaternion, Vector3, Vector6};
 const LINKS: usize = 4;
 const H: f64 = 1e-3;
 
-/// A horizontal 4-link chain on ball joints with one 3-axis drive per joint (the first to the world).
-fn driven_chain(k: f64, d: f64) -> (World, Vec<DriveId>) {
-    let mut w = World::new();
-    // No gravity: the reference motion is driven by the feedforward alone and stays moderate (|ω| of a few rad/s).
-    w.set_gravity(Vector3::zeros());
+/// A horizontal chain of `LINKS` cylinders of length `link` along +x on ball joints, the first to the world at
+/// the origin.
+fn ball_chain(w: &mut World, link: f64) {
     for i in 0..LINKS {
-        w.add_body(Body::cylinder_x(0.5, 0.2, 0.04).at(
-            Vector3::new(0.1 + 0.2 * i as f64, 0.0, 0.0),
+        w.add_body(Body::cylinder_x(0.5, link, 0.04).at(
+            Vector3::new(link * (0.5 + i as f64), 0.0, 0.0),
             UnitQuaternion::identity(),
         ));
     }
     w.add_ball_joint(0, None, Vector3::zeros());
     for i in 1..LINKS {
-        w.add_ball_joint(i, Some(i - 1), Vector3::new(0.2 * i as f64, 0.0, 0.0));
+        w.add_ball_joint(i, Some(i - 1), Vector3::new(link * i as f64, 0.0, 0.0));
     }
+}
+
+/// A horizontal 4-link chain on ball joints with one 3-axis drive per joint (the first to the world).
+fn driven_chain(k: f64, d: f64) -> (World, Vec<DriveId>) {
+    let mut w = World::new();
+    // No gravity: the reference motion is driven by the feedforward alone and stays moderate (|ω| of a few rad/s).
+    w.set_gravity(Vector3::zeros());
+    ball_chain(&mut w, 0.2);
     let mut ids = Vec::new();
     for i in 0..LINKS {
         let parent = if i == 0 { None } else { Some(i - 1) };
@@ -307,16 +313,7 @@ fn free_body_conserves_momentum_and_falls_exactly() {
 fn one_projection_lands_a_spinning_chain_on_its_anchors() {
     let mut w = World::new();
     w.set_gravity(Vector3::zeros());
-    for i in 0..LINKS {
-        w.add_body(Body::cylinder_x(0.5, 0.3, 0.04).at(
-            Vector3::new(0.15 + 0.3 * i as f64, 0.0, 0.0),
-            UnitQuaternion::identity(),
-        ));
-    }
-    w.add_ball_joint(0, None, Vector3::zeros());
-    for i in 1..LINKS {
-        w.add_ball_joint(i, Some(i - 1), Vector3::new(0.3 * i as f64, 0.0, 0.0));
-    }
+    ball_chain(&mut w, 0.3);
     // Every link turns about its own y axis at a different rate: the anchors' chords differ link to link.
     for i in 0..LINKS {
         let b = w.body_mut(i);

@@ -143,18 +143,21 @@ mod tests {
         (bodies, constraints)
     }
 
+    /// The tree's joints in order, with the side each places.
+    fn order(tree: &AnchorTree) -> Vec<(usize, bool)> {
+        tree.joints
+            .iter()
+            .map(|j| (j.constraint, j.place_a))
+            .collect()
+    }
+
     #[test]
     fn placing_closes_every_tree_anchor_and_keeps_rotations() {
         let (mut bodies, constraints) = chain();
         let tree = AnchorTree::build(bodies.len(), &constraints);
         // World anchors first (both bodies 0 and 2 hang from the world), then body 1 from body 0; the joint
         // from 2 to 1 closes a loop.
-        let order: Vec<_> = tree
-            .joints
-            .iter()
-            .map(|j| (j.constraint, j.place_a))
-            .collect();
-        assert_eq!(order, [(1, true), (3, true), (0, true)]);
+        assert_eq!(order(&tree), [(1, true), (3, true), (0, true)]);
         for (i, b) in bodies.iter_mut().enumerate() {
             b.orientation =
                 UnitQuaternion::from_scaled_axis(Vector3::new(0.1, 0.2 * i as f64, 0.3));
@@ -191,12 +194,7 @@ mod tests {
         // Without world anchors: body 0 roots the component, 1 hangs from 0 and 2 from 1.
         constraints.retain(|c| c.bodies().1.is_some());
         let tree = AnchorTree::build(bodies.len(), &constraints);
-        let order: Vec<_> = tree
-            .joints
-            .iter()
-            .map(|j| (j.constraint, j.place_a))
-            .collect();
-        assert_eq!(order, [(0, true), (1, true)]);
+        assert_eq!(order(&tree), [(0, true), (1, true)]);
         // A body held by a prescribed trajectory is a root: with body 2 prescribed, 1 hangs from 2, 0 from 1.
         let pose = (bodies[2].position, bodies[2].orientation);
         let fixed = move |_t: f64| pose;
@@ -205,11 +203,6 @@ mod tests {
             Box::new(fixed),
         )));
         let tree = AnchorTree::build(bodies.len(), &constraints);
-        let order: Vec<_> = tree
-            .joints
-            .iter()
-            .map(|j| (j.constraint, j.place_a))
-            .collect();
-        assert_eq!(order, [(1, false), (0, false)]);
+        assert_eq!(order(&tree), [(1, false), (0, false)]);
     }
 }
