@@ -11,7 +11,7 @@ use nalgebra::{UnitQuaternion, Vector3};
 
 const H: f64 = 1.0 / 120.0;
 
-/// Adds a two-link chain on ball joints (its first link pinned at `pin`, both links 0.4 m along x, `lift` m above
+/// Adds a two-link chain on ball joints (its first link pinned at (0, `lift`, `z`), both links 0.4 m along x, `lift` m above
 /// the ground, the second link turned down by `tilt` rad) and returns the colliders of its links.
 fn add_chain(world: &mut World, z: f64, lift: f64, tilt: f64) -> Vec<Collider> {
     let turn = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), -tilt);

@@ -53,6 +53,16 @@ impl AnchorTree {
                 queue.push(a);
             }
         }
+        // The two-body anchor joints of each body, so the walk visits each joint from both ends once.
+        let mut joints_of = vec![Vec::new(); bodies];
+        for (i, c) in constraints.iter().enumerate() {
+            if let ((a, Some(b)), Some(_)) = (c.bodies(), c.anchor_points())
+                && a != b
+            {
+                joints_of[a].push((i, b));
+                joints_of[b].push((i, a));
+            }
+        }
         let mut next_root = 0;
         let mut head = 0;
         loop {
@@ -69,22 +79,14 @@ impl AnchorTree {
             }
             let u = queue[head];
             head += 1;
-            for (i, c) in constraints.iter().enumerate() {
-                let (a, Some(b)) = c.bodies() else { continue };
-                if c.anchor_points().is_none() || a == b {
+            for &(i, child) in &joints_of[u] {
+                if placed[child] {
                     continue;
                 }
-                let child = if a == u && !placed[b] {
-                    b
-                } else if b == u && !placed[a] {
-                    a
-                } else {
-                    continue;
-                };
                 placed[child] = true;
                 joints.push(TreeJoint {
                     constraint: i,
-                    place_a: child == a,
+                    place_a: child == constraints[i].bodies().0,
                 });
                 queue.push(child);
             }

@@ -209,10 +209,11 @@ pub(crate) fn post_stabilize(
         for (bi, gi) in buf.b.iter_mut().zip(buf.g.iter()) {
             *bi = -scale * gi;
         }
-        if joint_err <= tol && contacts.is_some() {
-            // Only contacts are off (the joints were placed on their anchors): the joint-only projection would be
-            // round-off, and the contact projection solves with `b` itself.
+        if joint_err <= tol {
+            // Only contacts are off (`err > tol`; the joints were placed on their anchors): the joint-only
+            // projection would be round-off, and the contact projection solves with `b` itself.
             buf.dp.fill(Vector6::zeros());
+            buf.lambda.fill(0.0);
         } else {
             solver.solve(buf.zero, buf.b, buf.dp, buf.lambda);
         }

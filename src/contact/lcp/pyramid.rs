@@ -80,14 +80,14 @@ pub fn pyramid_from_delassus(
     bn: &DVector<f64>,
     bd: &DVector<f64>,
 ) -> Result<(DMatrix<f64>, DVector<f64>), LcpError> {
-    let rows = mu.len() * (1 + m);
-    if a.shape() != (rows, rows) {
+    let rows = m.checked_add(1).and_then(|r| r.checked_mul(mu.len()));
+    if rows.is_none_or(|rows| a.shape() != (rows, rows)) {
         return Err(LcpError::InvalidOption {
             what: "pyramid LCP: Delassus (nc + nc·m)², μ finite ≥ 0 per contact, b_n and b_d matching",
         });
     }
     // Every row formed, none mirrored: the step's assembly with the identity map.
-    let mirror: Vec<(usize, f64)> = (0..rows).map(|r| (r, 1.0)).collect();
+    let mirror: Vec<(usize, f64)> = (0..a.nrows()).map(|r| (r, 1.0)).collect();
     let (mut mat, mut q) = (DMatrix::zeros(0, 0), DVector::zeros(0));
     let delassus = Mirrored {
         formed: a,
@@ -125,7 +125,15 @@ pub(crate) fn pyramid_from_formed_into(
 ) -> Result<(), LcpError> {
     let Mirrored { formed, mirror } = delassus;
     let nc = mu.len();
-    let nd = nc * m;
+    // Checked: an absurd m must be refused, not overflow.
+    let Some(nd) = nc
+        .checked_mul(m)
+        .filter(|nd| nd.checked_add(2 * nc).is_some())
+    else {
+        return Err(LcpError::InvalidOption {
+            what: "pyramid LCP: nc·(m + 2) rows overflow",
+        });
+    };
     let nr = formed.nrows();
     let ok = formed.is_square()
         && mirror.len() == nc + nd
@@ -207,5 +215,13 @@ mod tests {
             .is_err()
         );
         assert!(normal_lcp(&w, &jd, &DVector::zeros(1)).is_err());
+        // An absurd direction count is refused, not an overflow panic.
+        let a = DMatrix::<f64>::identity(5, 5);
+        for m in [usize::MAX, usize::MAX / 2] {
+            assert!(
+                pyramid_from_delassus(&a, &[0.5], m, &DVector::zeros(1), &DVector::zeros(4))
+                    .is_err()
+            );
+        }
     }
 }
