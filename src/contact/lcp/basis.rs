@@ -15,7 +15,7 @@
 use nalgebra::linalg::{gauss_step, gauss_step_swap};
 use nalgebra::{DMatrix, Dim, Dyn, Matrix, StorageMut};
 
-use super::{fill_identity, zeroed_matrix};
+use super::{abs_max, fill_identity, zeroed_matrix};
 
 mod complementary;
 pub(crate) use complementary::ComplementaryBasis;
@@ -157,7 +157,7 @@ impl BasisInverse {
         if n == 0 {
             return;
         }
-        let cmax = c.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+        let cmax = abs_max(c);
         // Column-major: walk the columns of B⁻¹ once, accumulating B⁻¹c and the |B⁻¹|-weighted scale, four
         // columns per pass where their c_j are all non-zero (u_i and s_i then stay in registers over the four;
         // each still receives the columns' terms in column order, so the same bits as one column per pass).

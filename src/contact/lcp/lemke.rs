@@ -24,7 +24,7 @@ use super::ratio::Ratio;
 mod warm;
 pub use super::ratio::TieBreak;
 use super::{
-    LcpError, LcpReport, LcpSolver, begin_solve, column_of, complementarity_residual_in,
+    LcpError, LcpReport, LcpSolver, abs_max, begin_solve, column_of, complementarity_residual_in,
     zeroed_matrix, zeroed_vector,
 };
 use warm::start_entry;
@@ -245,7 +245,7 @@ impl Lemke {
                 us[var] += self.x[r].abs();
             }
         }
-        let qmax = q.amax();
+        let qmax = abs_max(q.as_slice());
         u.iter()
             .zip(us.iter())
             .map(|(ui, si)| {
@@ -276,14 +276,14 @@ impl Lemke {
     // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
     fn accept(&self, m: &DMatrix<f64>, q: &DVector<f64>, z: &DVector<f64>) -> Result<(), LcpError> {
-        let zmax = z.amax();
+        let (zmax, qmax) = (abs_max(z.as_slice()), abs_max(q.as_slice()));
         let residual = self.report.residual;
         // The bound without its ‖M‖∞ term settles the usual case (residuals of 10⁻¹⁵) without the O(n²) max.
         let scale = zmax.max(1.0);
-        if residual <= ACCEPT_TOL * q.amax() * scale {
+        if residual <= ACCEPT_TOL * qmax * scale {
             return Ok(());
         }
-        let bound = ACCEPT_TOL * (q.amax() + m.amax() * zmax) * scale;
+        let bound = ACCEPT_TOL * (qmax + abs_max(m.as_slice()) * zmax) * scale;
         if residual <= bound {
             Ok(())
         } else {

@@ -14,7 +14,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::super::{all_finite, column_of, zeroed_matrix, zeroed_vector};
+use super::super::{abs_max, all_finite, column_of, zeroed_matrix, zeroed_vector};
 use super::{BasisInverse, lu_factor, lu_inverse, lu_solve};
 
 /// The LU factors of a complementary basis' z block, with the maps between pairs and basis positions.
@@ -26,6 +26,8 @@ pub(crate) struct ComplementaryBasis {
     pos: Vec<usize>,
     /// Whether pair i's z is the basic one.
     is_z: Vec<bool>,
+    /// Whether the basis has a unit (w) column.
+    unit: bool,
     /// The LU factors of M_ZZ and their row swaps ([`lu_factor`]).
     lu: DMatrix<f64>,
     perm: Vec<(usize, usize)>,
@@ -52,14 +54,14 @@ impl ComplementaryBasis {
     }
 
     /// Factors the basis `basis` (variable per position: w_i is i, z_i is n + i) of the n×n LCP matrix `m`
-    /// through its z block. Returns the largest |entry| of the whole basis matrix (1 for a unit column), or
-    /// `None` when the sizes differ or the basis is not complementary. A singular block shows in [`Self::solve`].
+    /// through its z block. `false` when the sizes differ or the basis is not complementary. A singular block
+    /// shows in [`Self::solve`].
     // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
-    pub fn factor(&mut self, m: &DMatrix<f64>, basis: &[usize]) -> Option<f64> {
+    pub fn factor(&mut self, m: &DMatrix<f64>, basis: &[usize]) -> bool {
         let n = basis.len();
         if m.nrows() != n || m.ncols() != n {
-            return None;
+            return false;
         }
         self.pos.clear();
         self.pos.resize(n, usize::MAX);
@@ -68,7 +70,7 @@ impl ComplementaryBasis {
         let mut unit = false;
         for (r, &var) in basis.iter().enumerate() {
             if var >= 2 * n || self.pos[var % n] != usize::MAX {
-                return None;
+                return false;
             }
             self.pos[var % n] = r;
             unit |= var < n;
@@ -81,10 +83,9 @@ impl ComplementaryBasis {
         if self.lu.shape() != (k, k) {
             zeroed_matrix(&mut self.lu, k, k);
         }
-        let mut bmax: f64 = if unit { 1.0 } else { 0.0 };
+        self.unit = unit;
         for (b, &j) in self.active.iter().enumerate() {
             let col = column_of(m, j);
-            bmax = col.iter().fold(bmax, |a, v| a.max(v.abs()));
             for (dst, &i) in self.lu.as_mut_slice()[b * k..(b + 1) * k]
                 .iter_mut()
                 .zip(&self.active)
@@ -93,7 +94,19 @@ impl ComplementaryBasis {
             }
         }
         lu_factor(&mut self.lu, &mut self.perm);
-        Some(bmax)
+        true
+    }
+
+    /// The largest |entry| of the factored basis matrix (1 for a unit column), `m` being the matrix factored. A
+    /// separate pass: the warm check needs it only when a basic value is negative (for the round-off floor).
+    // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
+    #[inline(always)]
+    pub fn basis_max(&self, m: &DMatrix<f64>) -> f64 {
+        let unit = if self.unit { 1.0 } else { 0.0 };
+        self.active
+            .iter()
+            .map(|&j| abs_max(column_of(m, j)))
+            .fold(unit, |a, c| if c > a { c } else { a })
     }
 
     /// x = B⁻¹q in basis order (`x[r]`: the value of the variable at position r): z_Z = −M_ZZ⁻¹ q_Z, then
@@ -271,8 +284,8 @@ mod tests {
                 .collect();
             basis.rotate_left(trial % n.max(1));
             let b = full(&m, &basis);
-            let bmax = c.factor(&m, &basis).expect("complementary");
-            assert_eq!(bmax, b.amax(), "n = {n}");
+            assert!(c.factor(&m, &basis), "complementary");
+            assert_eq!(c.basis_max(&m), b.amax(), "n = {n}");
             let mut x = vec![0.0; n];
             assert!(c.solve(&m, &q, &mut x));
             let exact = b.clone().lu().solve(&q).expect("regular");
@@ -291,11 +304,11 @@ mod tests {
         let m = DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 1.0, 1.0]);
         let mut c = ComplementaryBasis::default();
         // w_0 and z_0 together, a variable out of range, a size that is not m's.
-        assert!(c.factor(&m, &[0, 2]).is_none());
-        assert!(c.factor(&m, &[0, 4]).is_none());
-        assert!(c.factor(&m, &[0]).is_none());
+        assert!(!c.factor(&m, &[0, 2]));
+        assert!(!c.factor(&m, &[0, 4]));
+        assert!(!c.factor(&m, &[0]));
         // Both z basic: M itself, singular.
-        assert!(c.factor(&m, &[2, 3]).is_some());
+        assert!(c.factor(&m, &[2, 3]));
         let mut x = vec![0.0; 2];
         let q = DVector::from_vec(vec![-1.0, -1.0]);
         assert!(!c.solve(&m, &q, &mut x));

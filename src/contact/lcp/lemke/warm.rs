@@ -5,7 +5,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::super::{LcpError, LcpReport, column_of, zeroed_vector};
+use super::super::{LcpError, LcpReport, abs_max, all_finite, column_of, zeroed_vector};
 use super::{Lemke, first_row};
 
 impl Lemke {
@@ -97,7 +97,7 @@ impl Lemke {
         let last = self.last_basis.len() == n;
         // Values at round-off level are not "active": their columns may be dependent on the others.
         self.guess_basis.clear();
-        let zmax = z.amax();
+        let zmax = abs_max(z.as_slice());
         if zmax > 0.0 {
             self.guess_basis
                 .extend((0..n).map(|i| if z[i] > 1e-12 * zmax { n + i } else { i }));
@@ -118,21 +118,23 @@ impl Lemke {
             // An LU solve of the z block only, not an inverse: a hit needs no B⁻¹. A refused candidate may leave
             // the block half written: only a factored candidate 0 counts as factored.
             self.last_factored = false;
-            let Some(bmax) = self.complementary.factor(m, &self.basis) else {
-                continue;
-            };
-            self.report.refactorisations += 1;
-            self.last_factored = candidate == 0;
-            if !self.complementary.solve(m, q, &mut self.x) || self.x.iter().any(|v| !v.is_finite())
-            {
+            if !self.complementary.factor(m, &self.basis) {
                 continue;
             }
-            // Feasible up to the round-off of the solve; the backward error rejects a near-singular guess.
-            let xmax = self.x.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
-            let floor = eps * (q.amax() + bmax * xmax);
-            if (0..n).all(|i| self.x[i] >= -floor)
-                && self.backward_error(m, q) <= self.options.refactor_tol
-            {
+            self.report.refactorisations += 1;
+            self.last_factored = candidate == 0;
+            if !self.complementary.solve(m, q, &mut self.x) || !all_finite(&self.x) {
+                continue;
+            }
+            // Feasible up to the round-off of the solve (a floor that only a negative value needs: a hit usually
+            // has none); the backward error rejects a near-singular guess.
+            let x = &self.x[..n];
+            let feasible = x.iter().all(|&v| v >= 0.0) || {
+                let scale = abs_max(q.as_slice()) + self.complementary.basis_max(m) * abs_max(x);
+                let floor = eps * scale;
+                x.iter().all(|&v| v >= -floor)
+            };
+            if feasible && self.backward_error(m, q) <= self.options.refactor_tol {
                 self.report.residual = self.extract(m, q, z);
                 self.report.warm_started = true;
                 return Ok(true);
