@@ -219,6 +219,13 @@ pub(crate) fn all_finite(values: &[f64]) -> bool {
     carried >> 63 == 0
 }
 
+/// The pair of tableau variable `var` < 2n (w_i is i, z_i is n + i): `var % n` without the division (an integer
+/// division is tens of cycles, and the basis maps take one per variable).
+#[inline(always)]
+pub(crate) fn pair_of(var: usize, n: usize) -> usize {
+    if var >= n { var - n } else { var }
+}
+
 /// The largest |value| (0 for none; NaN entries are passed over, as `f64::max` passes them over). Four
 /// independent running maxima with plain comparisons, which the compiler turns into packed max instructions: a
 /// fold with `f64::max` is one serial chain of compare-and-blend per entry (its NaN rule), and those chains were

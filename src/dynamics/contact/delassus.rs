@@ -90,9 +90,15 @@ impl ContactState {
         mirror.clear();
         mirror.extend((0..nc).map(|i| (i, 1.0)));
         for k in 0..nc {
+            // `r % half` without a division per row.
+            let mut formed_row = 0;
             for r in 0..m {
                 let sign = if r < half { 1.0 } else { -1.0 };
-                mirror.push((nc + k * half + r % half, sign));
+                mirror.push((nc + k * half + formed_row, sign));
+                formed_row += 1;
+                if formed_row == half {
+                    formed_row = 0;
+                }
             }
         }
         let mut formed = std::mem::take(&mut self.delassus_formed);

@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use super::ContactState;
 use super::rows::OtherPart;
 use crate::contact::lcp::{
-    LcpError, LcpReport, LcpSolver, Lemke,
+    LcpError, LcpReport, LcpSolver, Lemke, pair_of,
     pyramid::{Mirrored, pyramid_from_formed_into},
     zeroed_vector,
 };
@@ -101,7 +101,7 @@ impl Parts {
         }
         self.basis.clear();
         for &var in &self.last {
-            let l = self.local[var % n];
+            let l = self.local[pair_of(var, n)];
             if l != NONE {
                 self.basis.push(if var >= n { nl + l } else { l });
             }
@@ -120,7 +120,7 @@ impl Parts {
             z[g] = self.z[l];
         }
         for &var in self.lemke.warm_basis() {
-            let g = self.pairs[var % nl];
+            let g = self.pairs[pair_of(var, nl)];
             self.next.push(if var >= nl { n + g } else { g });
         }
         Ok(())

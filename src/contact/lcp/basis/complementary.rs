@@ -14,7 +14,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::super::{abs_max, all_finite, column_of, zeroed_matrix, zeroed_vector};
+use super::super::{abs_max, all_finite, column_of, pair_of, zeroed_matrix, zeroed_vector};
 use super::{BasisInverse, lu_factor, lu_inverse, lu_solve};
 
 /// The LU factors of a complementary basis' z block, with the maps between pairs and basis positions.
@@ -69,10 +69,10 @@ impl ComplementaryBasis {
         self.w.resize(n, 0.0);
         let mut unit = false;
         for (r, &var) in basis.iter().enumerate() {
-            if var >= 2 * n || self.pos[var % n] != usize::MAX {
+            if var >= 2 * n || self.pos[pair_of(var, n)] != usize::MAX {
                 return false;
             }
-            self.pos[var % n] = r;
+            self.pos[pair_of(var, n)] = r;
             unit |= var < n;
         }
         self.is_z.clear();

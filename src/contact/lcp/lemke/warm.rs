@@ -5,7 +5,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::super::{LcpError, LcpReport, abs_max, all_finite, column_of, zeroed_vector};
+use super::super::{LcpError, LcpReport, abs_max, all_finite, column_of, pair_of, zeroed_vector};
 use super::{Lemke, first_row};
 
 impl Lemke {
@@ -24,7 +24,7 @@ impl Lemke {
         self.seen.clear();
         self.seen.resize(n, false);
         for &b in basis {
-            if b >= 2 * n || std::mem::replace(&mut self.seen[b % n], true) {
+            if b >= 2 * n || std::mem::replace(&mut self.seen[pair_of(b, n)], true) {
                 return;
             }
         }
