@@ -26,8 +26,6 @@ pub(crate) struct ComplementaryBasis {
     pos: Vec<usize>,
     /// Whether pair i's z is the basic one.
     is_z: Vec<bool>,
-    /// Whether the basis has a unit (w) column.
-    unit: bool,
     /// The LU factors of M_ZZ and their row swaps ([`lu_factor`]).
     lu: DMatrix<f64>,
     perm: Vec<(usize, usize)>,
@@ -67,13 +65,11 @@ impl ComplementaryBasis {
         self.pos.resize(n, usize::MAX);
         self.w.clear();
         self.w.resize(n, 0.0);
-        let mut unit = false;
         for (r, &var) in basis.iter().enumerate() {
             if var >= 2 * n || self.pos[pair_of(var, n)] != usize::MAX {
                 return false;
             }
             self.pos[pair_of(var, n)] = r;
-            unit |= var < n;
         }
         self.is_z.clear();
         self.is_z.extend(self.pos.iter().map(|&r| basis[r] >= n));
@@ -83,7 +79,6 @@ impl ComplementaryBasis {
         if self.lu.shape() != (k, k) {
             zeroed_matrix(&mut self.lu, k, k);
         }
-        self.unit = unit;
         for (b, &j) in self.active.iter().enumerate() {
             let col = column_of(m, j);
             for (dst, &i) in self.lu.as_mut_slice()[b * k..(b + 1) * k]
@@ -102,7 +97,12 @@ impl ComplementaryBasis {
     // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
     pub fn basis_max(&self, m: &DMatrix<f64>) -> f64 {
-        let unit = if self.unit { 1.0 } else { 0.0 };
+        // A basis with fewer basic z than pairs has a unit (w) column.
+        let unit = if self.active.len() < self.pos.len() {
+            1.0
+        } else {
+            0.0
+        };
         self.active
             .iter()
             .map(|&j| abs_max(column_of(m, j)))
