@@ -266,8 +266,10 @@ pub(crate) struct ContactState {
     /// A second Lemke for the position LCPs, so each keeps its own warm-start basis.
     lemke_position: Lemke,
     pgs: Pgs,
-    /// The velocity LCP's independent parts, solved one by one when there are several (`split.rs`).
-    parts: split::Parts,
+    /// The velocity LCP's independent parts, solved one by one when there are several (`split.rs`). Boxed and
+    /// optional so that a solve takes it out and puts it back by moving a pointer: a `mem::take` of the struct
+    /// (which holds a `Lemke`) wrote a default one and ran its drop glue, ≈ 70 instruction-cache misses a step.
+    parts: Option<Box<split::Parts>>,
     /// Buffers of penalty contact.
     penalty: penalty::PenaltyState,
 }
@@ -283,7 +285,7 @@ impl ContactState {
         ContactState {
             lemke: warm(),
             lemke_position: warm(),
-            parts: split::Parts::new(warm()),
+            parts: Some(Box::new(split::Parts::new(warm()))),
             ..ContactState::default()
         }
     }

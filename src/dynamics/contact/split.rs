@@ -147,7 +147,9 @@ impl ContactState {
     /// (`self.parts.of_contact`) from their bodies and the blocks of `W`; returns the number of parts.
     pub(super) fn label_parts(&mut self, nc: usize) -> usize {
         let nb = self.bodies.len();
-        let mut parts = std::mem::take(&mut self.parts);
+        let Some(parts) = self.parts.as_deref_mut() else {
+            return 1;
+        };
         parts.parent.clear();
         parts.parent.extend(0..nb + self.free.len());
         for i in 0..nb {
@@ -184,9 +186,7 @@ impl ContactState {
             let part = parts.local[root];
             parts.of_body.push(part);
         }
-        let count = parts.count;
-        self.parts = parts;
-        count
+        parts.count
     }
 
     /// Lemke on each part's friction pyramid (after [`ContactState::label_parts`] found more than one), with the
@@ -199,7 +199,10 @@ impl ContactState {
         m: usize,
         z: &mut DVector<f64>,
     ) -> Result<LcpReport, ()> {
-        let mut parts = std::mem::take(&mut self.parts);
+        // `label_parts` found the parts, so they are in place (they are only out during this solve).
+        let Some(mut parts) = self.parts.take() else {
+            return Err(());
+        };
         let result = self.solve_parts_with(&mut parts, qn, m, z);
         // The whole problem's basis for the next step (cleared on failure: the next step starts cold); `z` has
         // the whole problem's size.
@@ -207,7 +210,7 @@ impl ContactState {
             Ok(_) if parts.next.len() == z.len() => self.lemke.set_warm_basis(&parts.next),
             _ => self.lemke.set_warm_basis(&[]),
         }
-        self.parts = parts;
+        self.parts = Some(parts);
         result
     }
 
