@@ -9,13 +9,18 @@
    forces, integration; contacts are disabled in the export).
 3. Runs the `step_speed` example binary (`--json`) for flinch's `Character::step` of the same character
    (kinematic root, no contacts), right after, in the same run.
+4. Repeats 2–3 (the export once) for `--rounds` rounds. A shared VM's speed changes by up to 2× within seconds,
+   so one MuJoCo timing and one flinch timing taken apart can catch different speeds: single rounds read ratios
+   from 0.86 to 1.41 within one minute. Each round's ratio compares timings taken within a second of each other;
+   the median over the rounds is the figure, and the spread is printed beside it.
 
 Needs `pip install mujoco` and a release build of the binaries:
     cargo build --release --bin flinch --example step_speed
-Usage: python3 benches/vs_mujoco.py [--target-dir DIR] [--batches N]
+Usage: python3 benches/vs_mujoco.py [--target-dir DIR] [--batches N] [--rounds N]
 Prints `figure mujoco_step_us` (the faster of the two integrators), `figure mujoco_euler_step_us`,
-`figure mujoco_implicitfast_step_us`, `figure flinch_step_us` and `figure speed_ratio_vs_mujoco`
-(MuJoCo µs / flinch µs: above 1 means flinch is faster).
+`figure mujoco_implicitfast_step_us`, `figure flinch_step_us` (medians over the rounds) and
+`figure speed_ratio_vs_mujoco` (the median over the rounds of MuJoCo µs / flinch µs: above 1 means flinch is
+faster).
 """
 
 import argparse
@@ -80,36 +85,62 @@ def main():
         help="cargo target directory holding release/flinch and release/examples/step_speed",
     )
     parser.add_argument("--batches", type=int, default=41)
+    parser.add_argument("--rounds", type=int, default=7, help="MuJoCo/flinch rounds (odd: a true median)")
     args = parser.parse_args()
+    if args.rounds < 1 or args.batches < 1:
+        sys.exit("--rounds and --batches must be at least 1")
     flinch = binary(args.target_dir, "flinch")
     step_speed = binary(args.target_dir, "examples", "step_speed")
 
+    rounds = []
     with tempfile.TemporaryDirectory() as out:
         subprocess.run([flinch, "export-mjcf", "-o", out], check=True, stdout=subprocess.DEVNULL)
         xml = os.path.join(out, "character.xml")
-        euler, model = time_mujoco(xml, mujoco.mjtIntegrator.mjINT_EULER, args.batches)
-        implicitfast, _ = time_mujoco(xml, mujoco.mjtIntegrator.mjINT_IMPLICITFAST, args.batches)
-    run = subprocess.run(
-        [step_speed, "--json", "--only", "free", "--batches", str(args.batches)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
-    flinch_us = figures["step_us"]
+        for r in range(args.rounds):
+            euler, model = time_mujoco(xml, mujoco.mjtIntegrator.mjINT_EULER, args.batches)
+            implicitfast, _ = time_mujoco(xml, mujoco.mjtIntegrator.mjINT_IMPLICITFAST, args.batches)
+            figures = time_flinch(step_speed, args.batches)
+            flinch_us = figures["step_us"]
+            ratio = min(euler, implicitfast) / flinch_us
+            print(
+                f"round {r + 1}/{args.rounds}: MuJoCo Euler {euler:.2f} us, implicitfast {implicitfast:.2f} us; "
+                f"flinch {flinch_us:.2f} us; ratio {ratio:.3f}",
+                flush=True,
+            )
+            rounds.append((euler, implicitfast, flinch_us, ratio))
+    euler, implicitfast, flinch_us, ratio = (statistics.median(col) for col in zip(*rounds))
+    ratios = sorted(r[3] for r in rounds)
     mujoco_us = min(euler, implicitfast)
     print(
         f"character: flinch's export of the embedded walk, nbody={model.nbody - 1} nv={model.nv}, "
         f"timestep {model.opt.timestep:.6f} s, mujoco {mujoco.__version__}; flinch {figures['bodies']} bodies"
     )
-    print(f"MuJoCo mj_step: Euler {euler:.2f} us, implicitfast {implicitfast:.2f} us")
-    print(f"flinch Character::step (kinematic root, no contacts): {flinch_us:.2f} us")
+    print(f"MuJoCo mj_step, median of {args.rounds} rounds: Euler {euler:.2f} us, implicitfast {implicitfast:.2f} us")
+    print(f"flinch Character::step (kinematic root, no contacts), median of {args.rounds} rounds: {flinch_us:.2f} us")
+    print(f"ratio per round: {ratios[0]:.3f} … {ratios[-1]:.3f}")
+    # Each side at its fastest round: what the two compare to when the VM runs at full speed for both.
+    fastest_mujoco = min(min(r[0], r[1]) for r in rounds)
+    fastest_flinch = min(r[2] for r in rounds)
+    print(
+        f"fastest rounds: MuJoCo {fastest_mujoco:.2f} us, flinch {fastest_flinch:.2f} us, "
+        f"ratio {fastest_mujoco / fastest_flinch:.3f}"
+    )
     print(f"figure mujoco_euler_step_us {euler:.2f} us")
     print(f"figure mujoco_implicitfast_step_us {implicitfast:.2f} us")
     print(f"figure mujoco_step_us {mujoco_us:.2f} us")
     print(f"figure flinch_step_us {flinch_us:.2f} us")
-    print(f"figure speed_ratio_vs_mujoco {mujoco_us / flinch_us:.3f} ratio")
+    print(f"figure speed_ratio_vs_mujoco {ratio:.3f} ratio")
 
+
+def time_flinch(step_speed, batches):
+    """flinch's figures from one `step_speed --json --only free` run (its last output line)."""
+    run = subprocess.run(
+        [step_speed, "--json", "--only", "free", "--batches", str(batches)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(run.stdout.strip().splitlines()[-1])
 
 if __name__ == "__main__":
     main()
