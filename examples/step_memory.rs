@@ -10,7 +10,9 @@
 //!   (`ReferenceMotion::continuous_inverse_dynamics`, an analysis no step reads, computed only on request);
 //! - `character_new_us`: `Character::from_prepared` (median);
 //! - `scene_chars_realtime_per_core`: characters one core steps in real time at 120 Hz, from a 200-character
-//!   scene on one thread; `scene_parallel_speedup`: the same scene on all cores vs one.
+//!   scene on one thread; `scene_parallel_speedup`: the same scene on all cores vs one (the median ratio of 15
+//!   alternating rounds of 4 steps each, so that a change of the shared machine's speed does not fall between the
+//!   two runs it compares).
 //!
 //! Timings depend on the machine and on its load (a shared machine makes them noisy; the output says how many
 //! cores rayon used). `cargo run --release --example step_memory`
@@ -71,37 +73,60 @@ fn median_time(runs: usize, mut f: impl FnMut()) -> f64 {
     t[runs / 2]
 }
 
-/// Seconds per scene step (1/120 s) of `characters` copies of `prepared` on a pool of `threads`, and the state
-/// hash of the scene at the end (equal for any thread count).
-fn scene_step_time(
+/// A crowd of `characters` copies of `prepared` as two scenes, one stepped on a 1-thread pool and one on a
+/// `threads`-thread pool, in alternating rounds of `steps_per_round` steps (after one untimed step each). A
+/// shared VM's speed changes by up to 2× within a second, so a single 1-thread run followed by one all-cores run
+/// can catch two speeds; each round's ratio compares two runs a few milliseconds apart. Returns the mean
+/// seconds per scene step on one thread, the median over the rounds of (1-thread time / all-cores time), and
+/// whether both scenes end in bit-identical states.
+fn scene_step_times(
     prepared: &Arc<PreparedClip>,
     characters: usize,
     threads: usize,
-    steps: usize,
-) -> Result<(f64, u64), Box<dyn std::error::Error>> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let mut scene = Scene::new();
-    // Copies of one clip at one spot: contacts between them would only pile up (tests/character_contact.rs).
-    scene.set_character_contacts(false);
-    for _ in 0..characters {
-        scene.add_prepared(prepared);
+    rounds: usize,
+    steps_per_round: usize,
+) -> Result<(f64, f64, bool), Box<dyn std::error::Error>> {
+    let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n).build();
+    let pools = [pool(1)?, pool(threads)?];
+    let mut scenes = [Scene::new(), Scene::new()];
+    for scene in &mut scenes {
+        // Copies of one clip at one spot: contacts between them would only pile up (tests/character_contact.rs).
+        scene.set_character_contacts(false);
+        for _ in 0..characters {
+            scene.add_prepared(prepared);
+        }
     }
     let h = 1.0 / 120.0;
-    pool.install(|| -> Result<(f64, u64), flinch::scene::SceneError> {
-        scene.step(h)?;
-        let t0 = Instant::now();
-        for _ in 0..steps {
-            scene.step(h)?;
-        }
-        let t = t0.elapsed().as_secs_f64() / steps as f64;
-        let hash = scene
+    let mut timed = |k: usize, steps: usize| -> Result<f64, flinch::scene::SceneError> {
+        let scene = &mut scenes[k];
+        pools[k].install(|| {
+            let t0 = Instant::now();
+            for _ in 0..steps {
+                scene.step(h)?;
+            }
+            Ok(t0.elapsed().as_secs_f64())
+        })
+    };
+    timed(0, 1)?;
+    timed(1, 1)?;
+    let (mut total_one, mut ratios) = (0.0, Vec::with_capacity(rounds));
+    for _ in 0..rounds {
+        let one = timed(0, steps_per_round)?;
+        let all = timed(1, steps_per_round)?;
+        total_one += one;
+        ratios.push(one / all);
+    }
+    ratios.sort_by(f64::total_cmp);
+    let hash = |scene: &Scene| {
+        scene
             .characters()
-            .fold(0u64, |a, (_, c)| a.rotate_left(7) ^ c.state_hash());
-        Ok((t, hash))
-    })
-    .map_err(Into::into)
+            .fold(0u64, |a, (_, c)| a.rotate_left(7) ^ c.state_hash())
+    };
+    Ok((
+        total_one / (rounds * steps_per_round) as f64,
+        ratios[rounds / 2],
+        hash(&scenes[0]) == hash(&scenes[1]),
+    ))
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -191,23 +216,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     println!("figure character_new_us {:.1} us", new * 1e6);
 
-    // A 200-character crowd of the walk, on one core and on all.
+    // A 200-character crowd of the walk, on one core and on all, in alternating rounds.
     const CROWD: usize = 200;
-    const STEPS: usize = 60;
-    let (one, hash_one) = scene_step_time(&prepared, CROWD, 1, STEPS)?;
-    let (all, hash_all) = scene_step_time(&prepared, CROWD, cores, STEPS)?;
+    const ROUNDS: usize = 15;
+    const STEPS_PER_ROUND: usize = 4;
+    let (one, speedup, identical) =
+        scene_step_times(&prepared, CROWD, cores, ROUNDS, STEPS_PER_ROUND)?;
     println!(
-        "{CROWD} characters at 120 Hz: {:.2} ms per scene step on 1 thread, {:.2} ms on {cores} threads \
-         (identical states: {}); the machine is shared with other jobs, so timings are noisy",
+        "{CROWD} characters at 120 Hz: {:.2} ms per scene step on 1 thread, {:.2}× faster on {cores} threads \
+         (median of {ROUNDS} alternating rounds of {STEPS_PER_ROUND} steps; identical states: {identical}); the \
+         machine is shared with other jobs, so timings are noisy",
         one * 1e3,
-        all * 1e3,
-        hash_one == hash_all
+        speedup,
     );
     println!(
         "figure scene_chars_realtime_per_core {:.0} characters",
         CROWD as f64 * h / one
     );
-    println!("figure scene_parallel_speedup {:.2} x", one / all);
+    println!("figure scene_parallel_speedup {speedup:.2} x");
     println!("figure scene_cores {cores} cores");
     Ok(())
 }
