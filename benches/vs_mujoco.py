@@ -9,10 +9,11 @@
    forces, integration; contacts are disabled in the export).
 3. Runs the `step_speed` example binary (`--json`) for flinch's `Character::step` of the same character
    (kinematic root, no contacts), right after, in the same run.
-4. Repeats 2–3 (the export once) for `--rounds` rounds. A shared VM's speed changes by up to 2× within seconds,
-   so one MuJoCo timing and one flinch timing taken apart can catch different speeds: single rounds read ratios
-   from 0.86 to 1.41 within one minute. Each round's ratio compares timings taken within a second of each other;
-   the median over the rounds is the figure, and the spread is printed beside it.
+4. Repeats 2–3 (the export once) for `--rounds` rounds. A shared VM's speed changes by up to 2× within a
+   second, so a MuJoCo timing and a flinch timing taken one after the other can catch different speeds: single
+   runs of this script read ratios from 0.86 to 1.41 within two minutes. Each round's ratio compares timings
+   taken within a second of each other; the median over the rounds is the figure, and the spread of the rounds'
+   ratios is printed beside it.
 
 Needs `pip install mujoco` and a release build of the binaries:
     cargo build --release --bin flinch --example step_speed
@@ -141,6 +142,7 @@ def time_flinch(step_speed, batches):
         text=True,
     )
     return json.loads(run.stdout.strip().splitlines()[-1])
+
 
 if __name__ == "__main__":
     main()
