@@ -2,14 +2,15 @@
 //! 16 walkers (half of them streamed), and whether the two runs agree to the bit.
 //!
 //! The two scenes are stepped in alternating rounds (one on a 1-thread pool, one on an all-cores pool) and the
-//! figure is the median of the rounds' ratios: a shared VM's speed changes by up to 2× within a second, and two
-//! whole runs one after the other could catch two speeds.
+//! figure is the median of the rounds' speedups (`common::rounds`).
 //! `cargo run --release --example scene_parallel`
 
 use std::time::Instant;
 
 use flinch::control::{Character, CharacterConfig};
 use flinch::scene::{CharacterKey, Scene};
+
+mod common;
 
 const CHARACTERS: usize = 16;
 const ROUNDS: usize = 20;
@@ -66,18 +67,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n).build();
     let pools = [pool(1)?, pool(cores)?];
     let mut scenes = [crowd()?, crowd()?];
-    let (mut total, mut ratios) = ([0.0; 2], Vec::with_capacity(ROUNDS));
-    for _ in 0..ROUNDS {
-        let mut seconds = [0.0; 2];
-        for (k, ((scene, streamed), pool)) in scenes.iter_mut().zip(&pools).enumerate() {
-            seconds[k] = pool.install(|| {
-                simulate(scene, streamed, STEPS_PER_ROUND).map_err(|e| e.to_string())
-            })?;
-            total[k] += seconds[k];
-        }
-        ratios.push(seconds[0] / seconds[1]);
-    }
-    ratios.sort_by(f64::total_cmp);
+    let (total, speedup) = common::rounds::alternating(ROUNDS, |k| {
+        let (scene, streamed) = &mut scenes[k];
+        pools[k].install(|| simulate(scene, streamed, STEPS_PER_ROUND).map_err(|e| e.to_string()))
+    })?;
     let steps = ROUNDS * STEPS_PER_ROUND;
     println!(
         "{CHARACTERS} characters, {steps} steps at 120 Hz in {ROUNDS} alternating rounds: 1 thread {:.1} ms, \
@@ -90,7 +83,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "figure scene_step_us_per_character {:.2} us",
         total[0] / (steps * CHARACTERS) as f64 * 1e6
     );
-    println!("figure scene_parallel_speedup {:.2} x", ratios[ROUNDS / 2]);
+    println!("figure scene_parallel_speedup {speedup:.2} x");
     println!("figure scene_parallel_cores {cores} cores");
     Ok(())
 }

@@ -27,6 +27,8 @@ use flinch::io::{ImportOptions, load_embedded_walk};
 use flinch::model::Model;
 use flinch::scene::Scene;
 
+mod common;
+
 /// Counts net live heap bytes over all threads (the example measures with nothing else running).
 struct Counting;
 
@@ -74,11 +76,9 @@ fn median_time(runs: usize, mut f: impl FnMut()) -> f64 {
 }
 
 /// A crowd of `characters` copies of `prepared` as two scenes, one stepped on a 1-thread pool and one on a
-/// `threads`-thread pool, in alternating rounds of `steps_per_round` steps (after one untimed step each). A
-/// shared VM's speed changes by up to 2× within a second, so a single 1-thread run followed by one all-cores run
-/// can catch two speeds; each round's ratio compares two runs a few milliseconds apart. Returns the mean
-/// seconds per scene step on one thread, the median over the rounds of (1-thread time / all-cores time), and
-/// whether both scenes end in bit-identical states.
+/// `threads`-thread pool, in alternating rounds of `steps_per_round` steps (after one untimed step each;
+/// `common::rounds`). Returns the mean seconds per scene step on one thread, the median over the rounds of
+/// (1-thread time / all-cores time), and whether both scenes end in bit-identical states.
 fn scene_step_times(
     prepared: &Arc<PreparedClip>,
     characters: usize,
@@ -109,22 +109,15 @@ fn scene_step_times(
     };
     timed(0, 1)?;
     timed(1, 1)?;
-    let (mut total_one, mut ratios) = (0.0, Vec::with_capacity(rounds));
-    for _ in 0..rounds {
-        let one = timed(0, steps_per_round)?;
-        let all = timed(1, steps_per_round)?;
-        total_one += one;
-        ratios.push(one / all);
-    }
-    ratios.sort_by(f64::total_cmp);
+    let (total, speedup) = common::rounds::alternating(rounds, |k| timed(k, steps_per_round))?;
     let hash = |scene: &Scene| {
         scene
             .characters()
             .fold(0u64, |a, (_, c)| a.rotate_left(7) ^ c.state_hash())
     };
     Ok((
-        total_one / (rounds * steps_per_round) as f64,
-        ratios[rounds / 2],
+        total[0] / (rounds * steps_per_round) as f64,
+        speedup,
         hash(&scenes[0]) == hash(&scenes[1]),
     ))
 }

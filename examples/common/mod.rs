@@ -5,6 +5,7 @@ pub mod contact_runs;
 pub mod experiments;
 pub mod mujoco;
 pub mod plot;
+pub mod rounds;
 pub mod stress;
 pub mod two_walkers;
 pub mod worlds;

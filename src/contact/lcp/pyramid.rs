@@ -184,9 +184,23 @@ pub(crate) fn pyramid_from_formed_into(
     Ok(())
 }
 
-/// Whether `mirror` is the step's layout ([`crate::dynamics`]' `fill_pyramid_delassus`): the `nc` normals formed
-/// in order, then per contact its first `m/2` directions formed (rows `nc + k·m/2 + r`, sign +1) and the other
-/// `m/2` their negations, in the same order (m even). One pass over the map, without divisions.
+/// Writes into `mirror` the step's layout of a pyramid's rows (`fill_pyramid_delassus` in `dynamics::contact`):
+/// the `nc` normals formed in order, then per contact its first `m/2` directions formed (rows `nc + k·m/2 + r`,
+/// sign +1) and the other `m/2` their negations, in the same order.
+pub(crate) fn step_mirror_into(mirror: &mut Vec<(usize, f64)>, nc: usize, m: usize) {
+    let half = m / 2;
+    mirror.clear();
+    mirror.extend((0..nc).map(|i| (i, 1.0)));
+    for k in 0..nc {
+        let first = nc + k * half;
+        for sign in [1.0, -1.0] {
+            mirror.extend((0..half).map(|r| (first + r, sign)));
+        }
+    }
+}
+
+/// Whether `mirror` is the layout [`step_mirror_into`] writes (m even). One pass over the map, without
+/// divisions.
 fn is_step_mirror(mirror: &[(usize, f64)], nc: usize, m: usize) -> bool {
     let half = m / 2;
     if m != 2 * half || mirror.len() != nc * (1 + m) {
@@ -276,13 +290,14 @@ mod tests {
         let formed = DMatrix::from_fn(nf, nf, |i, j| {
             ((i * 7 + j * 3) % 11) as f64 * 0.37 - 1.3 + if i == j { 5.0 } else { 0.0 }
         });
-        let mut mirror: Vec<(usize, f64)> = (0..nc).map(|i| (i, 1.0)).collect();
-        for k in 0..nc {
-            for r in 0..m {
-                let sign = if r < half { 1.0 } else { -1.0 };
-                mirror.push((nc + k * half + r % half, sign));
-            }
-        }
+        let mut mirror = Vec::new();
+        step_mirror_into(&mut mirror, nc, m);
+        // The normals, then per contact two formed directions and their negations.
+        assert_eq!(mirror[..nc], [(0, 1.0), (1, 1.0), (2, 1.0)]);
+        assert_eq!(
+            mirror[nc + m..nc + 2 * m],
+            [(5, 1.0), (6, 1.0), (5, -1.0), (6, -1.0)]
+        );
         assert!(is_step_mirror(&mirror, nc, m));
         // The whole Delassus matrix the map stands for, assembled through the general (identity) map.
         let n = nc * (1 + m);

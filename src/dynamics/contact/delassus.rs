@@ -6,6 +6,7 @@ use nalgebra::{DMatrix, Matrix6, Vector6};
 
 use super::ContactState;
 use super::rows::OtherPart;
+use crate::contact::lcp::pyramid::step_mirror_into;
 use crate::contact::lcp::zeroed_matrix;
 use crate::dynamics::system::SaddlePointSolver;
 use crate::math::dispatch::with_avx2;
@@ -87,20 +88,7 @@ impl ContactState {
         let half = m / 2;
         let stored = |i: usize| sel.map_or(i, |s| s[i]);
         let mut mirror = std::mem::take(&mut self.delassus_mirror);
-        mirror.clear();
-        mirror.extend((0..nc).map(|i| (i, 1.0)));
-        for k in 0..nc {
-            // `r % half` without a division per row.
-            let mut formed_row = 0;
-            for r in 0..m {
-                let sign = if r < half { 1.0 } else { -1.0 };
-                mirror.push((nc + k * half + formed_row, sign));
-                formed_row += 1;
-                if formed_row == half {
-                    formed_row = 0;
-                }
-            }
-        }
+        step_mirror_into(&mut mirror, nc, m);
         let mut formed = std::mem::take(&mut self.delassus_formed);
         formed.clear();
         formed.extend((0..nc).map(stored));
