@@ -3,29 +3,32 @@
 
 1. Exports the embedded walk character (the demo clip, samples/data/cmu_02_01_walk.bvh) with
    `flinch export-mjcf -o DIR` (120 Hz reference: MuJoCo's timestep is 1/120 s).
-2. Times mujoco.mj_step on DIR/character.xml from the keyframe `sample0`, with the Euler and the implicitfast
-   integrator: the median over batches of the mean µs per step in a batch of 200 steps taken by one
-   `mj_step(..., nstep=200)` call (a whole forward step: kinematics, mass matrix and its factorisation, passive
-   forces, integration; contacts are disabled in the export).
-3. Runs the `step_speed` example binary (`--json`) for flinch's `Character::step` of the same character
-   (kinematic root, no contacts), right after, in the same run.
-4. Repeats 2–3 (the export once) for `--rounds` rounds. A shared VM's speed changes by up to 2× within a
-   second, so a MuJoCo timing and a flinch timing taken one after the other can catch different speeds: single
-   runs of this script read ratios from 0.86 to 1.41 within two minutes. Each round's ratio compares timings
-   taken within a second of each other; the median over the rounds is the figure, and the spread of the rounds'
-   ratios is printed beside it.
+2. Loads DIR/character.xml twice, with the Euler and the implicitfast integrator, and starts the `step_speed`
+   example binary in `--serve` mode: flinch's `Character::step` of the same character (kinematic root, no
+   contacts), timed on request in the same process for the whole run.
+3. Times `--rounds` rounds. A round is one batch of `--steps` steps of each of the three, in an order that turns
+   from round to round: MuJoCo by one `mj_step(..., nstep=N)` call from the keyframe `sample0` (a whole forward
+   step: kinematics, mass matrix and its factorisation, passive forces, integration; contacts are disabled in the
+   export), flinch by a request to the server. A round takes a few milliseconds, so its three timings see the
+   same VM speed; a shared VM's speed changes by up to 2x within a second, and timings taken seconds apart
+   (whole runs one after the other) read ratios from 0.86 to 1.41 within two minutes.
+4. The figure is the median over the rounds of the round's ratio; the quartiles of those ratios are printed
+   beside it, with each side's median and its fastest 5 % of batches.
+
+The process, and so the server, is pinned to one CPU: a VM's virtual CPUs run at different speeds from moment to
+moment, and with the two sides on different CPUs the same script read 0.87 to 1.41 in one minute; pinned, six runs
+read 1.245 to 1.290 (docs/performance.md, "Beside MuJoCo on one CPU").
 
 Needs `pip install mujoco` and a release build of the binaries:
     cargo build --release --bin flinch --example step_speed
-Usage: python3 benches/vs_mujoco.py [--target-dir DIR] [--batches N] [--rounds N]
+Usage: python3 benches/vs_mujoco.py [--target-dir DIR] [--steps N] [--rounds N]
 Prints `figure mujoco_step_us` (the faster of the two integrators), `figure mujoco_euler_step_us`,
 `figure mujoco_implicitfast_step_us`, `figure flinch_step_us` (medians over the rounds) and
-`figure speed_ratio_vs_mujoco` (the median over the rounds of MuJoCo µs / flinch µs: above 1 means flinch is
+`figure speed_ratio_vs_mujoco` (the median over the rounds of MuJoCo us / flinch us: above 1 means flinch is
 faster).
 """
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -48,34 +51,70 @@ def binary(target_dir, *parts):
     return path
 
 
-STEPS_PER_BATCH = 200
+class MujocoBatches:
+    """Batches of mj_step on one model with one integrator, each from the keyframe `sample0`."""
 
+    def __init__(self, xml, integrator):
+        self.model = mujoco.MjModel.from_xml_path(xml)
+        self.model.opt.integrator = integrator
+        self.data = mujoco.MjData(self.model)
+        self.key = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_KEY, "sample0")
+        self.time(240)
 
-def time_mujoco(xml, integrator, batches):
-    model = mujoco.MjModel.from_xml_path(xml)
-    model.opt.integrator = integrator
-    data = mujoco.MjData(model)
-    key = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_KEY, "sample0")
-
-    def restart():
-        if key >= 0:
-            mujoco.mj_resetDataKeyframe(model, data, key)
+    def time(self, steps):
+        """Mean us per step of one batch. The character falls freely (no actuators, no contacts), so every batch
+        restarts from the keyframe and the state stays sane; one call steps the whole batch (`nstep`), so no
+        Python call overhead (about 0.3 us) is charged to MuJoCo's step."""
+        if self.key >= 0:
+            mujoco.mj_resetDataKeyframe(self.model, self.data, self.key)
         else:
-            mujoco.mj_resetData(model, data)
-
-    restart()
-    for _ in range(240):
-        mujoco.mj_step(model, data)
-
-    # The character falls freely (no actuators, no contacts): restart every batch so the state stays sane. One
-    # call steps the whole batch (`nstep`), so no Python call overhead (≈ 0.3 µs) is charged to MuJoCo's step.
-    samples = []
-    for _ in range(batches):
-        restart()
+            mujoco.mj_resetData(self.model, self.data)
         t0 = time.perf_counter()
-        mujoco.mj_step(model, data, nstep=STEPS_PER_BATCH)
-        samples.append((time.perf_counter() - t0) * 1e6 / STEPS_PER_BATCH)
-    return statistics.median(samples), model
+        mujoco.mj_step(self.model, self.data, nstep=steps)
+        return (time.perf_counter() - t0) * 1e6 / steps
+
+
+class FlinchServer:
+    """`step_speed --serve`: flinch's contact-free step timed on request (the timing is taken inside the binary,
+    so the pipe's latency is not charged to the step)."""
+
+    def __init__(self, step_speed):
+        self.process = subprocess.Popen(
+            [step_speed, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.expect("ready")
+
+    def expect(self, word):
+        line = self.process.stdout.readline().strip()
+        if line != word:
+            self.close()
+            sys.exit(f"step_speed --serve: expected {word!r}, got {line!r}")
+
+    def time(self, steps):
+        self.process.stdin.write(f"{steps}\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline().strip()
+        try:
+            return float(line)
+        except ValueError:
+            self.close()
+            sys.exit(f"step_speed --serve: expected a time, got {line!r}")
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def pin_to_one_cpu():
+    """Pins this process, and so the server it starts, to one CPU: a VM's virtual CPUs run at different speeds
+    from moment to moment, so the two sides must take turns on the same one."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def quartiles(values):
+    q = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
+    return q[0], q[2]
 
 
 def main():
@@ -85,63 +124,61 @@ def main():
         default=os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")),
         help="cargo target directory holding release/flinch and release/examples/step_speed",
     )
-    parser.add_argument("--batches", type=int, default=41)
-    parser.add_argument("--rounds", type=int, default=7, help="MuJoCo/flinch rounds (odd: a true median)")
+    parser.add_argument("--steps", type=int, default=200, help="steps per batch")
+    parser.add_argument("--rounds", type=int, default=301, help="rounds of one batch each (odd: a true median)")
     args = parser.parse_args()
-    if args.rounds < 1 or args.batches < 1:
-        sys.exit("--rounds and --batches must be at least 1")
+    if args.rounds < 1 or args.steps < 1:
+        sys.exit("--rounds and --steps must be at least 1")
     flinch = binary(args.target_dir, "flinch")
     step_speed = binary(args.target_dir, "examples", "step_speed")
 
-    rounds = []
+    pin_to_one_cpu()
     with tempfile.TemporaryDirectory() as out:
         subprocess.run([flinch, "export-mjcf", "-o", out], check=True, stdout=subprocess.DEVNULL)
         xml = os.path.join(out, "character.xml")
-        for r in range(args.rounds):
-            euler, model = time_mujoco(xml, mujoco.mjtIntegrator.mjINT_EULER, args.batches)
-            implicitfast, _ = time_mujoco(xml, mujoco.mjtIntegrator.mjINT_IMPLICITFAST, args.batches)
-            figures = time_flinch(step_speed, args.batches)
-            flinch_us = figures["step_us"]
-            ratio = min(euler, implicitfast) / flinch_us
-            print(
-                f"round {r + 1}/{args.rounds}: MuJoCo Euler {euler:.2f} us, implicitfast {implicitfast:.2f} us; "
-                f"flinch {flinch_us:.2f} us; ratio {ratio:.3f}",
-                flush=True,
-            )
-            rounds.append((euler, implicitfast, flinch_us, ratio))
-    euler, implicitfast, flinch_us, ratio = (statistics.median(col) for col in zip(*rounds))
-    ratios = sorted(r[3] for r in rounds)
-    mujoco_us = min(euler, implicitfast)
+        euler = MujocoBatches(xml, mujoco.mjtIntegrator.mjINT_EULER)
+        implicitfast = MujocoBatches(xml, mujoco.mjtIntegrator.mjINT_IMPLICITFAST)
+    server = FlinchServer(step_speed)
+    sides = [euler.time, implicitfast.time, server.time]
+    rounds = []
+    for r in range(args.rounds):
+        timings = [0.0, 0.0, 0.0]
+        # The order turns every round, so no side always runs first (after the other's caches) or last.
+        for i in range(3):
+            side = (r + i) % 3
+            timings[side] = sides[side](args.steps)
+        rounds.append((*timings, min(timings[0], timings[1]) / timings[2]))
+        if (r + 1) % 50 == 0 or r + 1 == args.rounds:
+            print(f"{r + 1}/{args.rounds} rounds", file=sys.stderr, flush=True)
+    server.close()
+
+    euler_us, implicitfast_us, flinch_us, ratio = (statistics.median(col) for col in zip(*rounds))
+    ratios = [r[3] for r in rounds]
+    low, high = quartiles(ratios)
+    mujoco_us = min(euler_us, implicitfast_us)
+    model = euler.model
     print(
         f"character: flinch's export of the embedded walk, nbody={model.nbody - 1} nv={model.nv}, "
-        f"timestep {model.opt.timestep:.6f} s, mujoco {mujoco.__version__}; flinch {figures['bodies']} bodies"
+        f"timestep {model.opt.timestep:.6f} s, mujoco {mujoco.__version__}"
     )
-    print(f"MuJoCo mj_step, median of {args.rounds} rounds: Euler {euler:.2f} us, implicitfast {implicitfast:.2f} us")
-    print(f"flinch Character::step (kinematic root, no contacts), median of {args.rounds} rounds: {flinch_us:.2f} us")
-    print(f"ratio per round: {ratios[0]:.3f} … {ratios[-1]:.3f}")
-    # Each side at its fastest round: what the two compare to when the VM runs at full speed for both.
-    fastest_mujoco = min(min(r[0], r[1]) for r in rounds)
-    fastest_flinch = min(r[2] for r in rounds)
+    print(f"{args.rounds} rounds of {args.steps} steps per side, in turning order")
+    print(f"MuJoCo mj_step, median of the rounds: Euler {euler_us:.2f} us, implicitfast {implicitfast_us:.2f} us")
+    print(f"flinch Character::step (kinematic root, no contacts), median of the rounds: {flinch_us:.2f} us")
     print(
-        f"fastest rounds: MuJoCo {fastest_mujoco:.2f} us, flinch {fastest_flinch:.2f} us, "
-        f"ratio {fastest_mujoco / fastest_flinch:.3f}"
+        f"ratio per round: quartiles {low:.3f} / {high:.3f}, range {min(ratios):.3f} … {max(ratios):.3f}, "
+        f"above 1.2 in {sum(q > 1.2 for q in ratios)} of {len(ratios)}"
     )
-    print(f"figure mujoco_euler_step_us {euler:.2f} us")
-    print(f"figure mujoco_implicitfast_step_us {implicitfast:.2f} us")
+    # Each side's fastest 5 % of batches: what the two compare to when the VM runs at full speed for both.
+    fast = [sorted(col)[len(col) // 20] for col in list(zip(*rounds))[:3]]
+    print(
+        f"fastest 5 % of batches: MuJoCo Euler {fast[0]:.2f} us, implicitfast {fast[1]:.2f} us, "
+        f"flinch {fast[2]:.2f} us, ratio {min(fast[:2]) / fast[2]:.3f}"
+    )
+    print(f"figure mujoco_euler_step_us {euler_us:.2f} us")
+    print(f"figure mujoco_implicitfast_step_us {implicitfast_us:.2f} us")
     print(f"figure mujoco_step_us {mujoco_us:.2f} us")
     print(f"figure flinch_step_us {flinch_us:.2f} us")
     print(f"figure speed_ratio_vs_mujoco {ratio:.3f} ratio")
-
-
-def time_flinch(step_speed, batches):
-    """flinch's figures from one `step_speed --json --only free` run (its last output line)."""
-    run = subprocess.run(
-        [step_speed, "--json", "--only", "free", "--batches", str(batches)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(run.stdout.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":

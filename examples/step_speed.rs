@@ -14,11 +14,15 @@
 //! would be; the `set_contacts` call itself is timed with the step). `--json` prints the figures as one JSON
 //! object instead (for `benches/vs_mujoco.py`).
 //!
+//! `--serve` times the contact-free step on request, for `benches/vs_mujoco.py`, which alternates it with MuJoCo's
+//! in short batches: after the warm-up it prints `ready`, then answers each line `N` read from standard input
+//! with the mean µs per step of `N` more steps (the clip restarted whenever it ends), until standard input ends.
+//!
 //! `--fingerprint` prints, instead of timing, one hash per figure's setup: every body's exact state
 //! (`Character::state_hash`) folded over 600 steps from the start. An optimisation that should not change any
 //! result must leave all three unchanged (compare with the build before it).
 //!
-//! `cargo run --release --example step_speed [-- --steps N --batches N --json --fingerprint --no-avx2]`
+//! `cargo run --release --example step_speed [-- --steps N --batches N --json --fingerprint --serve --no-avx2]`
 //! (`--no-avx2` runs the baseline kernels instead of their AVX2 copies, `flinch::math::dispatch`).
 
 use std::time::Instant;
@@ -36,6 +40,7 @@ fn main() {
     let mut batches = 41usize;
     let mut json = false;
     let mut fingerprint = false;
+    let mut serve = false;
     let mut only = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -49,11 +54,12 @@ fn main() {
             "--batches" => batches = value("--batches").max(1),
             "--json" => json = true,
             "--fingerprint" => fingerprint = true,
+            "--serve" => serve = true,
             // The baseline (SSE2) kernels instead of their AVX2 copies: the same results, for measuring the copies.
             "--no-avx2" => flinch::math::dispatch::set_avx2(false),
             "--only" => only = args.next(),
             other => panic!(
-                "unknown argument {other} (--steps N, --batches N, --json, --fingerprint, --no-avx2, --only free|contacts|pgs)"
+                "unknown argument {other} (--steps N, --batches N, --json, --fingerprint, --serve, --no-avx2, --only free|contacts|pgs)"
             ),
         }
     }
@@ -106,6 +112,10 @@ fn main() {
             }
             println!("fingerprint {name} {hash:016x}");
         }
+        return;
+    }
+    if serve {
+        serve_free_steps(&mut free, &start, h);
         return;
     }
     // `--only` (for profiling) skips the other figure: it is printed as 0.
@@ -263,6 +273,47 @@ fn time_steps(
         .collect();
     samples.sort_by(f64::total_cmp);
     samples[samples.len() / 2]
+}
+
+/// `--serve`: after the warm-up prints `ready`; then, for each line `N` of standard input, steps the contact-free
+/// character `N` times and prints the mean µs per step (one line, flushed), until standard input ends. A line that
+/// is not a positive integer is answered with `error: ...` and skipped.
+fn serve_free_steps(c: &mut Character, start: &CharacterState, h: f64) {
+    use std::io::{BufRead, Write};
+    for _ in 0..240 {
+        restart_at_end(c, start);
+        step(c, h);
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let answer = |out: &mut std::io::StdoutLock<'_>, line: &str| {
+        writeln!(out, "{line}")
+            .and_then(|_| out.flush())
+            .expect("write to standard output");
+    };
+    answer(&mut out, "ready");
+    for line in std::io::stdin().lock().lines() {
+        let line = line.expect("read standard input");
+        let Ok(n) = line.trim().parse::<usize>() else {
+            answer(
+                &mut out,
+                &format!("error: expected a step count, got {line:?}"),
+            );
+            continue;
+        };
+        if n == 0 {
+            answer(&mut out, "error: the step count must be positive");
+            continue;
+        }
+        let mut total = 0.0;
+        for _ in 0..n {
+            restart_at_end(c, start);
+            let t0 = Instant::now();
+            std::hint::black_box(c.step(h).expect("step"));
+            total += t0.elapsed().as_secs_f64();
+        }
+        answer(&mut out, &format!("{:.4}", total * 1e6 / n as f64));
+    }
 }
 
 /// Four static contacts per foot at the corners of its sole: for each capsule end of the foot body, the points
