@@ -12,7 +12,7 @@
 //! `--steps` steps (default 200), after a warm-up, the clip restarted whenever it ends. The sole corners are
 //! recomputed every step from the feet's capsules (outside the timed region the way a caller's collision query
 //! would be; the `set_contacts` call itself is timed with the step). `--json` prints the figures as one JSON
-//! object instead (for `benches/vs_mujoco.py`).
+//! object instead (for scripts).
 //!
 //! `--serve` times the contact-free step on request, for `benches/vs_mujoco.py`, which alternates it with MuJoCo's
 //! in short batches: after the warm-up it prints `ready`, then answers each line `N` read from standard input
@@ -241,6 +241,21 @@ fn step(c: &mut Character, h: f64) -> flinch::dynamics::StepReport {
     r
 }
 
+/// The 240 steps before any timing (caches, branch history, the Lemke basis), with `before` as in [`time_steps`].
+fn warm_up(
+    c: &mut Character,
+    start: &CharacterState,
+    h: f64,
+    before: &mut impl FnMut(&mut Character, bool),
+) {
+    for _ in 0..240 {
+        restart_at_end(c, start);
+        before(c, false);
+        before(c, true);
+        step(c, h);
+    }
+}
+
 /// Median over `batches` of the mean µs per step of `steps` steps; `before(c, timed)` runs before each step,
 /// first untimed (`timed` false), then inside the timed region (`timed` true).
 fn time_steps(
@@ -251,12 +266,7 @@ fn time_steps(
     batches: usize,
     mut before: impl FnMut(&mut Character, bool),
 ) -> f64 {
-    for _ in 0..240 {
-        restart_at_end(c, start);
-        before(c, false);
-        before(c, true);
-        step(c, h);
-    }
+    warm_up(c, start, h, &mut before);
     let mut samples: Vec<f64> = (0..batches)
         .map(|_| {
             let mut total = 0.0;
@@ -280,10 +290,7 @@ fn time_steps(
 /// is not a positive integer is answered with `error: ...` and skipped.
 fn serve_free_steps(c: &mut Character, start: &CharacterState, h: f64) {
     use std::io::{BufRead, Write};
-    for _ in 0..240 {
-        restart_at_end(c, start);
-        step(c, h);
-    }
+    warm_up(c, start, h, &mut |_, _| {});
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let answer = |out: &mut std::io::StdoutLock<'_>, line: &str| {
