@@ -14,9 +14,10 @@
 //! would be; the `set_contacts` call itself is timed with the step). `--json` prints the figures as one JSON
 //! object instead (for scripts).
 //!
-//! `--serve` times the contact-free step on request, for `benches/vs_mujoco.py`, which alternates it with MuJoCo's
-//! in short batches: after the warm-up it prints `ready`, then answers each line `N` read from standard input
-//! with the mean µs per step of `N` more steps (the clip restarted whenever it ends), until standard input ends.
+//! `--serve` times steps on request, for `benches/vs_mujoco.py`, which alternates them with MuJoCo's in short
+//! batches: after the warm-up it prints `ready`, then answers each line `free N` (or `N`) or `contacts N` read from
+//! standard input with the mean µs per step of `N` more steps of that figure's character (the clip restarted
+//! whenever it ends), until standard input ends.
 //!
 //! `--fingerprint` prints, instead of timing, one hash per figure's setup: every body's exact state
 //! (`Character::state_hash`) folded over 600 steps from the start. An optimisation that should not change any
@@ -115,7 +116,7 @@ fn main() {
         return;
     }
     if serve {
-        serve_free_steps(&mut free, &start, h);
+        serve_steps(&mut free, &mut pressed, &feet, &start, h);
         return;
     }
     // `--only` (for profiling) skips the other figure: it is printed as 0.
@@ -127,24 +128,26 @@ fn main() {
     };
     let mut report = ContactSummary::default();
     let step_contacts8_us = if run("contacts") {
-        time_steps(&mut pressed, &start, h, steps, batches, |c, timed| {
-            if timed {
-                c.set_contacts(&contacts, &[]).expect("contacts");
-            } else {
-                sole_contacts(c, &feet, &mut contacts);
-            }
-        })
+        time_steps(
+            &mut pressed,
+            &start,
+            h,
+            steps,
+            batches,
+            pressing(&feet, &mut contacts),
+        )
     } else {
         0.0
     };
     let step_contacts8_pgs_us = if run("pgs") {
-        time_steps(&mut pgs, &start, h, steps, batches, |c, timed| {
-            if timed {
-                c.set_contacts(&contacts, &[]).expect("contacts");
-            } else {
-                sole_contacts(c, &feet, &mut contacts);
-            }
-        })
+        time_steps(
+            &mut pgs,
+            &start,
+            h,
+            steps,
+            batches,
+            pressing(&feet, &mut contacts),
+        )
     } else {
         0.0
     };
@@ -268,29 +271,60 @@ fn time_steps(
 ) -> f64 {
     warm_up(c, start, h, &mut before);
     let mut samples: Vec<f64> = (0..batches)
-        .map(|_| {
-            let mut total = 0.0;
-            for _ in 0..steps {
-                restart_at_end(c, start);
-                before(c, false);
-                let t0 = Instant::now();
-                before(c, true);
-                std::hint::black_box(c.step(h).expect("step"));
-                total += t0.elapsed().as_secs_f64();
-            }
-            total * 1e6 / steps as f64
-        })
+        .map(|_| time_batch(c, start, h, steps, &mut before))
         .collect();
     samples.sort_by(f64::total_cmp);
     samples[samples.len() / 2]
 }
 
-/// `--serve`: after the warm-up prints `ready`; then, for each line `N` of standard input, steps the contact-free
-/// character `N` times and prints the mean µs per step (one line, flushed), until standard input ends. A line that
-/// is not a positive integer is answered with `error: ...` and skipped.
-fn serve_free_steps(c: &mut Character, start: &CharacterState, h: f64) {
+/// The mean µs per step of `steps` steps, `before` as in [`time_steps`] (its `timed` call inside the timing).
+fn time_batch(
+    c: &mut Character,
+    start: &CharacterState,
+    h: f64,
+    steps: usize,
+    before: &mut impl FnMut(&mut Character, bool),
+) -> f64 {
+    let mut total = 0.0;
+    for _ in 0..steps {
+        restart_at_end(c, start);
+        before(c, false);
+        let t0 = Instant::now();
+        before(c, true);
+        std::hint::black_box(c.step(h).expect("step"));
+        total += t0.elapsed().as_secs_f64();
+    }
+    total * 1e6 / steps as f64
+}
+
+/// The `before` of the contact figures: the sole corners recomputed untimed, set with `set_contacts` timed.
+fn pressing<'a>(
+    feet: &'a [usize],
+    contacts: &'a mut Vec<ContactPoint>,
+) -> impl FnMut(&mut Character, bool) + 'a {
+    move |c, timed| {
+        if timed {
+            c.set_contacts(contacts, &[]).expect("contacts");
+        } else {
+            sole_contacts(c, feet, contacts);
+        }
+    }
+}
+
+/// `--serve`: after the warm-up of both characters prints `ready`; then answers each line of standard input,
+/// `free N` (or just `N`) or `contacts N`, with the mean µs per step of `N` more steps of that figure's character
+/// (one line, flushed), until standard input ends. Any other line is answered with `error: ...` and skipped.
+fn serve_steps(
+    free: &mut Character,
+    pressed: &mut Character,
+    feet: &[usize],
+    start: &CharacterState,
+    h: f64,
+) {
     use std::io::{BufRead, Write};
-    warm_up(c, start, h, &mut |_, _| {});
+    let mut contacts = Vec::with_capacity(8);
+    warm_up(free, start, h, &mut |_, _| {});
+    warm_up(pressed, start, h, &mut pressing(feet, &mut contacts));
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let answer = |out: &mut std::io::StdoutLock<'_>, line: &str| {
@@ -301,25 +335,27 @@ fn serve_free_steps(c: &mut Character, start: &CharacterState, h: f64) {
     answer(&mut out, "ready");
     for line in std::io::stdin().lock().lines() {
         let line = line.expect("read standard input");
-        let Ok(n) = line.trim().parse::<usize>() else {
-            answer(
-                &mut out,
-                &format!("error: expected a step count, got {line:?}"),
-            );
-            continue;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (which, count) = match words.as_slice() {
+            [count] => ("free", *count),
+            [which, count] => (*which, *count),
+            _ => ("", ""),
         };
-        if n == 0 {
-            answer(&mut out, "error: the step count must be positive");
-            continue;
-        }
-        let mut total = 0.0;
-        for _ in 0..n {
-            restart_at_end(c, start);
-            let t0 = Instant::now();
-            std::hint::black_box(c.step(h).expect("step"));
-            total += t0.elapsed().as_secs_f64();
-        }
-        answer(&mut out, &format!("{:.4}", total * 1e6 / n as f64));
+        let steps = count.parse::<usize>().ok().filter(|&n| n > 0);
+        let us = match (which, steps) {
+            ("free", Some(n)) => time_batch(free, start, h, n, &mut |_, _| {}),
+            ("contacts", Some(n)) => {
+                time_batch(pressed, start, h, n, &mut pressing(feet, &mut contacts))
+            }
+            _ => {
+                answer(
+                    &mut out,
+                    &format!("error: expected `free N` or `contacts N` (N > 0), got {line:?}"),
+                );
+                continue;
+            }
+        };
+        answer(&mut out, &format!("{us:.4}"));
     }
 }
 
