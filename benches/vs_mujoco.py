@@ -4,23 +4,25 @@
 1. Exports the embedded walk character (the demo clip, samples/data/cmu_02_01_walk.bvh) with
    `flinch export-mjcf -o DIR` (120 Hz reference: MuJoCo's timestep is 1/120 s).
 2. Loads DIR/character.xml twice, with the Euler and the implicitfast integrator, and starts the `step_speed`
-   example binary in `--serve` mode: flinch's `Character::step` of the same character (kinematic root, no
-   contacts), timed on request in the same process for the whole run.
-3. Times `--rounds` rounds. A round is one batch of `--steps` steps of each of the three, in an order that turns
-   from round to round: MuJoCo by one `mj_step(..., nstep=N)` call from the keyframe `sample0` (a whole forward
+   example binary in `--serve` mode: flinch's `Character::step` of the same character (kinematic root), timed on
+   request by the same process for the whole run.
+3. Times `--rounds` rounds. A round is one batch of `--steps` steps of each of four sides (MuJoCo Euler,
+   MuJoCo implicitfast, flinch without contacts, flinch with 8 foot contacts), in an order that turns from round
+   to round: MuJoCo by one `mj_step(..., nstep=N)` call from the keyframe `sample0` (a whole forward
    step: kinematics, mass matrix and its factorisation, passive forces, integration; contacts are disabled in the
-   export), flinch by a request to the server. A round takes a few milliseconds, so its three timings see the
-   same VM speed; a shared VM's speed changes by up to 2x within a second, and timings taken seconds apart
+   export), flinch by a request to the server. A round takes about 30 ms, so its four timings see the same VM
+   speed; a shared VM's speed changes by up to 2x within a second, and timings taken seconds apart
    (whole runs one after the other) read ratios from 0.86 to 1.41 within two minutes.
-4. The figure is the median over the rounds of the round's ratio; the quartiles of those ratios are printed
-   beside it, with each side's median and its fastest 5 % of batches.
+4. The figure is the median over the rounds of the round's ratio (MuJoCo's faster integrator against flinch
+   without contacts); the quartiles of those ratios are printed beside it, with each side's median and its
+   fastest 5 % of batches.
 5. Each round also times a batch of flinch's step with 8 foot contacts (`step_speed`'s `step_contacts8_us`) and
    reports it in MuJoCo steps of the same round: a figure of the contact step that does not move with the VM's
    speed of the moment (its goal, 20 us, is about 2.35 MuJoCo steps at the 8.5 us MuJoCo takes at full speed).
 
 The process, and so the server, is pinned to one CPU: a VM's virtual CPUs run at different speeds from moment to
-moment, and with the two sides on different CPUs the same script read 0.87 to 1.41 in one minute; pinned, six runs
-read 1.245 to 1.290 (docs/performance.md, "Beside MuJoCo on one CPU").
+moment, and with the two sides on different CPUs the same script read 0.87 to 1.41 within minutes; pinned, fourteen
+runs read 1.245 to 1.310 (docs/performance.md, "Beside MuJoCo on one CPU").
 
 Needs `pip install mujoco` and a release build of the binaries:
     cargo build --release --bin flinch --example step_speed
@@ -79,8 +81,8 @@ class MujocoBatches:
 
 
 class FlinchServer:
-    """`step_speed --serve`: flinch's contact-free step timed on request (the timing is taken inside the binary,
-    so the pipe's latency is not charged to the step)."""
+    """`step_speed --serve`: flinch's step without contacts (`free`) or with 8 foot contacts (`contacts`), timed
+    on request (the timing is taken inside the binary, so the pipe's latency is not charged to the step)."""
 
     def __init__(self, step_speed):
         self.process = subprocess.Popen(
