@@ -11,8 +11,7 @@
 //! Each figure is the median over `--batches` batches (default 41) of the mean µs per step in a batch of
 //! `--steps` steps (default 200), after a warm-up, the clip restarted whenever it ends. The sole corners are
 //! recomputed every step from the feet's capsules (outside the timed region the way a caller's collision query
-//! would be; the `set_contacts` call itself is timed with the step). `--json` prints the figures as one JSON
-//! object instead (for scripts).
+//! would be; the `set_contacts` call itself is timed with the step).
 //!
 //! `--serve` times steps on request, for `benches/vs_mujoco.py`, which alternates them with MuJoCo's in short
 //! batches: after the warm-up it prints `ready`, then answers each line `free N` (or `N`) or `contacts N` read from
@@ -23,7 +22,7 @@
 //! (`Character::state_hash`) folded over 600 steps from the start. An optimisation that should not change any
 //! result must leave all three unchanged (compare with the build before it).
 //!
-//! `cargo run --release --example step_speed [-- --steps N --batches N --json --fingerprint --serve --no-avx2]`
+//! `cargo run --release --example step_speed [-- --steps N --batches N --fingerprint --serve --no-avx2]`
 //! (`--no-avx2` runs the baseline kernels instead of their AVX2 copies, `flinch::math::dispatch`).
 
 use std::time::Instant;
@@ -39,7 +38,6 @@ const FEET: [&str; 2] = ["LeftFoot", "RightFoot"];
 fn main() {
     let mut steps = 200usize;
     let mut batches = 41usize;
-    let mut json = false;
     let mut fingerprint = false;
     let mut serve = false;
     let mut only = None;
@@ -53,14 +51,13 @@ fn main() {
         match a.as_str() {
             "--steps" => steps = value("--steps").max(1),
             "--batches" => batches = value("--batches").max(1),
-            "--json" => json = true,
             "--fingerprint" => fingerprint = true,
             "--serve" => serve = true,
             // The baseline (SSE2) kernels instead of their AVX2 copies: the same results, for measuring the copies.
             "--no-avx2" => flinch::math::dispatch::set_avx2(false),
             "--only" => only = args.next(),
             other => panic!(
-                "unknown argument {other} (--steps N, --batches N, --json, --fingerprint, --serve, --no-avx2, --only free|contacts|pgs)"
+                "unknown argument {other} (--steps N, --batches N, --fingerprint, --serve, --no-avx2, --only free|contacts|pgs)"
             ),
         }
     }
@@ -105,8 +102,7 @@ fn main() {
             for _ in 0..600 {
                 restart_at_end(c, &start);
                 if touch {
-                    sole_contacts(c, &feet, &mut contacts);
-                    c.set_contacts(&contacts, &[]).expect("contacts");
+                    press_untimed_then_timed(c, &feet, &mut contacts);
                 }
                 step(c, h);
                 hash = hash.rotate_left(7) ^ c.state_hash();
@@ -154,8 +150,7 @@ fn main() {
     // One more pass to report what the contacts did (not timed).
     for _ in 0..if run("contacts") { steps } else { 0 } {
         restart_at_end(&mut pressed, &start);
-        sole_contacts(&pressed, &feet, &mut contacts);
-        pressed.set_contacts(&contacts, &[]).expect("contacts");
+        press_untimed_then_timed(&mut pressed, &feet, &mut contacts);
         let r = step(&mut pressed, h);
         report.add(&r.contacts);
         report.passes += r.post_stab.map_or(0, |p| p.iterations);
@@ -171,12 +166,6 @@ fn main() {
     for _ in 0..if run("free") { steps } else { 0 } {
         restart_at_end(&mut free, &start);
         passes += step(&mut free, h).post_stab.map_or(0, |p| p.iterations);
-    }
-    if json {
-        println!(
-            "{{\"bodies\": {bodies}, \"h\": {h}, \"step_us\": {step_us:.4}, \"step_contacts8_us\": {step_contacts8_us:.4}, \"step_contacts8_pgs_us\": {step_contacts8_pgs_us:.4}}}"
-        );
-        return;
     }
     println!(
         "embedded walk character: {bodies} bodies, h = 1/{:.0} s, kinematic root; median of {batches} batches of {steps} steps; kernels: {}",
@@ -309,6 +298,13 @@ fn pressing<'a>(
             sole_contacts(c, feet, contacts);
         }
     }
+}
+
+/// Both halves of [`pressing`] at once, for the untimed passes (fingerprints, the contact report).
+fn press_untimed_then_timed(c: &mut Character, feet: &[usize], contacts: &mut Vec<ContactPoint>) {
+    let mut press = pressing(feet, contacts);
+    press(c, false);
+    press(c, true);
 }
 
 /// `--serve`: after the warm-up of both characters prints `ready`; then answers each line of standard input,
