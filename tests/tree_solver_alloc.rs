@@ -1,5 +1,5 @@
-//! The tree solver allocates nothing in `factor` + `solve` + `inverse_blocks` once it has seen a structure. Its
-//! own test binary, because the counting allocator is global.
+//! The tree solver allocates nothing in `factor` + `solve` + `inverse_blocks` + `solve_response` once it has
+//! seen a structure. Its own test binary, because the counting allocator is global.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -94,10 +94,12 @@ fn factor_and_solve_allocate_nothing_after_the_first_call() {
         solver.solve(&a, &b, &mut x, &mut lambda);
         // The contact blocks of W (two leaves and an inner body, the Delassus pass of a contact step).
         assert!(solver.inverse_blocks(&contact_bodies, &mut w));
+        // The response to the contact impulses (the final solve of a contact step, and the pushes).
+        solver.solve_response(&a, &contact_bodies, &mut x, &mut lambda);
         let used = ALLOCATIONS.load(Ordering::SeqCst) - start;
         assert_eq!(
             used, 0,
-            "step {step}: {used} allocations in factor + solve + inverse_blocks"
+            "step {step}: {used} allocations in factor + solve + inverse_blocks + solve_response"
         );
     }
     let total = ALLOCATIONS.load(Ordering::SeqCst) - before;

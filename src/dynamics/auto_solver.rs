@@ -54,6 +54,20 @@ impl SaddlePointSolver for AutoSolver {
     fn inverse_blocks(&mut self, bodies: &[usize], out: &mut [Matrix6<f64>]) -> bool {
         !self.using_dense && self.tree.inverse_blocks(bodies, out)
     }
+
+    fn solve_response(
+        &mut self,
+        a: &[Vector6<f64>],
+        sources: &[usize],
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+    ) {
+        if self.using_dense {
+            self.dense.solve_response(a, sources, x, lambda);
+        } else {
+            self.tree.solve_response(a, sources, x, lambda);
+        }
+    }
 }
 
 #[cfg(test)]

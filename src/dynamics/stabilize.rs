@@ -210,8 +210,9 @@ pub(crate) fn post_stabilize(
             *bi = -scale * gi;
         }
         if joint_err <= tol {
-            // Only contacts are off (`err > tol`; the joints were placed on their anchors): the joint-only
-            // projection would be round-off, and the contact projection solves with `b` itself.
+            // Only contacts are off (`err > tol`; the joints were placed on their anchors): the joints' error is
+            // within the tolerance, so this projection pushes the contacts alone (`b` is left out: the push is a
+            // response solve that only substitutes the pushed legs, `contact/position.rs`).
             buf.dp.fill(Vector6::zeros());
             buf.lambda.fill(0.0);
         } else {

@@ -163,6 +163,20 @@ pub trait SaddlePointSolver {
     fn inverse_blocks(&mut self, _bodies: &[usize], _out: &mut [Matrix6<f64>]) -> bool {
         false
     }
+
+    /// [`Self::solve`] with `b = 0` and a momentum right-hand side `a` that is zero outside the bodies `sources`
+    /// (the response to wrenches on a few bodies, such as contact impulses). A solver may skip the bodies that
+    /// the wrenches cannot move; the default solves in full (allocating the zero `b`).
+    fn solve_response(
+        &mut self,
+        a: &[Vector6<f64>],
+        _sources: &[usize],
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+    ) {
+        let zero = vec![0.0; lambda.len()];
+        self.solve(a, &zero, x, lambda);
+    }
 }
 
 /// Dense LU of the whole system: O((6n + m)³). The test oracle, and the path for graphs with loops.

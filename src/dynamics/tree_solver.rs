@@ -118,6 +118,8 @@ pub struct TreeSolver {
     blk_zero: Vec<bool>,
     /// Position of each body in the elimination order.
     pos_of: Vec<usize>,
+    /// A zero constraint right-hand side (the response solve's `b`).
+    zero_b: Vec<f64>,
     constraint_rows: usize,
     factored: bool,
 }
@@ -179,6 +181,7 @@ impl TreeSolver {
         self.yb = vec![Vector6::zeros(); len];
         self.z = vec![Vector6::zeros(); pivots];
         self.constraint_rows = sys.constraint_rows();
+        self.zero_b = vec![0.0; self.constraint_rows];
         self.sig = Some(Signature::of(sys));
         Ok(())
     }
@@ -413,80 +416,11 @@ impl TreeSolver {
         for (pos, plan) in self.plans.iter().enumerate() {
             self.yb[pos] = a[plan.body];
         }
-        // Forward: L w = y, storing z_k = D_k⁻¹ w_k; children push their updates into the parent's rhs.
         for pos in 0..n {
-            let plan = &self.plans[pos];
-            if plan.exact > 0 {
-                with_rows!(plan.exact, R => self.forward_exact::<R>(pos, b, x, lambda));
-                continue;
-            }
-            if plan.square_root() {
-                // Its solution is final here: the backward pass starts below it.
-                self.solve_square_root(pos, b, x, lambda);
-                continue;
-            }
-            let present = plan.present();
-            let mut y = [
-                self.yb[pos],
-                gather(&self.members[plan.world.0..plan.world.1], b),
-                gather(&self.members[plan.joint.0..plan.joint.1], b),
-                Vector6::zeros(),
-            ];
-            for k in 0..3 {
-                if !present[k] {
-                    continue;
-                }
-                let zk = self.inv[plan.inverse(k)] * y[k];
-                for u in k + 1..4 {
-                    if present[u] {
-                        y[u] -= self.lower[plan.block(k, u)] * zk;
-                    }
-                }
-                self.z[plan.inverse(k)] = zk;
-            }
-            if let Some(pp) = plan.parent {
-                self.yb[pp] += y[PARENT];
-            }
+            self.forward_front(pos, b, x, lambda);
         }
-        // Backward, roots first: x_k = z_k − Σ_u D_k⁻¹ F[k][u] x_u.
         for pos in (0..n).rev() {
-            let plan = &self.plans[pos];
-            if plan.exact > 0 {
-                with_rows!(plan.exact, R => self.backward_exact::<R>(pos, x, lambda));
-                continue;
-            }
-            if plan.square_root() {
-                continue;
-            }
-            let present = plan.present();
-            let mut xs = [Vector6::zeros(); 4];
-            if let Some(pp) = plan.parent {
-                // Parents are solved first (descending positions): `x` holds the parent's solution.
-                xs[PARENT] = x[self.plans[pp].body];
-            }
-            for k in (0..3).rev() {
-                if !present[k] {
-                    continue;
-                }
-                let mut v = self.z[plan.inverse(k)];
-                for u in k + 1..4 {
-                    if present[u] {
-                        v -= self.upper[plan.block(k, u)] * xs[u];
-                    }
-                }
-                xs[k] = v;
-            }
-            x[plan.body] = xs[BODY];
-            scatter(
-                &self.members[plan.world.0..plan.world.1],
-                &xs[WORLD],
-                lambda,
-            );
-            scatter(
-                &self.members[plan.joint.0..plan.joint.1],
-                &xs[JOINT],
-                lambda,
-            );
+            self.backward_front(pos, x, lambda);
         }
     }
 }
@@ -526,6 +460,26 @@ impl SaddlePointSolver for TreeSolver {
             solver.solve_kernel(a, b, x, lambda)
         })
     }
+
+    /// Only the fronts on the sources' paths to their roots, and those below them that move, are substituted
+    /// (`substitution.rs`): the rest of the tree gets exact zeros.
+    fn solve_response(
+        &mut self,
+        a: &[Vector6<f64>],
+        sources: &[usize],
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+    ) {
+        with_avx2!((
+            solver: &mut TreeSolver = self,
+            a: &[Vector6<f64>] = a,
+            sources: &[usize] = sources,
+            x: &mut [Vector6<f64>] = x,
+            lambda: &mut [f64] = lambda,
+        ) -> () {
+            solver.response_kernel(a, sources, x, lambda)
+        })
+    }
 }
 
 /// A group's right-hand side, padded with zeros.
@@ -547,6 +501,7 @@ fn scatter(members: &[Member], v: &Vector6<f64>, lambda: &mut [f64]) {
 }
 
 // After `with_rows!` (macros are in scope below their definition only).
+mod substitution;
 mod sweeps;
 
 #[cfg(test)]

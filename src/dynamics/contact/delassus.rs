@@ -193,6 +193,34 @@ pub(super) struct BlockSolves {
 }
 
 impl BlockSolves {
+    /// Adds to `x` and `λ` the response to the wrench `a` on the contact bodies `of` alone:
+    /// `[A −Jᵀ; J 0](Δx; Δλ) = (a; 0)`. By linearity this is the solve with the wrench added to the step's (or a
+    /// projection's) right-hand side, and the solver only substitutes the fronts the wrench reaches
+    /// ([`SaddlePointSolver::solve_response`]): with a prescribed root, the legs that carry it.
+    pub(super) fn add_response(
+        &mut self,
+        solver: &mut dyn SaddlePointSolver,
+        a: &[Vector6<f64>],
+        of: &[usize],
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+    ) {
+        // Every entry is written by the solve: only a change of size needs the resize.
+        if self.response.len() != x.len() {
+            self.response.resize(x.len(), Vector6::zeros());
+        }
+        if self.lambda.len() != lambda.len() {
+            self.lambda.resize(lambda.len(), 0.0);
+        }
+        solver.solve_response(a, of, &mut self.response, &mut self.lambda);
+        for (xi, d) in x.iter_mut().zip(&self.response) {
+            *xi += d;
+        }
+        for (li, d) in lambda.iter_mut().zip(&self.lambda) {
+            *li += d;
+        }
+    }
+
     /// The blocks `W_ij = (M̃⁻¹)_ij` between the bodies `of` (world indices; `w` row-major over them, resized)
     /// with the joints holding: column `k` of `W_{·j}` is the velocity response to a unit wrench `e_k` on body
     /// `j` (`[A −Jᵀ; J 0](x; λ) = (e_k; 0)`). One [`SaddlePointSolver::inverse_blocks`] pass when the solver has

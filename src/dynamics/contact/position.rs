@@ -23,7 +23,8 @@ pub(crate) struct Projection<'a> {
     pub bodies: &'a [Body],
     /// Joint right-hand side `−scale·g`.
     pub b: &'a [f64],
-    /// In: the joint-only projection `dp*` (solved with a zero momentum right-hand side); out: the projection.
+    /// In: the joint-only projection `dp*` (solved with a zero momentum right-hand side), or zeros when the
+    /// joints are within the tolerance; out: the projection.
     pub dp: &'a mut [Vector6<f64>],
     pub lambda: &'a mut [f64],
     /// The fraction of the worst error this projection corrects (the post-stabilization clamp).
@@ -112,7 +113,9 @@ impl ContactState {
                 let _ = self.scatter(&self.rows[r], l, wrench);
             }
         }
-        p.solver.solve(wrench, p.b, p.dp, p.lambda);
+        // dp = dp* + the response to the push alone (`b = 0`): only the pushed legs are substituted.
+        self.block_solves
+            .add_response(p.solver, wrench, &self.bodies, p.dp, p.lambda);
         true
     }
 }

@@ -17,13 +17,11 @@ use crate::dynamics::system::SaddlePointSolver;
 pub(crate) struct StepSolve<'a> {
     pub solver: &'a mut dyn SaddlePointSolver,
     pub bodies: &'a [Body],
-    /// Momentum right-hand side `a = M v + h f̃` of the step.
-    pub rhs_a: &'a [Vector6<f64>],
     /// Joint right-hand side `b`.
     pub b: &'a [f64],
     /// In: the free velocity `v*`; out: `v(t+h)`.
     pub x: &'a mut [Vector6<f64>],
-    /// Joint impulses of the final solve.
+    /// In: the joint impulses of `v*`'s solve; out: those of `v(t+h)`.
     pub lambda: &'a mut [f64],
     pub h: f64,
 }
@@ -87,13 +85,18 @@ impl ContactState {
         }
         report.lcp_size = z.len();
         self.record_impulses(&z);
-        // v(t+h): one more solve with the contact impulses in the momentum.
+        // v(t+h) = v* + the response to the contact impulses alone (`b = 0`): only the legs that carry them move
+        // in that solve (`BlockSolves::add_response`), and without impulses there is nothing to add.
         let mut a = std::mem::take(&mut self.wrench);
         a.clear();
-        a.extend_from_slice(s.rhs_a);
+        a.resize(s.bodies.len(), Vector6::zeros());
         let impulses = self.rows.len().min(z.len());
+        let pushed = z.as_slice()[..impulses].iter().any(|&l| l != 0.0);
         self.apply(&z.as_slice()[..impulses], &mut a);
-        s.solver.solve(&a, s.b, s.x, s.lambda);
+        if pushed {
+            self.block_solves
+                .add_response(s.solver, &a, &self.bodies, s.x, s.lambda);
+        }
         self.wrench = a;
         self.z = z;
         self.qn = qn;

@@ -441,7 +441,6 @@ impl World {
             contacts = self.contacts.solve_velocity(StepSolve {
                 solver: self.scratch.solver.as_mut(),
                 bodies: &self.bodies,
-                rhs_a: &self.scratch.rhs_a,
                 b: &self.scratch.b,
                 x: &mut self.x,
                 lambda: &mut self.lambda,
