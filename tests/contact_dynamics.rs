@@ -146,22 +146,31 @@ fn lemke_and_pgs_hold_a_resting_box() {
     }
 }
 
-/// Post-stabilization pushes a box 5 mm into the ground back out in the same step, and never pulls one that
-/// hovers 0.5 mm above the ground (within the contact tolerance) down.
+/// Post-stabilization pushes a box 5 mm into the ground back out in the same step, to the contact skin above it
+/// (`ContactOptions::position_skin`, default 1e-6 m; with 0, to contact exactly), and never pulls one that hovers
+/// 0.5 mm above the ground (within the contact tolerance) down.
 #[test]
 fn post_stabilization_pushes_apart_and_never_pulls() {
-    let (mut deep, _, corners) = box_on_ground(ContactSolver::Lemke, 0.095);
-    deep.set_gravity(Vector3::zeros());
-    deep.set_contacts(&corners, &[]).unwrap();
-    let r = deep.step(1.0 / 60.0).unwrap();
-    println!(
-        "5 mm deep: after {} m, {:?}",
-        deep.body(0).position.y,
-        r.contacts
-    );
-    assert!(r.contacts.max_penetration < 1e-12);
-    assert!(r.contacts.projections >= 1);
-    assert!((deep.body(0).position.y - 0.1).abs() < 1e-9);
+    for skin in [ContactOptions::default().position_skin, 0.0] {
+        let (mut deep, _, corners) = box_on_ground(ContactSolver::Lemke, 0.095);
+        deep.set_contact_options(ContactOptions {
+            position_skin: skin,
+            ..ContactOptions::default()
+        })
+        .unwrap();
+        deep.set_gravity(Vector3::zeros());
+        deep.set_contacts(&corners, &[]).unwrap();
+        let r = deep.step(1.0 / 60.0).unwrap();
+        println!(
+            "5 mm deep, skin {skin:e} m: after {} m, {:?}",
+            deep.body(0).position.y,
+            r.contacts
+        );
+        assert!(r.contacts.max_penetration < 1e-12);
+        assert!(r.contacts.projections >= 1);
+        assert!((deep.body(0).position.y - (0.1 + skin)).abs() < 1e-9);
+    }
+    assert_eq!(ContactOptions::default().position_skin, 1e-6);
     // A box above the ground moving up slowly: the contact must not hold it down.
     let (mut hover, _, corners) = box_on_ground(ContactSolver::Lemke, 0.1005);
     hover.set_gravity(Vector3::zeros());
@@ -300,6 +309,16 @@ fn bad_contacts_are_refused() {
                     ..ContactOptions::default()
                 })
                 .is_err()
+        );
+    }
+    for skin in [-1e-9, f64::NAN, f64::INFINITY] {
+        let err = world.set_contact_options(ContactOptions {
+            position_skin: skin,
+            ..ContactOptions::default()
+        });
+        assert!(
+            matches!(err, Err(ContactError::Options(m)) if m.contains("position_skin")),
+            "skin {skin}: {err:?}"
         );
     }
 }

@@ -70,8 +70,13 @@ impl ContactState {
             let n = self.points[k].normal;
             let row = self.row(k, &n, p.bodies, false);
             let gap = self.gap(k, p.bodies);
-            // A penetration is corrected by the clamped fraction, an open gap may only be used up.
-            let target = if gap < 0.0 { p.scale * gap } else { gap };
+            // A penetration is corrected by the clamped fraction (to the skin when unclamped), an open gap may
+            // only be used up.
+            let target = if gap < 0.0 {
+                p.scale * gap - self.options.position_skin
+            } else {
+                gap
+            };
             q[i] = target + self.row_velocity(&row, p.dp);
             self.rows.push(row);
         }
