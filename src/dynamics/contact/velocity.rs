@@ -54,7 +54,10 @@ impl ContactState {
             if approach < -self.options.restitution_threshold {
                 qn[k] += p.restitution * approach;
             }
-            qn[k] += p.separation().max(0.0) / s.h;
+            // The step may close the gap down to the position skin, where post-stabilization leaves a pushed
+            // contact: closing the skin too would drop a resting contact back in, to be pushed out again, a hop of
+            // `skin/h` every step.
+            qn[k] += (p.separation() - self.options.position_skin).max(0.0) / s.h;
             slides.push(relative_velocity(&p, s.bodies, s.x, &self.free));
             self.rows.push(row);
         }
