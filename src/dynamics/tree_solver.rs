@@ -366,17 +366,7 @@ impl TreeSolver {
         if !self.factored || out.len() != nb * nb || bodies.iter().any(|&b| b >= n) {
             return false;
         }
-        self.blk_need.fill(false);
-        for &b in bodies {
-            let mut p = Some(self.pos_of[b]);
-            while let Some(q) = p {
-                if self.blk_need[q] {
-                    break;
-                }
-                self.blk_need[q] = true;
-                p = self.plans[q].parent;
-            }
-        }
+        self.mark_root_paths(bodies);
         self.blk_col.fill(usize::MAX);
         for (col, &bj) in bodies.iter().enumerate() {
             self.block_forward(self.pos_of[bj], col);
@@ -393,6 +383,42 @@ impl TreeSolver {
         true
     }
 
+    /// Sets `blk_need` for the fronts on the paths from `bodies` (valid body indices) to their roots.
+    #[inline(always)]
+    fn mark_root_paths(&mut self, bodies: &[usize]) {
+        self.blk_need.fill(false);
+        for &b in bodies {
+            let mut p = Some(self.pos_of[b]);
+            while let Some(q) = p {
+                if self.blk_need[q] {
+                    break;
+                }
+                self.blk_need[q] = true;
+                p = self.plans[q].parent;
+            }
+        }
+    }
+
+    /// Whether a solve can run: a current factorisation, `a` and `x` one entry per body, `λ` one per constraint
+    /// row, and the caller's own condition `more`. Otherwise `x` and `λ` are filled with NaN.
+    #[inline(always)]
+    fn solvable(
+        &self,
+        a: &[Vector6<f64>],
+        x: &mut [Vector6<f64>],
+        lambda: &mut [f64],
+        more: bool,
+    ) -> bool {
+        let n = self.plans.len();
+        let fits = a.len() == n && x.len() == n && lambda.len() == self.constraint_rows;
+        if self.factored && fits && more {
+            return true;
+        }
+        x.fill(Vector6::repeat(f64::NAN));
+        lambda.fill(f64::NAN);
+        false
+    }
+
     /// [`SaddlePointSolver::solve`]'s body, inlined into its baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
     fn solve_kernel(
@@ -403,14 +429,7 @@ impl TreeSolver {
         lambda: &mut [f64],
     ) {
         let n = self.plans.len();
-        if !self.factored
-            || a.len() != n
-            || x.len() != n
-            || b.len() != self.constraint_rows
-            || lambda.len() != b.len()
-        {
-            x.fill(Vector6::repeat(f64::NAN));
-            lambda.fill(f64::NAN);
+        if !self.solvable(a, x, lambda, b.len() == self.constraint_rows) {
             return;
         }
         for (pos, plan) in self.plans.iter().enumerate() {

@@ -119,28 +119,11 @@ impl TreeSolver {
         lambda: &mut [f64],
     ) {
         let n = self.plans.len();
-        if !self.factored
-            || a.len() != n
-            || x.len() != n
-            || lambda.len() != self.constraint_rows
-            || sources.iter().any(|&s| s >= n)
-        {
-            x.fill(Vector6::repeat(f64::NAN));
-            lambda.fill(f64::NAN);
+        if !self.solvable(a, x, lambda, sources.iter().all(|&s| s < n)) {
             return;
         }
         // `blk_need`: the fronts on the sources' paths to their roots (the only non-zero forward right-hand sides).
-        self.blk_need.fill(false);
-        for &s in sources {
-            let mut p = Some(self.pos_of[s]);
-            while let Some(q) = p {
-                if self.blk_need[q] {
-                    break;
-                }
-                self.blk_need[q] = true;
-                p = self.plans[q].parent;
-            }
-        }
+        self.mark_root_paths(sources);
         let zero_b = std::mem::take(&mut self.zero_b);
         for pos in 0..n {
             if self.blk_need[pos] {
@@ -191,10 +174,8 @@ impl TreeSolver {
         }
         if plan.exact == 0 {
             let present = plan.present();
-            for k in 0..3 {
-                if present[k] {
-                    self.z[plan.inverse(k)] = Vector6::zeros();
-                }
+            for (k, _) in present[..3].iter().enumerate().filter(|&(_, &here)| here) {
+                self.z[plan.inverse(k)] = Vector6::zeros();
             }
         }
     }
