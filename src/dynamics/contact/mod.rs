@@ -9,11 +9,12 @@
 //!    factorisation (Cline §4.8.2). `J_c W J_cᵀ` is then assembled from those blocks;
 //! 3. the contact LCP (normal rows, an m-direction friction pyramid, Newton restitution eq. 4.16) is solved by
 //!    Lemke's method (or projected Gauss–Seidel on a boxed friction model);
-//! 4. one more solve with the contact impulses added to the momentum gives `v(t+h)`, so the stiff drives and the
-//!    contacts share one implicit effective mass.
+//! 4. `v(t+h)` is `v*` plus the response to the contact impulses (a solve with `b = 0` that only substitutes the
+//!    tree fronts the impulses reach): by linearity the solve with the impulses added to the momentum, so the
+//!    stiff drives and the contacts share one implicit effective mass.
 //!
-//! Post-stabilization solves the position-level LCP of eq. 3.7 in each projection: contacts are pushed apart,
-//! never pulled together, while the joints are satisfied by the same solve. See `docs/contact.md`.
+//! Post-stabilization solves the position-level LCP of eq. 3.7 in each projection: contacts are pushed apart (to
+//! the position skin), never pulled together, while the joints hold. See `docs/contact.md`.
 
 mod delassus;
 pub(crate) mod penalty;

@@ -30,7 +30,8 @@ pub(crate) struct StepSolve<'a> {
 const BOXED_DIRECTIONS: usize = 2;
 
 impl ContactState {
-    /// Solves the contact LCP after the joint solve gave `v*` in `s.x`, and re-solves with the contact impulses.
+    /// Solves the contact LCP after the joint solve gave `v*` in `s.x`, and adds the response to the contact
+    /// impulses.
     /// Every buffer is the state's (taken out here and put back), so a warm step allocates nothing.
     pub(crate) fn solve_velocity(&mut self, s: StepSolve<'_>) -> ContactReport {
         let nc = self.points.len();
