@@ -76,6 +76,11 @@ fn factor_and_solve_allocate_nothing_after_the_first_call() {
     let mut lambda = vec![0.0; b.len()];
     let contact_bodies = [19, 12, 3];
     let mut w = vec![Matrix6::zeros(); contact_bodies.len() * contact_bodies.len()];
+    // A wrench on the contact bodies only, as `solve_response` expects.
+    let mut wrench = vec![Vector6::zeros(); 20];
+    for &c in &contact_bodies {
+        wrench[c] = Vector6::repeat(1.0);
+    }
     solver.factor(&sys).expect("first factor");
     solver.solve(&a, &b, &mut x, &mut lambda);
 
@@ -95,7 +100,7 @@ fn factor_and_solve_allocate_nothing_after_the_first_call() {
         // The contact blocks of W (two leaves and an inner body, the Delassus pass of a contact step).
         assert!(solver.inverse_blocks(&contact_bodies, &mut w));
         // The response to the contact impulses (the final solve of a contact step, and the pushes).
-        solver.solve_response(&a, &contact_bodies, &mut x, &mut lambda);
+        solver.solve_response(&wrench, &contact_bodies, &mut x, &mut lambda);
         let used = ALLOCATIONS.load(Ordering::SeqCst) - start;
         assert_eq!(
             used, 0,
