@@ -178,10 +178,9 @@ impl BasisInverse {
         {
             return false;
         }
+        // Every entry of a z column is written below; only the w columns (e_i) need their zeros.
         if self.fresh.shape() != (n, n) {
             zeroed_matrix(&mut self.fresh, n, n);
-        } else {
-            self.fresh.as_mut_slice().fill(0.0);
         }
         // Only the w rows of B⁻¹'s z columns need the product −M_WZ G (its z rows are −G): M_WZ is gathered once
         // into contiguous columns, so the sums skip the k z rows of every column of M (on the 8-contact pyramid
@@ -230,9 +229,15 @@ impl BasisInverse {
                 col[basis.pos[i]] = -gab;
             }
         }
-        for (i, &r) in basis.pos.iter().enumerate() {
+        for (i, (&r, col)) in basis
+            .pos
+            .iter()
+            .zip(self.fresh.as_mut_slice().chunks_exact_mut(n))
+            .enumerate()
+        {
             if !basis.is_z[i] {
-                self.fresh[(r, i)] = 1.0;
+                col.fill(0.0);
+                col[r] = 1.0;
             }
         }
         if !all_finite(self.fresh.as_slice()) {
