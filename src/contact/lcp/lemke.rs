@@ -84,8 +84,9 @@ const ACCEPT_TOL: f64 = 1e-6;
 /// Basis-inverse updates after a refactorisation (or a fresh inverse) before the walk checks the backward error
 /// after each pivot: a typical warm walk is 2–5 pivots long, the check was ≈ a third of a pivot's work, and the
 /// first updates of a fresh inverse do not drift measurably (the end-of-walk residual check still covers them).
-/// At 4 the check ran on 763 of the 2 623 pivots of the step benchmark and never refactorised; at 8 the results
-/// are the same bits (`docs/performance.md`, eighteenth pass).
+/// At 4 the check ran on 763 of the 2 623 pivots of the step benchmark and never refactorised there; at 8 that
+/// benchmark gives the same bits, and the example figures move by round-off at most (`docs/performance.md`,
+/// eighteenth pass).
 const FRESH_UPDATES: usize = 8;
 
 /// Lemke's method with buffers reused across solves. See the module documentation.
