@@ -147,7 +147,7 @@ fn lemke_and_pgs_hold_a_resting_box() {
 }
 
 /// Post-stabilization pushes a box 5 mm into the ground back out in the same step, to the contact skin above it
-/// (`ContactOptions::position_skin`, default 1e-7 m; with 0, to contact exactly), and never pulls one that hovers
+/// (`ContactOptions::position_skin`, default 1e-6 m; with 0, to contact exactly), and never pulls one that hovers
 /// 0.5 mm above the ground (within the contact tolerance) down.
 #[test]
 fn post_stabilization_pushes_apart_and_never_pulls() {
@@ -170,7 +170,7 @@ fn post_stabilization_pushes_apart_and_never_pulls() {
         assert!(r.contacts.projections >= 1);
         assert!((deep.body(0).position.y - (0.1 + skin)).abs() < 1e-9);
     }
-    assert_eq!(ContactOptions::default().position_skin, 1e-7);
+    assert_eq!(ContactOptions::default().position_skin, 1e-6);
     // A box above the ground moving up slowly: the contact must not hold it down.
     let (mut hover, _, corners) = box_on_ground(ContactSolver::Lemke, 0.1005);
     hover.set_gravity(Vector3::zeros());

@@ -53,12 +53,13 @@ pub struct LemkeOptions {
     /// Pivot limit; `None`: 20·(n + 1) + 100. Lemke needs about n to 2n pivots on contact problems.
     pub max_pivots: Option<usize>,
     /// Warm start. Try the basis the previous solve of the same size ended in, then the active set of the
-    /// incoming z (basis {z_i : z_i > 10⁻¹²·max z} ∪ {w_i : otherwise}). The first that is nonsingular with a
-    /// feasible solution B⁻¹q ≥ 0 (one LU solve each) is the answer, with 0 pivots (coherent resting contact
+    /// incoming z (basis {z_i : z_i > 10⁻¹²·max z} ∪ {w_i : otherwise}), then the last basis with the pair of its
+    /// most negative basic value flipped (where a two-pivot walk from it ends). The first that is nonsingular with
+    /// a feasible solution B⁻¹q ≥ 0 (one LU solve each) is the answer, with 0 pivots (coherent resting contact
     /// from step to step). Otherwise Lemke pivots from the last basis (the covering vector B·1, so the
     /// artificial variable starts every row at once: a few pivots when the contacts changed a little), and only
-    /// if that fails the cold start runs. Cost of a miss: one or two LU factorisations of the k×k z block (k basic
-    /// z) and an inverse assembled from it (`basis/complementary.rs`).
+    /// if that fails the cold start runs. Cost of a miss: one to three LU factorisations of the k×k z block (k
+    /// basic z) and an inverse assembled from it (`basis/complementary.rs`).
     pub warm_start: bool,
 }
 
@@ -110,6 +111,10 @@ pub struct Lemke {
     last_factored: bool,
     /// A warm start's complementary bases, factored through their z block.
     complementary: ComplementaryBasis,
+    /// The last basis with one pair flipped (the warm start's third candidate), factored through its z block.
+    flipped: ComplementaryBasis,
+    /// The basic values of `last_basis` when the warm start's first check solved for them (else empty).
+    last_x: Vec<f64>,
     report: LcpReport,
     /// Buffers, kept so that a solve allocates nothing once the largest problem has been seen: the basis matrix
     /// of a refactorisation, the active-set guess of a warm start, copies of z, and `M z + q` of the residual.
@@ -331,6 +336,8 @@ impl Lemke {
             self.start.reserve(n);
             self.binv.reserve(n);
             self.complementary.reserve(n);
+            self.flipped.reserve(n);
+            self.last_x.reserve(n);
             self.reserved.0 = n;
         }
         self.covering(n)?;

@@ -2,6 +2,14 @@
 //! joints (`J·dp = −g`) and leaves every contact gap non-negative (`g_n + J_n·dp ≥ 0`) with push-only impulses
 //! (`λ_n ≥ 0`, complementary to the gap): contacts are pushed apart, never pulled together.
 //!
+//! It is taken in two parts: the joints-only projection `dp*` (applied, and the bodies placed on their anchors,
+//! by `stabilize.rs`), then the push `M⁻¹J_nᵀλ` projected on the joints (`J·push = 0`) against the gaps where
+//! `dp*` left the contacts. To first order that is the combined LCP's solution: `dp*` is M-orthogonal to every
+//! displacement with `J·dp = 0`, so `‖dp* + push‖²_M` splits and the push solves the same LCP on the gaps
+//! `g_n + J_n·dp*`. Taken at the moved bodies, those gaps also hold the placement's second-order translation,
+//! which a push computed before the placement left inside the floor (`docs/contact.md`, "Post-stabilization with
+//! contacts").
+//!
 //! Contacts with free bodies take no part: the world does not own a free body's position (the scene flies its
 //! balls), so it cannot correct their overlap consistently; the velocity LCP has already separated them.
 //! Contacts whose body cannot move (a prescribed root against static geometry) have a zero row in the
@@ -23,9 +31,9 @@ pub(crate) struct Projection<'a> {
     pub bodies: &'a [Body],
     /// Joint right-hand side `−scale·g`.
     pub b: &'a [f64],
-    /// In: the joint-only projection `dp*` (solved with a zero momentum right-hand side), or zeros when the
-    /// joints are within the tolerance; out: the projection.
+    /// Out: the push's displacement (written only when the projection pushes).
     pub dp: &'a mut [Vector6<f64>],
+    /// In: the joint projection's multipliers (zeros when there was none); out: the push's added.
     pub lambda: &'a mut [f64],
     /// The fraction of the worst error this projection corrects (the post-stabilization clamp).
     pub scale: f64,
@@ -34,8 +42,9 @@ pub(crate) struct Projection<'a> {
 }
 
 impl ContactState {
-    /// Corrects `p.dp` so that no contact ends up deeper; returns whether contact impulses were needed. The
-    /// buffers are the state's (taken out and put back), so a warm projection allocates nothing.
+    /// The push that takes every penetrating contact out to the skin at the bodies' current positions (after the
+    /// joint projection and the placement on the anchors), into `p.dp`; returns whether contact impulses were
+    /// needed. The buffers are the state's (taken out and put back), so a warm projection allocates nothing.
     pub(crate) fn project(&mut self, p: Projection<'_>) -> bool {
         let mut projected = std::mem::take(&mut self.projected);
         let mut q = std::mem::take(&mut self.lcp_q);
@@ -77,7 +86,7 @@ impl ContactState {
             } else {
                 gap
             };
-            q[i] = target + self.row_velocity(&row, p.dp);
+            q[i] = target;
             self.rows.push(row);
         }
         if q.iter().all(|&v| v >= 0.0) {
@@ -118,7 +127,8 @@ impl ContactState {
                 let _ = self.scatter(&self.rows[r], l, wrench);
             }
         }
-        // dp = dp* + the response to the push alone (`b = 0`): only the pushed legs are substituted.
+        // The response to the push alone (`b = 0`): only the pushed legs are substituted.
+        p.dp.fill(Vector6::zeros());
         self.block_solves
             .add_response(p.solver, wrench, &self.bodies, p.dp, p.lambda);
         true

@@ -116,6 +116,7 @@ impl Parts {
         report.refactorisations += r.refactorisations;
         report.residual = report.residual.max(r.residual);
         report.warm_started &= r.warm_started;
+        report.flipped |= r.flipped;
         for (l, &g) in self.pairs.iter().enumerate() {
             z[g] = self.z[l];
         }
