@@ -98,22 +98,53 @@ impl AnchorTree {
     /// Moves every non-root body so that its anchor meets its parent's exactly (rotations unchanged).
     pub fn place(&self, bodies: &mut [Body], constraints: &[Box<dyn Constraint>]) {
         for j in &self.joints {
-            let c = &constraints[j.constraint];
-            let (a, b) = c.bodies();
-            let Some([local_a, local_b]) = c.anchor_points() else {
-                continue;
+            place_joint(j, bodies, constraints);
+        }
+    }
+
+    /// [`AnchorTree::place`] after a displacement that moved only the bodies flagged in `moved` (bodies placed
+    /// before it): only the joints below a moved body are placed, and their children flagged. The others would
+    /// be given the positions they have, from the same poses, bit for bit. A contact push moves the pushed legs
+    /// alone (`contact/position.rs`), so its placement skips the rest of the body.
+    pub fn place_moved(
+        &self,
+        bodies: &mut [Body],
+        constraints: &[Box<dyn Constraint>],
+        moved: &mut [bool],
+    ) {
+        for j in &self.joints {
+            let (a, b) = constraints[j.constraint].bodies();
+            let (child, parent) = if j.place_a {
+                (Some(a), b)
+            } else {
+                (b, Some(a))
             };
-            if j.place_a {
-                let (xb, qb) = pose_of(bodies, b);
-                let anchor = xb + qb * local_b;
-                let body = &mut bodies[a];
-                body.position = anchor - body.orientation * local_a;
-            } else if let Some(b) = b {
-                let anchor = bodies[a].position + bodies[a].orientation * local_a;
-                let body = &mut bodies[b];
-                body.position = anchor - body.orientation * local_b;
+            let Some(child) = child else { continue };
+            if moved[child] || parent.is_some_and(|p| moved[p]) {
+                place_joint(j, bodies, constraints);
+                moved[child] = true;
             }
         }
+    }
+}
+
+/// Places tree joint `j`'s child on its parent's anchor.
+#[inline(always)]
+fn place_joint(j: &TreeJoint, bodies: &mut [Body], constraints: &[Box<dyn Constraint>]) {
+    let c = &constraints[j.constraint];
+    let (a, b) = c.bodies();
+    let Some([local_a, local_b]) = c.anchor_points() else {
+        return;
+    };
+    if j.place_a {
+        let (xb, qb) = pose_of(bodies, b);
+        let anchor = xb + qb * local_b;
+        let body = &mut bodies[a];
+        body.position = anchor - body.orientation * local_a;
+    } else if let Some(b) = b {
+        let anchor = bodies[a].position + bodies[a].orientation * local_a;
+        let body = &mut bodies[b];
+        body.position = anchor - body.orientation * local_b;
     }
 }
 
@@ -188,6 +219,34 @@ mod tests {
                 .zip(&rotations)
                 .all(|(b, r)| b.orientation == *r)
         );
+    }
+
+    /// After a displacement of some bodies, placing only the joints below them gives what placing every joint
+    /// gives, bit for bit, and flags the children it moved.
+    #[test]
+    fn placing_below_the_moved_bodies_matches_placing_all() {
+        let (mut bodies, constraints) = chain();
+        let tree = AnchorTree::build(bodies.len(), &constraints);
+        for (i, b) in bodies.iter_mut().enumerate() {
+            b.orientation =
+                UnitQuaternion::from_scaled_axis(Vector3::new(0.1, 0.2 * i as f64, 0.3));
+        }
+        tree.place(&mut bodies, &constraints);
+        // A push moves body 0 alone: body 1 hangs from it, body 2 from the world.
+        bodies[0].displace(&nalgebra::Vector6::new(0.01, -0.02, 0.03, 1e-3, 0.0, 0.0));
+        let mut all = bodies.clone();
+        tree.place(&mut all, &constraints);
+        let before = bodies[1].position;
+        let mut moved = [true, false, false];
+        tree.place_moved(&mut bodies, &constraints, &mut moved);
+        assert_eq!(moved, [true, true, false]);
+        assert!(
+            (bodies[1].position - before).norm() > 1e-4,
+            "body 1 follows body 0"
+        );
+        for (b, a) in bodies.iter().zip(&all) {
+            assert_eq!((b.position, b.orientation), (a.position, a.orientation));
+        }
     }
 
     #[test]

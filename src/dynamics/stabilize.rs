@@ -121,6 +121,8 @@ pub(crate) struct PostStabBuffers<'a> {
     pub lambda: &'a mut [f64],
     /// The joints that place the bodies on their anchors after an unclamped projection.
     pub anchors: &'a AnchorTree,
+    /// Per body, whether a contact push moved it (scratch of the push's placement).
+    pub moved: &'a mut [bool],
 }
 
 /// Moves the bodies by `dp`; after an unclamped projection (`scale` 1) places them on their anchors, which
@@ -138,6 +140,28 @@ fn displace_and_place(
     }
     if scale == 1.0 {
         anchors.place(bodies, constraints);
+    }
+}
+
+/// Moves the bodies by a contact push, which is zero outside the pushed legs (a response solve): a body with a
+/// zero twist keeps its pose (displacing it would only renormalise its orientation), and after an unclamped
+/// projection only the joints below a pushed body are placed ([`AnchorTree::place_moved`]).
+fn displace_pushed(
+    bodies: &mut [Body],
+    constraints: &[Box<dyn Constraint>],
+    dp: &[Vector6<f64>],
+    buf_moved: &mut [bool],
+    anchors: &AnchorTree,
+    scale: f64,
+) {
+    for ((body, d), moved) in bodies.iter_mut().zip(dp).zip(buf_moved.iter_mut()) {
+        *moved = *d != Vector6::zeros();
+        if *moved {
+            body.displace(d);
+        }
+    }
+    if scale == 1.0 {
+        anchors.place_moved(bodies, constraints, buf_moved);
     }
 }
 
@@ -251,7 +275,7 @@ pub(crate) fn post_stabilize(
                 });
                 if pushed {
                     contact_projections += 1;
-                    displace_and_place(bodies, constraints, buf.dp, buf.anchors, scale);
+                    displace_pushed(bodies, constraints, buf.dp, buf.moved, buf.anchors, scale);
                 }
             }
         }

@@ -150,6 +150,8 @@ pub struct World {
     x: Vec<Vector6<f64>>,
     g: Vec<f64>,
     lambda: Vec<f64>,
+    /// Per body, whether the last contact push moved it (post-stabilization's scratch).
+    moved: Vec<bool>,
     /// Velocity bias of each constraint row (see [`World::set_constraint_bias`]).
     bias: Vec<f64>,
     /// First row of each constraint.
@@ -209,6 +211,7 @@ impl World {
             x: Vec::new(),
             g: Vec::new(),
             lambda: Vec::new(),
+            moved: Vec::new(),
             bias: Vec::new(),
             row_offset: Vec::new(),
             anchor_tree: AnchorTree::default(),
@@ -477,6 +480,7 @@ impl World {
                         dp: &mut self.x,
                         lambda: &mut self.lambda,
                         anchors: &self.anchor_tree,
+                        moved: &mut self.moved,
                     },
                     // Penalty contacts are springs, not constraints: the projection corrects the joints only.
                     (self.contacts.active() && !penalty).then_some(&mut self.contacts),

@@ -99,6 +99,7 @@ impl World {
         self.g = vec![0.0; m];
         self.scratch.b = vec![0.0; m];
         self.lambda = vec![0.0; m];
+        self.moved = vec![false; n];
         self.bias.resize(m, 0.0);
         // Filled by hand: a `scan` has no size hint, so collecting it would over-allocate.
         self.row_offset = Vec::with_capacity(self.constraints.len());

@@ -178,12 +178,7 @@ impl Lemke {
     /// instead of the walk's B₀⁻¹ and pivots. `Ok(true)`: z holds the solution.
     // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
-    fn try_flip(
-        &mut self,
-        m: &DMatrix<f64>,
-        q: &DVector<f64>,
-        z: &mut DVector<f64>,
-    ) -> bool {
+    fn try_flip(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, z: &mut DVector<f64>) -> bool {
         let n = q.len();
         if self.last_x.len() != n {
             return false;
