@@ -53,8 +53,8 @@ pub struct LemkeOptions {
     /// Pivot limit; `None`: 20·(n + 1) + 100. Lemke needs about n to 2n pivots on contact problems.
     pub max_pivots: Option<usize>,
     /// Warm start. Try the basis the previous solve of the same size ended in, then the active set of the
-    /// incoming z (basis {z_i : z_i > 10⁻¹²·max z} ∪ {w_i : otherwise}), then the last basis with the pair of its
-    /// most negative basic value flipped (where a two-pivot walk from it ends). The first that is nonsingular with
+    /// incoming z (basis {z_i : z_i > 10⁻¹²·max z} ∪ {w_i : otherwise}), then the basis a quick walk from the last
+    /// basis ends in (product form, no ε guard, checked like the others). The first that is nonsingular with
     /// a feasible solution B⁻¹q ≥ 0 (one LU solve each) is the answer, with 0 pivots (coherent resting contact
     /// from step to step). Otherwise Lemke pivots from the last basis (the covering vector B·1, so the
     /// artificial variable starts every row at once: a few pivots when the contacts changed a little), and only
@@ -111,10 +111,15 @@ pub struct Lemke {
     last_factored: bool,
     /// A warm start's complementary bases, factored through their z block.
     complementary: ComplementaryBasis,
-    /// The last basis with one pair flipped (the warm start's third candidate), factored through its z block.
-    flipped: ComplementaryBasis,
+    /// The other candidates' bases (the guess, the quick walk's end), factored through their z block.
+    checked: ComplementaryBasis,
     /// The basic values of `last_basis` when the warm start's first check solved for them (else empty).
     last_x: Vec<f64>,
+    /// The quick walk's basis-update columns (`QUICK_PIVOTS` of length n), their pivot rows, and its right-hand
+    /// side buffer.
+    etas: Vec<f64>,
+    eta_rows: Vec<usize>,
+    rhs: DVector<f64>,
     report: LcpReport,
     /// Buffers, kept so that a solve allocates nothing once the largest problem has been seen: the basis matrix
     /// of a refactorisation, the active-set guess of a warm start, copies of z, and `M z + q` of the residual.
@@ -336,8 +341,10 @@ impl Lemke {
             self.start.reserve(n);
             self.binv.reserve(n);
             self.complementary.reserve(n);
-            self.flipped.reserve(n);
+            self.checked.reserve(n);
             self.last_x.reserve(n);
+            self.etas.reserve(n * warm::QUICK_PIVOTS);
+            self.eta_rows.reserve(warm::QUICK_PIVOTS);
             self.reserved.0 = n;
         }
         self.covering(n)?;

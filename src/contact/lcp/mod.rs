@@ -59,9 +59,9 @@ pub struct LcpReport {
     pub residual: f64,
     /// The warm start was used (Lemke: its basis was accepted; PGS: the incoming `z` was the first iterate).
     pub warm_started: bool,
-    /// Lemke: the warm start's answer is the last basis with one pair flipped, found with one LU where the walk
-    /// from the last basis would have taken two pivots (`docs/contact.md`, "The flip candidate"). PGS: false.
-    pub flipped: bool,
+    /// Lemke: the warm start's answer came from the quick walk, the walk from the last basis in product form
+    /// checked with one LU (`docs/contact.md`, "The quick walk"); its pivots are not counted. PGS: false.
+    pub quick: bool,
     /// PGS: the tolerance was met before the sweep limit. Lemke: always true on `Ok`.
     pub converged: bool,
 }

@@ -116,7 +116,7 @@ impl Parts {
         report.refactorisations += r.refactorisations;
         report.residual = report.residual.max(r.residual);
         report.warm_started &= r.warm_started;
-        report.flipped |= r.flipped;
+        report.quick |= r.quick;
         for (l, &g) in self.pairs.iter().enumerate() {
             z[g] = self.z[l];
         }

@@ -7,7 +7,10 @@ use nalgebra::{DMatrix, DVector};
 
 use super::super::basis::ComplementaryBasis;
 use super::super::{LcpError, LcpReport, abs_max, all_finite, column_of, pair_of, zeroed_vector};
-use super::{Lemke, complement, first_row};
+use super::{Lemke, column, complement, first_row};
+
+/// The most pivots a quick walk (`try_quick_walk`) takes before it leaves the problem to the guarded walk.
+pub(super) const QUICK_PIVOTS: usize = 8;
 
 impl Lemke {
     /// The basis the next warm start tries first (the last complementary basis; empty when there is none).
@@ -53,7 +56,7 @@ impl Lemke {
         guess.copy_from(z);
         let hit = self
             .try_warm(m, q, &mut guess)
-            .map(|hit| hit || self.try_flip(m, q, &mut guess));
+            .map(|hit| hit || self.try_quick_walk(m, q, &mut guess));
         if matches!(hit, Ok(true)) {
             z.copy_from(&guess);
         }
@@ -118,17 +121,26 @@ impl Lemke {
             } else {
                 continue;
             }
-            // An LU solve of the z block only, not an inverse: a hit needs no B⁻¹. A refused candidate may leave
-            // the block half written: only a factored candidate 0 counts as factored.
-            self.last_factored = false;
-            let mut block = std::mem::take(&mut self.complementary);
+            // An LU solve of the z block only, not an inverse: a hit needs no B⁻¹. The last basis is factored
+            // into `complementary`, whose factors the walks reuse (B₀⁻¹); the guess into the scratch block. A
+            // refused candidate may leave its block half written: only a factored candidate 0 counts as factored.
+            let first = candidate == 0;
+            let mut block = std::mem::take(if first {
+                &mut self.complementary
+            } else {
+                &mut self.checked
+            });
             let factored = block.factor(m, &self.basis);
             let hit = factored && {
                 self.report.refactorisations += 1;
-                self.last_factored = candidate == 0;
-                self.check_factored(&mut block, m, q, z, candidate == 0)
+                self.last_factored |= first;
+                self.check_factored(&mut block, m, q, z, first)
             };
-            self.complementary = block;
+            if first {
+                self.complementary = block;
+            } else {
+                self.checked = block;
+            }
             if hit {
                 return Ok(true);
             }
@@ -139,7 +151,7 @@ impl Lemke {
     /// Whether the basis in `self.basis`, factored in `block`, solves the LCP: x = B⁻¹q feasible up to the
     /// round-off of the solve (a floor that only a negative value needs: a hit usually has none) and a backward
     /// error within `refactor_tol` (which rejects a near-singular candidate). If so, z holds the solution. With
-    /// `keep`, finite basic values are copied to `last_x` (the flip candidate starts from them).
+    /// `keep`, finite basic values are copied to `last_x` (the quick walk starts from them).
     // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
     fn check_factored(
@@ -171,33 +183,99 @@ impl Lemke {
         false
     }
 
-    /// The warm start's third candidate: the last basis with the pair of its most negative basic value flipped
-    /// (w_t ↔ z_t). That is where Lemke's walk from the last basis ends when it takes two pivots (z0 enters at
-    /// row t, the complement of the variable that left enters, z0 leaves), which is the most common walk (on
-    /// the 8-contact step 40 % of the velocity parts' walks and 57 % of the position LCP's): one z-block LU
-    /// instead of the walk's B₀⁻¹ and pivots. `Ok(true)`: z holds the solution.
+    /// The warm start's third candidate: Lemke's walk from the last basis B₀, run cheaply and checked. The walk
+    /// is the one `warm_walk` takes (z0 enters at the most negative row of B₀⁻¹q with covering B₀·1, then the
+    /// complement of each leaving variable), but B⁻¹ is kept in product form: B₀⁻¹ through the z-block factors
+    /// candidate 0 left, one update column per pivot, no explicit inverse and no ε guard (a plain ratio test,
+    /// ties to z0's row). Its end basis is then checked like every candidate (one z-block LU, feasibility,
+    /// backward error), so an unguarded pivot can cost a miss, never a wrong answer; a miss leaves the guarded
+    /// walk to run. Walks are 2–5 pivots on the contact step; a quick walk costs an LU solve per pivot and the
+    /// check, against the walk's explicit B₀⁻¹ and O(n²) pivots. `Ok(true)`: z holds the solution.
     // Inlined into Lemke's baseline and AVX2 copies (`math::dispatch`).
     #[inline(always)]
-    fn try_flip(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, z: &mut DVector<f64>) -> bool {
+    fn try_quick_walk(&mut self, m: &DMatrix<f64>, q: &DVector<f64>, z: &mut DVector<f64>) -> bool {
         let n = q.len();
-        if self.last_x.len() != n {
+        if self.last_x.len() != n || !self.last_factored {
             return false;
         }
-        // The walk's first row (d = B₀·1, so the violation per unit of z0 is −x_i).
-        let x = &self.last_x;
-        let (t, worst) = first_row(n, self.options.tie_tol, |i| -x[i]);
+        let (t, worst) = first_row(n, self.options.tie_tol, |i| -self.last_x[i]);
         if worst <= 0.0 {
             return false;
         }
+        let z0 = 2 * n;
+        // z0 enters at row t: its transformed column is −1, so every value rises by `worst`.
         self.basis.clone_from(&self.last_basis);
-        self.basis[t] = complement(self.basis[t], n);
-        let mut block = std::mem::take(&mut self.flipped);
+        let x = &mut self.xs[..n];
+        for (xi, &li) in x.iter_mut().zip(&self.last_x) {
+            *xi = li + worst;
+        }
+        x[t] = worst;
+        self.etas.clear();
+        self.etas.resize(n, -1.0);
+        self.eta_rows.clear();
+        self.eta_rows.push(t);
+        let mut leaving = std::mem::replace(&mut self.basis[t], z0);
+        if self.rhs.len() != n {
+            zeroed_vector(&mut self.rhs, n);
+        }
+        while leaving != z0 {
+            if self.eta_rows.len() == QUICK_PIVOTS {
+                return false;
+            }
+            let entering = complement(leaving, n);
+            // ā = B⁻¹·column(entering): B₀⁻¹ through the z block, then the updates in order.
+            column(entering, m, &self.d, self.rhs.as_mut_slice());
+            if !self.complementary.solve(m, &self.rhs, &mut self.u) {
+                return false;
+            }
+            let u = &mut self.u[..n];
+            for (k, &r) in self.eta_rows.iter().enumerate() {
+                let eta = &self.etas[k * n..(k + 1) * n];
+                let ur = u[r] / eta[r];
+                for (ui, &ei) in u.iter_mut().zip(eta) {
+                    *ui -= ei * ur;
+                }
+                u[r] = ur;
+            }
+            // The plain ratio test: the smallest x_i/u_i over u_i clearly positive, ties to z0's row.
+            let floor = 1e-12 * abs_max(u);
+            let mut best: Option<(usize, f64)> = None;
+            for (i, (&ui, &xi)) in u.iter().zip(self.xs.iter()).enumerate() {
+                if ui <= floor {
+                    continue;
+                }
+                let ratio = xi.max(0.0) / ui;
+                let better = match best {
+                    None => true,
+                    Some((b, rb)) => {
+                        ratio < rb * (1.0 - 1e-9)
+                            || (ratio <= rb * (1.0 + 1e-9) && self.basis[i] == z0)
+                                && self.basis[b] != z0
+                    }
+                };
+                if better {
+                    best = Some((i, ratio));
+                }
+            }
+            let Some((r, theta)) = best else {
+                return false;
+            };
+            let x = &mut self.xs[..n];
+            for (xi, &ui) in x.iter_mut().zip(u.iter()) {
+                *xi -= theta * ui;
+            }
+            x[r] = theta;
+            self.etas.extend_from_slice(u);
+            self.eta_rows.push(r);
+            leaving = std::mem::replace(&mut self.basis[r], entering);
+        }
+        let mut block = std::mem::take(&mut self.checked);
         let hit = block.factor(m, &self.basis) && {
             self.report.refactorisations += 1;
             self.check_factored(&mut block, m, q, z, false)
         };
-        self.flipped = block;
-        self.report.flipped = hit;
+        self.checked = block;
+        self.report.quick = hit;
         hit
     }
 
