@@ -1,7 +1,7 @@
-//! Lemke's warm start (`LemkeOptions::warm_start`): the last complementary basis or the active set of the
-//! incoming z taken as they are when still feasible (one LU solve), else Lemke pivoting from the last basis, with
-//! the cold start of the parent module as the fallback. See `docs/contact.md`, "Warm start" and "Pivoting from
-//! the last basis".
+//! Lemke's warm start (`LemkeOptions::warm_start`): the last complementary basis, the active set of the incoming
+//! z, or the end of a quick (product-form, unguarded) walk from the last basis, taken when feasible (one LU solve
+//! each), else Lemke's guarded pivoting from the last basis, with the cold start of the parent module as the
+//! fallback. See `docs/contact.md`, "Warm start", "Pivoting from the last basis" and "The quick walk".
 
 use nalgebra::{DMatrix, DVector};
 
