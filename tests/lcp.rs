@@ -380,7 +380,7 @@ fn warm_pivoting_from_the_last_basis_follows_a_changing_problem() {
 #[test]
 fn warm_walks_solve_drifting_copositive_plus_sequences() {
     let mut rng = Rng(0x3a11_0000_0000_0042);
-    let (mut worst, mut walks, mut solves) = (0.0_f64, 0, 0);
+    let (mut worst, mut walks, mut solves, mut quick) = (0.0_f64, 0, 0, 0);
     for n in 2..=40_usize {
         for (rank, skew) in [
             (n + 2, false),
@@ -405,11 +405,17 @@ fn warm_walks_solve_drifting_copositive_plus_sequences() {
                 worst = worst.max(r.residual);
                 solves += 1;
                 walks += usize::from(r.warm_started && (r.pivots > 0 || r.quick));
+                quick += usize::from(r.quick);
             }
         }
     }
-    println!("{solves} warm solves, {walks} walks from the last basis, max residual {worst:.2e}");
+    println!(
+        "{solves} warm solves, {walks} walks from the last basis ({quick} quick), max residual {worst:.2e}"
+    );
     assert!(walks > solves / 4, "{walks} walks in {solves} solves");
+    // The quick walk answers a share of them, each checked like a warm hit (235 of 775 when written: these drifts
+    // are large, and the rest went on to the guarded walk); every answer still meets the residual bound above.
+    assert!(5 * quick > walks, "{quick} quick walks in {walks}");
     assert!(worst <= 1e-9, "max residual {worst:e}");
 }
 
