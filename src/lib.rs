@@ -20,6 +20,7 @@ pub mod control;
 pub mod dynamics;
 pub mod export;
 pub mod io;
+pub mod level;
 pub mod math;
 pub mod model;
 pub mod render;

@@ -29,6 +29,9 @@ pub struct Limits {
     pub max_pose_values: usize,
     /// Most numbers one glTF accessor may expand to (count × components). Default 2²⁴ (16 777 216).
     pub max_accessor_values: usize,
+    /// Most triangles of a level (`crate::level`: meshes and height fields, in one file or added in all).
+    /// Default 10 000 000 (a few hundred MB of collision mesh).
+    pub max_triangles: usize,
 }
 
 impl Limits {
@@ -40,6 +43,7 @@ impl Limits {
         max_frames: 1_000_000,
         max_pose_values: 10_000_000,
         max_accessor_values: 1 << 24,
+        max_triangles: 10_000_000,
     };
 
     /// No limits (every field `usize::MAX`): for trusted input only.
@@ -50,6 +54,7 @@ impl Limits {
         max_frames: usize::MAX,
         max_pose_values: usize::MAX,
         max_accessor_values: usize::MAX,
+        max_triangles: usize::MAX,
     };
 
     /// The message of an exceeded limit: `what` (e.g. "Frames: 1000000000") is over `limit` of `field`.

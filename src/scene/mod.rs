@@ -14,7 +14,7 @@ mod aim;
 mod between;
 mod character_step;
 mod knockdown;
-mod slab;
+pub(crate) mod slab;
 mod state;
 mod sweep;
 mod thread_scratch;

@@ -35,6 +35,8 @@ struct Slot<T> {
 pub(crate) struct Slab<T> {
     slots: Vec<Slot<T>>,
     free: Vec<u32>,
+    /// The generation of a new slot.
+    first_generation: u32,
 }
 
 impl<T> Default for Slab<T> {
@@ -42,11 +44,34 @@ impl<T> Default for Slab<T> {
         Slab {
             slots: Vec::new(),
             free: Vec::new(),
+            first_generation: 1,
         }
     }
 }
 
 impl<T> Slab<T> {
+    /// An empty slab whose new slots start at generation `base` (0 is taken as 1): two slabs with distant bases
+    /// refuse each other's keys.
+    pub(crate) fn with_generation_base(base: u32) -> Slab<T> {
+        Slab {
+            first_generation: base.max(1),
+            ..Slab::default()
+        }
+    }
+
+    /// The value in slot `index`, whatever its generation.
+    pub(crate) fn get_by_index(&self, index: u32) -> Option<&T> {
+        self.slots.get(index as usize)?.value.as_ref()
+    }
+
+    /// The current key of slot `index`.
+    pub(crate) fn key_of(&self, index: u32) -> RawKey {
+        RawKey {
+            index,
+            generation: self.slots.get(index as usize).map_or(0, |s| s.generation),
+        }
+    }
+
     /// Stores `value` and returns its key.
     pub(crate) fn insert(&mut self, value: T) -> RawKey {
         if let Some(index) = self.free.pop() {
@@ -58,14 +83,12 @@ impl<T> Slab<T> {
             };
         }
         let index = self.slots.len() as u32;
+        let generation = self.first_generation;
         self.slots.push(Slot {
-            generation: 1,
+            generation,
             value: Some(value),
         });
-        RawKey {
-            index,
-            generation: 1,
-        }
+        RawKey { index, generation }
     }
 
     /// Removes and returns the value of `key`; `None` when the key is stale or was never issued.

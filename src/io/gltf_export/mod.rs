@@ -17,8 +17,8 @@ mod bones;
 mod error;
 mod merge;
 mod node_tracks;
-mod pack;
-mod skeleton_doc;
+pub(crate) mod pack;
+pub(crate) mod skeleton_doc;
 mod source;
 
 use std::path::Path;

@@ -18,7 +18,7 @@
 //! - **Units**: glTF is metres, but when the rest pose spans more than 10 units along any axis and no unit is
 //!   given, centimetres are assumed with a warning (the Fox).
 
-mod accessor;
+pub(crate) mod accessor;
 pub(crate) mod build;
 pub(crate) mod container;
 mod error;

@@ -1,0 +1,515 @@
+//! The game's world: static and kinematic colliders a character stands on, falls against and is hit by.
+//!
+//! A [`Level`] holds colliders (planes at any angle, boxes, spheres, capsules, convex hulls, triangle meshes and
+//! height fields, as parry shapes) under generational [`ColliderKey`]s, in a bounding-volume hierarchy (parry's
+//! [`Bvh`]) so a query touches only the colliders near it; a triangle mesh has its own hierarchy inside, so a level
+//! of 10⁵ triangles costs a few node visits per query. The level does no dynamics: characters meet it through
+//! contacts of their own LCP ([`Level::probe`]: a body's probe spheres against the colliders), and the game
+//! moves kinematic colliders ([`Level::set_kinematic_pose`]), whose velocity the contacts see (infinite mass).
+//!
+//! Loading a level from a glTF/GLB file is [`load`]; ray casts and sphere sweeps are [`Level::cast_ray`] and
+//! [`Level::cast_sphere`] (the scene adds the characters: `Scene::cast_ray`). See `docs/world.md`.
+
+pub mod load;
+mod query;
+pub mod sample;
+mod shape;
+mod write;
+
+pub use load::{LevelFile, LevelLoadError, LoadOptions, Simplify, load_level, load_level_file};
+pub use query::LevelRayHit;
+pub use shape::{LevelShape, MeshReport};
+pub use write::{LevelMesh, level_glb};
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use nalgebra::{Isometry3, Point3, Vector3};
+use parry3d_f64::bounding_volume::Aabb;
+use parry3d_f64::partitioning::Bvh;
+use parry3d_f64::shape::{Ball, SharedShape};
+
+use crate::contact::collision::shape::{finite_isometry, from_vec, to_pose, to_vec};
+use crate::scene::slab::{RawKey, Slab};
+
+/// Identifies a collider of a [`Level`]; stale once removed (an error, never another collider). Keys of different
+/// levels start at different generations, so a key from another level is refused too (unless that level has
+/// reused one slot 2¹⁶ times).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ColliderKey(RawKey);
+
+impl ColliderKey {
+    /// The key as one integer (for handles crossing the C ABI); never 0.
+    pub fn to_raw(self) -> u64 {
+        self.0.to_raw()
+    }
+
+    /// A key from [`Self::to_raw`]; any integer is accepted (unknown ones are stale).
+    pub fn from_raw(raw: u64) -> ColliderKey {
+        ColliderKey(RawKey::from_raw(raw))
+    }
+}
+
+/// How a collider moves.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Motion {
+    /// Never moves (a floor, a wall, a stair).
+    Static,
+    /// Moved by the game each frame ([`Level::set_kinematic_pose`]): a swung bat, a door, a platform. Infinite
+    /// mass: contacts push characters with its velocity and never slow it.
+    Kinematic {
+        /// Linear velocity of the collider origin (m/s, world).
+        linear: Vector3<f64>,
+        /// Angular velocity (rad/s, world).
+        angular: Vector3<f64>,
+    },
+}
+
+/// A collider to add: shape, pose and surface.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColliderDesc {
+    /// The shape, in the collider frame.
+    pub shape: LevelShape,
+    /// The collider frame in the world.
+    pub pose: Isometry3<f64>,
+    /// Coulomb friction μ ≥ 0; `None`: each character's own ground friction (`GroundConfig::friction`).
+    pub friction: Option<f64>,
+    /// Newton restitution in [0, 1] (default 0).
+    pub restitution: f64,
+    /// Membership bits: the collider touches a character when `layers & character_mask != 0` and
+    /// `mask & character_layers != 0` (default all bits, touching everything).
+    pub layers: u32,
+    /// The character layers this collider touches (default all).
+    pub mask: u32,
+    /// Static or kinematic.
+    pub motion: Motion,
+    /// A name (from the level file's mesh or node), for messages and events.
+    pub name: String,
+}
+
+impl ColliderDesc {
+    /// A static collider of `shape` at `pose`, the characters' friction, no restitution, every layer.
+    pub fn new(shape: LevelShape, pose: Isometry3<f64>) -> ColliderDesc {
+        ColliderDesc {
+            shape,
+            pose,
+            friction: None,
+            restitution: 0.0,
+            layers: u32::MAX,
+            mask: u32::MAX,
+            motion: Motion::Static,
+            name: String::new(),
+        }
+    }
+
+    /// The same collider, kinematic (at rest until the game moves it).
+    pub fn kinematic(mut self) -> ColliderDesc {
+        self.motion = Motion::Kinematic {
+            linear: Vector3::zeros(),
+            angular: Vector3::zeros(),
+        };
+        self
+    }
+
+    /// The same collider with a name (builder style).
+    pub fn named(mut self, name: impl Into<String>) -> ColliderDesc {
+        self.name = name.into();
+        self
+    }
+}
+
+/// What went wrong with a level.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LevelError {
+    /// A shape was refused (what and why).
+    #[error("shape: {0}")]
+    Shape(String),
+    /// A collider setting was refused.
+    #[error("{0}")]
+    Argument(String),
+    /// The key was removed, or belongs to another level.
+    #[error("stale collider key {0:#x}: removed, or from another level")]
+    StaleCollider(u64),
+}
+
+/// A collider as the level keeps it.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    pub shape: SharedShape,
+    pub pose: Isometry3<f64>,
+    pub friction: Option<f64>,
+    pub restitution: f64,
+    pub layers: u32,
+    pub mask: u32,
+    pub motion: Motion,
+    pub name: String,
+    /// The world bounding box (`None`: a plane, unbounded).
+    pub aabb: Option<Aabb>,
+    pub triangles: usize,
+}
+
+impl Entry {
+    /// The velocity (m/s, world) of the collider's material point at `p`.
+    pub(crate) fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
+        match self.motion {
+            Motion::Static => Vector3::zeros(),
+            Motion::Kinematic { linear, angular } => {
+                linear + angular.cross(&(p - self.pose.translation.vector))
+            }
+        }
+    }
+}
+
+/// One contact between a character's probe sphere and a collider (see [`Level::probe`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LevelTouch {
+    /// The collider.
+    pub collider: ColliderKey,
+    /// The deepest point of the probe sphere toward the collider (world).
+    pub point: Vector3<f64>,
+    /// The collider's closest point (world).
+    pub other_point: Vector3<f64>,
+    /// Unit normal from the collider toward the probe (world).
+    pub normal: Vector3<f64>,
+    /// Signed gap (m) along the normal: negative when the probe is inside.
+    pub gap: f64,
+    /// The collider's friction (`None`: the character's own).
+    pub friction: Option<f64>,
+    /// The collider's restitution.
+    pub restitution: f64,
+    /// The collider's velocity at `other_point` (m/s; zero for a static collider).
+    pub velocity: Vector3<f64>,
+}
+
+/// The most a kinematic collider may move per second when its velocity is taken from its motion (m/s): a larger
+/// jump is a teleport, done at zero velocity (a door set open, a platform reset), not a 12 km/s hit.
+pub const MAX_KINEMATIC_SPEED: f64 = 50.0;
+
+/// The smallest probe radius given to parry (m): a sole point (radius 0) is probed as a sphere this small and the
+/// contact moved back onto the point, which is exact (the closest point to the centre does not depend on it).
+const MIN_PROBE_RADIUS: f64 = 1e-4;
+
+/// Each new level's keys start at a different generation.
+static NEXT_LEVEL: AtomicU32 = AtomicU32::new(1);
+
+/// The game's world: colliders, their bounding-volume hierarchy, and the limits of what may be added.
+#[derive(Debug, Clone)]
+pub struct Level {
+    entries: Slab<Entry>,
+    bvh: Bvh,
+    /// Slots of planes (unbounded: outside the hierarchy, tested by every query).
+    planes: Vec<u32>,
+    triangles: usize,
+    max_triangles: usize,
+}
+
+impl Default for Level {
+    fn default() -> Self {
+        Level::new()
+    }
+}
+
+impl Level {
+    /// An empty level (at most [`crate::io::Limits::DEFAULT`]'s `max_triangles` triangles in all).
+    pub fn new() -> Level {
+        let base = NEXT_LEVEL
+            .fetch_add(1, Ordering::Relaxed)
+            .wrapping_mul(1 << 16);
+        Level {
+            entries: Slab::with_generation_base(base),
+            bvh: Bvh::new(),
+            planes: Vec::new(),
+            triangles: 0,
+            max_triangles: crate::io::Limits::DEFAULT.max_triangles,
+        }
+    }
+
+    /// Sets the most triangles the level may hold in all (meshes and height fields).
+    pub fn set_max_triangles(&mut self, max: usize) {
+        self.max_triangles = max;
+    }
+
+    /// Number of colliders.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the level holds no collider.
+    pub fn is_empty(&self) -> bool {
+        self.entries.len() == 0
+    }
+
+    /// Triangles held by meshes and height fields.
+    pub fn triangle_count(&self) -> usize {
+        self.triangles
+    }
+
+    /// Adds a collider; returns its key and, for a mesh, what was dropped or found (degenerate triangles,
+    /// non-manifold and boundary edges: a soup is usable).
+    pub fn add(&mut self, desc: ColliderDesc) -> Result<(ColliderKey, MeshReport), LevelError> {
+        let arg = |what: String| {
+            Err(LevelError::Argument(format!(
+                "collider '{}': {what}",
+                desc.name
+            )))
+        };
+        if !finite_isometry(&desc.pose) {
+            return arg(format!("non-finite pose {:?}", desc.pose));
+        }
+        if let Some(mu) = desc.friction
+            && !(mu.is_finite() && mu >= 0.0)
+        {
+            return arg(format!("friction {mu} must be finite and ≥ 0"));
+        }
+        if !(0.0..=1.0).contains(&desc.restitution) {
+            return arg(format!(
+                "restitution {} must be in [0, 1]",
+                desc.restitution
+            ));
+        }
+        if let Motion::Kinematic { linear, angular } = desc.motion
+            && !linear.iter().chain(angular.iter()).all(|x| x.is_finite())
+        {
+            return arg("non-finite kinematic velocity".into());
+        }
+        let budget = self.max_triangles.saturating_sub(self.triangles);
+        let (shape, report) = desc.shape.build(budget).map_err(|e| match e {
+            LevelError::Shape(what) => {
+                LevelError::Shape(format!("collider '{}': {what}", desc.name))
+            }
+            other => other,
+        })?;
+        let triangles = desc.shape.triangles() - report.degenerate;
+        let mut entry = Entry {
+            shape,
+            pose: desc.pose,
+            friction: desc.friction,
+            restitution: desc.restitution,
+            layers: desc.layers,
+            mask: desc.mask,
+            motion: desc.motion,
+            name: desc.name,
+            aabb: None,
+            triangles,
+        };
+        entry.aabb = bounded_aabb(&entry);
+        let key = self.entries.insert(entry);
+        self.triangles += triangles;
+        self.place(key.index);
+        Ok((ColliderKey(key), report))
+    }
+
+    /// Removes a collider. A character touching it falls through from the next step (its contacts are found
+    /// again every step).
+    pub fn remove(&mut self, key: ColliderKey) -> Result<(), LevelError> {
+        let entry = self
+            .entries
+            .remove(key.0)
+            .ok_or(LevelError::StaleCollider(key.to_raw()))?;
+        self.triangles -= entry.triangles;
+        if entry.aabb.is_some() {
+            self.bvh.remove(key.0.index);
+        } else {
+            self.planes.retain(|&i| i != key.0.index);
+        }
+        Ok(())
+    }
+
+    /// Removes every collider.
+    pub fn clear(&mut self) {
+        let keys: Vec<RawKey> = self.entries.iter().map(|(k, _)| k).collect();
+        for k in keys {
+            let _ = self.remove(ColliderKey(k));
+        }
+    }
+
+    /// The colliders' keys, in slot order.
+    pub fn keys(&self) -> impl Iterator<Item = ColliderKey> + '_ {
+        self.entries.iter().map(|(k, _)| ColliderKey(k))
+    }
+
+    fn entry(&self, key: ColliderKey) -> Result<&Entry, LevelError> {
+        self.entries
+            .get(key.0)
+            .ok_or(LevelError::StaleCollider(key.to_raw()))
+    }
+
+    /// A collider's pose.
+    pub fn pose(&self, key: ColliderKey) -> Result<Isometry3<f64>, LevelError> {
+        Ok(self.entry(key)?.pose)
+    }
+
+    /// A collider's name.
+    pub fn name(&self, key: ColliderKey) -> Result<&str, LevelError> {
+        Ok(&self.entry(key)?.name)
+    }
+
+    /// A collider's motion (its velocity when kinematic).
+    pub fn motion(&self, key: ColliderKey) -> Result<Motion, LevelError> {
+        Ok(self.entry(key)?.motion)
+    }
+
+    /// A collider's world bounding box (min, max); `None` for a plane.
+    pub fn bounds(
+        &self,
+        key: ColliderKey,
+    ) -> Result<Option<(Point3<f64>, Point3<f64>)>, LevelError> {
+        Ok(self
+            .entry(key)?
+            .aabb
+            .map(|b| (from_vec(b.mins).into(), from_vec(b.maxs).into())))
+    }
+
+    /// Moves a kinematic collider to `pose` over the coming `dt` seconds (a game frame): with `velocity`
+    /// (linear, angular; world) given, contacts see that velocity; without, it is taken from the motion from the
+    /// last pose (a jump faster than [`MAX_KINEMATIC_SPEED`] is a teleport, at zero velocity). A static
+    /// collider is refused.
+    pub fn set_kinematic_pose(
+        &mut self,
+        key: ColliderKey,
+        pose: Isometry3<f64>,
+        velocity: Option<(Vector3<f64>, Vector3<f64>)>,
+        dt: f64,
+    ) -> Result<(), LevelError> {
+        if !finite_isometry(&pose) {
+            return Err(LevelError::Argument(format!(
+                "non-finite kinematic pose {pose:?}"
+            )));
+        }
+        if let Some((l, a)) = velocity
+            && !l.iter().chain(a.iter()).all(|x| x.is_finite())
+        {
+            return Err(LevelError::Argument("non-finite kinematic velocity".into()));
+        }
+        if velocity.is_none() && !(dt.is_finite() && dt > 0.0) {
+            return Err(LevelError::Argument(format!(
+                "a velocity taken from the motion needs a positive frame time, got {dt}"
+            )));
+        }
+        let entry = self
+            .entries
+            .get_mut(key.0)
+            .ok_or(LevelError::StaleCollider(key.to_raw()))?;
+        if entry.motion == Motion::Static {
+            return Err(LevelError::Argument(format!(
+                "collider '{}' is static; add it with ColliderDesc::kinematic to move it",
+                entry.name
+            )));
+        }
+        let (linear, angular) = velocity.unwrap_or_else(|| {
+            let d = pose.translation.vector - entry.pose.translation.vector;
+            if d.norm() > MAX_KINEMATIC_SPEED * dt {
+                return (Vector3::zeros(), Vector3::zeros());
+            }
+            let r = pose.rotation * entry.pose.rotation.inverse();
+            (d / dt, r.scaled_axis() / dt)
+        });
+        entry.motion = Motion::Kinematic { linear, angular };
+        entry.pose = pose;
+        entry.aabb = bounded_aabb(entry);
+        self.place(key.0.index);
+        Ok(())
+    }
+
+    /// Puts slot `index` into the hierarchy (or the plane list) at its current box.
+    fn place(&mut self, index: u32) {
+        let Some(entry) = self.entries.get_by_index(index) else {
+            return;
+        };
+        match entry.aabb {
+            Some(aabb) => self.bvh.insert(aabb, index),
+            None => {
+                if !self.planes.contains(&index) {
+                    self.planes.push(index);
+                }
+            }
+        }
+    }
+
+    /// Calls `visit` for every collider whose box meets `aabb` (and every plane), with its slot index.
+    pub(crate) fn near(&self, aabb: &Aabb, mut visit: impl FnMut(u32, &Entry)) {
+        for &i in &self.planes {
+            if let Some(e) = self.entries.get_by_index(i) {
+                visit(i, e);
+            }
+        }
+        for i in self.bvh.intersect_aabb(aabb) {
+            if let Some(e) = self.entries.get_by_index(i) {
+                visit(i, e);
+            }
+        }
+    }
+
+    /// The key of slot `index` (live).
+    pub(crate) fn key_of(&self, index: u32) -> ColliderKey {
+        ColliderKey(self.entries.key_of(index))
+    }
+
+    /// The contacts of a probe sphere (centre `centre`, world; `radius` ≥ 0, 0 for a point) with the colliders
+    /// within `margin` of it whose layers meet the character's (`layers`, `mask`): for each collider, its closest
+    /// point to the probe. This is the flat floor's contact generalised: against a horizontal plane at height y it
+    /// gives the point below the centre, the point (x, y, z) and the normal +Y.
+    pub fn probe(
+        &self,
+        centre: &Vector3<f64>,
+        radius: f64,
+        margin: f64,
+        (layers, mask): (u32, u32),
+        mut out: impl FnMut(LevelTouch),
+    ) {
+        let r = radius.max(MIN_PROBE_RADIUS);
+        let reach = r + margin;
+        let c = to_vec(centre);
+        let aabb = Aabb::new(
+            c - parry3d_f64::math::Vector::splat(reach),
+            c + parry3d_f64::math::Vector::splat(reach),
+        );
+        let ball = Ball::new(r);
+        let ball_pose = to_pose(&Isometry3::translation(centre.x, centre.y, centre.z));
+        let prediction = margin + (r - radius);
+        self.near(&aabb, |i, e| {
+            if e.layers & mask == 0 || e.mask & layers == 0 {
+                return;
+            }
+            let pose = to_pose(&e.pose);
+            let Ok(Some(hit)) =
+                parry3d_f64::query::contact(&pose, e.shape.as_ref(), &ball_pose, &ball, prediction)
+            else {
+                return;
+            };
+            let normal = from_vec(hit.normal1);
+            if !normal.iter().all(|x| x.is_finite()) || normal.norm_squared() < 0.5 {
+                return;
+            }
+            let other_point = from_vec(hit.point1);
+            let point = centre - normal * radius;
+            out(LevelTouch {
+                collider: self.key_of(i),
+                point,
+                other_point,
+                normal,
+                gap: normal.dot(&(point - other_point)),
+                friction: e.friction,
+                restitution: e.restitution,
+                velocity: e.point_velocity(&other_point),
+            });
+        });
+    }
+
+    /// The deepest a probe sphere sits inside the colliders it may touch (m, ≥ 0).
+    pub fn probe_depth(&self, centre: &Vector3<f64>, radius: f64, layers: (u32, u32)) -> f64 {
+        let mut depth: f64 = 0.0;
+        self.probe(centre, radius, 0.0, layers, |t| depth = depth.max(-t.gap));
+        depth
+    }
+}
+
+/// The world box of a bounded collider; `None` for a plane.
+fn bounded_aabb(entry: &Entry) -> Option<Aabb> {
+    if entry.shape.as_halfspace().is_some() {
+        return None;
+    }
+    Some(entry.shape.compute_aabb(&to_pose(&entry.pose)))
+}
+
+#[cfg(test)]
+mod tests;

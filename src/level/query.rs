@@ -1,0 +1,200 @@
+//! Ray casts and sphere sweeps against a level's colliders.
+
+use nalgebra::Vector3;
+use parry3d_f64::bounding_volume::Aabb;
+use parry3d_f64::query::{Ray, ShapeCastOptions};
+use parry3d_f64::shape::Ball;
+
+use super::{ColliderKey, Entry, Level};
+use crate::contact::collision::shape::{from_vec, to_pose, to_vec};
+
+/// Where a ray or a swept sphere first meets a collider.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LevelRayHit {
+    /// The collider.
+    pub collider: ColliderKey,
+    /// Distance along the ray (m): the hit point is `origin + distance · direction`; for a sweep, the sphere's
+    /// centre travel until it touches.
+    pub distance: f64,
+    /// The hit point on the collider's surface (world).
+    pub point: Vector3<f64>,
+    /// The surface normal there (unit, world, facing the ray).
+    pub normal: Vector3<f64>,
+}
+
+/// A unit direction, or `None` for a zero or non-finite one.
+pub(crate) fn unit(direction: &Vector3<f64>) -> Option<Vector3<f64>> {
+    direction
+        .try_normalize(1e-300)
+        .filter(|d| d.iter().all(|x| x.is_finite()))
+}
+
+impl Level {
+    fn ray_hit(
+        &self,
+        index: u32,
+        entry: &Entry,
+        ray: &Ray,
+        max_distance: f64,
+    ) -> Option<LevelRayHit> {
+        let hit =
+            entry
+                .shape
+                .cast_ray_and_get_normal(&to_pose(&entry.pose), ray, max_distance, true)?;
+        let mut normal = from_vec(hit.normal);
+        let dir = from_vec(ray.dir);
+        if normal.dot(&dir) > 0.0 {
+            normal = -normal;
+        }
+        Some(LevelRayHit {
+            collider: self.key_of(index),
+            distance: hit.time_of_impact,
+            point: from_vec(ray.origin) + dir * hit.time_of_impact,
+            normal,
+        })
+    }
+
+    /// The first collider a ray from `origin` along `direction` (normalised here) meets within `max_distance`
+    /// (m), among those whose layers meet `mask`; `None` for no hit or a zero or non-finite ray. A ray starting
+    /// inside a solid shape hits it at distance 0.
+    pub fn cast_ray(
+        &self,
+        origin: &Vector3<f64>,
+        direction: &Vector3<f64>,
+        max_distance: f64,
+        mask: u32,
+    ) -> Option<LevelRayHit> {
+        let dir = unit(direction)?;
+        if !(origin.iter().all(|x| x.is_finite()) && max_distance >= 0.0) {
+            return None;
+        }
+        let ray = Ray::new(to_vec(origin), to_vec(&dir));
+        let mut best: Option<LevelRayHit> = None;
+        for &i in &self.planes {
+            if let Some(e) = self
+                .entries
+                .get_by_index(i)
+                .filter(|e| e.layers & mask != 0)
+            {
+                let limit = best.map_or(max_distance, |b| b.distance);
+                if let Some(h) = self.ray_hit(i, e, &ray, limit) {
+                    best = Some(h);
+                }
+            }
+        }
+        let limit = best.map_or(max_distance, |b| b.distance);
+        let found = self.bvh.cast_ray(&ray, limit, |i, so_far| {
+            let e = self
+                .entries
+                .get_by_index(i)
+                .filter(|e| e.layers & mask != 0)?;
+            e.shape.cast_ray(&to_pose(&e.pose), &ray, so_far, true)
+        });
+        if let Some((i, toi)) = found
+            && best.is_none_or(|b| toi < b.distance)
+            && let Some(e) = self.entries.get_by_index(i)
+        {
+            best = self
+                .ray_hit(i, e, &ray, toi * (1.0 + 1e-12) + 1e-12)
+                .or(best);
+        }
+        best
+    }
+
+    /// [`Level::cast_ray`] without the hierarchy: every collider tested (the reference the tests and the
+    /// `raycast` example check the hierarchy against).
+    pub fn cast_ray_brute(
+        &self,
+        origin: &Vector3<f64>,
+        direction: &Vector3<f64>,
+        max_distance: f64,
+        mask: u32,
+    ) -> Option<LevelRayHit> {
+        let dir = unit(direction)?;
+        if !(origin.iter().all(|x| x.is_finite()) && max_distance >= 0.0) {
+            return None;
+        }
+        let ray = Ray::new(to_vec(origin), to_vec(&dir));
+        let mut best: Option<LevelRayHit> = None;
+        for (k, e) in self.entries.iter() {
+            if e.layers & mask == 0 {
+                continue;
+            }
+            if let Some(h) = self.ray_hit(k.index, e, &ray, max_distance)
+                && best.is_none_or(|b| h.distance < b.distance)
+            {
+                best = Some(h);
+            }
+        }
+        best
+    }
+
+    /// The first collider a sphere of `radius` moving from `origin` along `direction` (normalised here) touches
+    /// within `max_distance` (m) of centre travel; the hit's point and normal are at the touch. A sphere that
+    /// starts inside a collider hits it at distance 0.
+    pub fn cast_sphere(
+        &self,
+        origin: &Vector3<f64>,
+        radius: f64,
+        direction: &Vector3<f64>,
+        max_distance: f64,
+        mask: u32,
+    ) -> Option<LevelRayHit> {
+        let dir = unit(direction)?;
+        if !(origin.iter().all(|x| x.is_finite())
+            && radius.is_finite()
+            && radius > 0.0
+            && max_distance.is_finite()
+            && max_distance >= 0.0)
+        {
+            return None;
+        }
+        let end = origin + dir * max_distance;
+        let lo = origin.inf(&end) - Vector3::repeat(radius);
+        let hi = origin.sup(&end) + Vector3::repeat(radius);
+        let swept = Aabb::new(to_vec(&lo), to_vec(&hi));
+        let ball = Ball::new(radius);
+        let start = to_pose(&nalgebra::Isometry3::translation(
+            origin.x, origin.y, origin.z,
+        ));
+        let mut best: Option<LevelRayHit> = None;
+        self.near(&swept, |i, e| {
+            if e.layers & mask == 0 {
+                return;
+            }
+            let limit = best.map_or(max_distance, |b| b.distance);
+            let options = ShapeCastOptions {
+                max_time_of_impact: limit,
+                stop_at_penetration: true,
+                ..ShapeCastOptions::default()
+            };
+            let Ok(Some(hit)) = parry3d_f64::query::cast_shapes(
+                &start,
+                to_vec(&dir),
+                &ball,
+                &to_pose(&e.pose),
+                parry3d_f64::math::Vector::ZERO,
+                e.shape.as_ref(),
+                options,
+            ) else {
+                return;
+            };
+            if best.is_some_and(|b| hit.time_of_impact >= b.distance) {
+                return;
+            }
+            // Witnesses and normals are in each shape's local frame.
+            let point = e.pose * nalgebra::Point3::from(from_vec(hit.witness2));
+            let mut normal = e.pose.rotation * from_vec(hit.normal2);
+            if normal.dot(&dir) > 0.0 {
+                normal = -normal;
+            }
+            best = Some(LevelRayHit {
+                collider: self.key_of(i),
+                distance: hit.time_of_impact,
+                point: point.coords,
+                normal: normal.try_normalize(1e-12).unwrap_or(-dir),
+            });
+        });
+        best
+    }
+}
