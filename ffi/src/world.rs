@@ -71,7 +71,12 @@ pub fn with_scene<T>(
 /// The status and message of a scene error in `function`.
 pub fn scene_error(function: &str, key: u64, e: SceneError) -> FfiError {
     let status = match e {
-        SceneError::StaleCharacter | SceneError::StaleBall => FlinchStatus::InvalidHandle,
+        SceneError::StaleCharacter
+        | SceneError::StaleBall
+        | SceneError::Level(flinch_core::level::LevelError::StaleCollider(_)) => {
+            FlinchStatus::InvalidHandle
+        }
+        SceneError::Level(_) => FlinchStatus::InvalidArgument,
         SceneError::Argument(_) => FlinchStatus::InvalidArgument,
         SceneError::Character(flinch_core::control::CharacterError::UnknownBone(_)) => {
             FlinchStatus::UnknownBone

@@ -247,6 +247,7 @@ pub fn bake(
                         normal: -impulse.try_normalize(1e-300).unwrap_or(Vector3::zeros()),
                         impulse: *impulse,
                         ball: None,
+                        collider: None,
                         energy_j: 0.0,
                     });
                 }

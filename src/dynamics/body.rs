@@ -95,6 +95,12 @@ impl Body {
         m
     }
 
+    /// The velocity (m/s, world) of the body's material point at `world`.
+    pub fn point_velocity(&self, world: &Vector3<f64>) -> Vector3<f64> {
+        let v = &self.velocity;
+        Vector3::new(v[3], v[4], v[5]) + self.omega().cross(&(world - self.position))
+    }
+
     /// World position of a point given in body coordinates relative to the CoM (m).
     pub fn point_world(&self, local: &Vector3<f64>) -> Vector3<f64> {
         self.position + self.orientation * local

@@ -18,6 +18,7 @@ mod write;
 
 pub use load::{LevelFile, LevelLoadError, LoadOptions, Simplify, load_level, load_level_file};
 pub use query::LevelRayHit;
+pub(crate) use query::unit as unit_direction;
 pub use shape::{LevelShape, MeshReport};
 pub use write::{LevelMesh, level_glb};
 
@@ -26,6 +27,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use nalgebra::{Isometry3, Point3, Vector3};
 use parry3d_f64::bounding_volume::Aabb;
 use parry3d_f64::partitioning::Bvh;
+use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::{Ball, SharedShape};
 
 use crate::contact::collision::shape::{finite_isometry, from_vec, to_pose, to_vec};
@@ -145,6 +147,8 @@ pub(crate) struct Entry {
     /// The world bounding box (`None`: a plane, unbounded).
     pub aabb: Option<Aabb>,
     pub triangles: usize,
+    /// A bound on the speed of any of its points (m/s; 0 when static).
+    pub speed: f64,
 }
 
 impl Entry {
@@ -178,6 +182,8 @@ pub struct LevelTouch {
     pub restitution: f64,
     /// The collider's velocity at `other_point` (m/s; zero for a static collider).
     pub velocity: Vector3<f64>,
+    /// Whether the collider is kinematic (moved by the game).
+    pub kinematic: bool,
 }
 
 /// The most a kinematic collider may move per second when its velocity is taken from its motion (m/s): a larger
@@ -187,6 +193,10 @@ pub const MAX_KINEMATIC_SPEED: f64 = 50.0;
 /// The smallest probe radius given to parry (m): a sole point (radius 0) is probed as a sphere this small and the
 /// contact moved back onto the point, which is exact (the closest point to the centre does not depend on it).
 const MIN_PROBE_RADIUS: f64 = 1e-4;
+
+/// How deep under a mesh's surface a probe is still found and pushed out (m): deeper is a body that passed
+/// through (speculative contacts keep bodies from getting there).
+const MAX_DEPTH: f64 = 0.1;
 
 /// Each new level's keys start at a different generation.
 static NEXT_LEVEL: AtomicU32 = AtomicU32::new(1);
@@ -200,6 +210,8 @@ pub struct Level {
     planes: Vec<u32>,
     triangles: usize,
     max_triangles: usize,
+    /// The largest [`Entry::speed`].
+    max_speed: f64,
 }
 
 impl Default for Level {
@@ -220,6 +232,7 @@ impl Level {
             planes: Vec::new(),
             triangles: 0,
             max_triangles: crate::io::Limits::DEFAULT.max_triangles,
+            max_speed: 0.0,
         }
     }
 
@@ -290,8 +303,10 @@ impl Level {
             name: desc.name,
             aabb: None,
             triangles,
+            speed: 0.0,
         };
         entry.aabb = bounded_aabb(&entry);
+        entry.speed = speed_bound(&entry);
         let key = self.entries.insert(entry);
         self.triangles += triangles;
         self.place(key.index);
@@ -306,6 +321,11 @@ impl Level {
             .remove(key.0)
             .ok_or(LevelError::StaleCollider(key.to_raw()))?;
         self.triangles -= entry.triangles;
+        self.max_speed = self
+            .entries
+            .iter()
+            .map(|(_, e)| e.speed)
+            .fold(0.0, f64::max);
         if entry.aabb.is_some() {
             self.bvh.remove(key.0.index);
         } else {
@@ -370,16 +390,7 @@ impl Level {
         velocity: Option<(Vector3<f64>, Vector3<f64>)>,
         dt: f64,
     ) -> Result<(), LevelError> {
-        if !finite_isometry(&pose) {
-            return Err(LevelError::Argument(format!(
-                "non-finite kinematic pose {pose:?}"
-            )));
-        }
-        if let Some((l, a)) = velocity
-            && !l.iter().chain(a.iter()).all(|x| x.is_finite())
-        {
-            return Err(LevelError::Argument("non-finite kinematic velocity".into()));
-        }
+        self.check_kinematic_pose(key, &pose, velocity)?;
         if velocity.is_none() && !(dt.is_finite() && dt > 0.0) {
             return Err(LevelError::Argument(format!(
                 "a velocity taken from the motion needs a positive frame time, got {dt}"
@@ -389,12 +400,6 @@ impl Level {
             .entries
             .get_mut(key.0)
             .ok_or(LevelError::StaleCollider(key.to_raw()))?;
-        if entry.motion == Motion::Static {
-            return Err(LevelError::Argument(format!(
-                "collider '{}' is static; add it with ColliderDesc::kinematic to move it",
-                entry.name
-            )));
-        }
         let (linear, angular) = velocity.unwrap_or_else(|| {
             let d = pose.translation.vector - entry.pose.translation.vector;
             if d.norm() > MAX_KINEMATIC_SPEED * dt {
@@ -406,8 +411,56 @@ impl Level {
         entry.motion = Motion::Kinematic { linear, angular };
         entry.pose = pose;
         entry.aabb = bounded_aabb(entry);
+        entry.speed = speed_bound(entry);
         self.place(key.0.index);
+        self.max_speed = self
+            .entries
+            .iter()
+            .map(|(_, e)| e.speed)
+            .fold(0.0, f64::max);
         Ok(())
+    }
+
+    /// Whether `pose` and `velocity` may be given to the kinematic collider `key` (live, kinematic, finite).
+    pub fn check_kinematic_pose(
+        &self,
+        key: ColliderKey,
+        pose: &Isometry3<f64>,
+        velocity: Option<(Vector3<f64>, Vector3<f64>)>,
+    ) -> Result<(), LevelError> {
+        if !finite_isometry(pose) {
+            return Err(LevelError::Argument(format!(
+                "non-finite kinematic pose {pose:?}"
+            )));
+        }
+        if let Some((l, a)) = velocity
+            && !l.iter().chain(a.iter()).all(|x| x.is_finite())
+        {
+            return Err(LevelError::Argument("non-finite kinematic velocity".into()));
+        }
+        let entry = self.entry(key)?;
+        if entry.motion == Motion::Static {
+            return Err(LevelError::Argument(format!(
+                "collider '{}' is static; add it with ColliderDesc::kinematic to move it",
+                entry.name
+            )));
+        }
+        Ok(())
+    }
+
+    /// A collider's restitution and its velocity at `point` (m/s, world).
+    pub fn surface_at(
+        &self,
+        key: ColliderKey,
+        point: &Vector3<f64>,
+    ) -> Result<(f64, Vector3<f64>), LevelError> {
+        let e = self.entry(key)?;
+        Ok((e.restitution, e.point_velocity(point)))
+    }
+
+    /// The fastest any collider's point moves (m/s).
+    pub(crate) fn max_speed(&self) -> f64 {
+        self.max_speed
     }
 
     /// Puts slot `index` into the hierarchy (or the plane list) at its current box.
@@ -448,59 +501,137 @@ impl Level {
     /// within `margin` of it whose layers meet the character's (`layers`, `mask`): for each collider, its closest
     /// point to the probe. This is the flat floor's contact generalised: against a horizontal plane at height y it
     /// gives the point below the centre, the point (x, y, z) and the normal +Y.
+    ///
+    /// A kinematic collider is probed `h` seconds further out, by how far it can move in a step of `h`
+    /// (speculative contacts: a swung bat is met before it passes through).
     pub fn probe(
         &self,
         centre: &Vector3<f64>,
         radius: f64,
         margin: f64,
+        h: f64,
         (layers, mask): (u32, u32),
         mut out: impl FnMut(LevelTouch),
     ) {
         let r = radius.max(MIN_PROBE_RADIUS);
-        let reach = r + margin;
+        // A probe under a mesh's surface is found down to `MAX_DEPTH` (a flat floor's box has no depth).
+        let reach = (r + margin + self.max_speed * h).max(MAX_DEPTH);
         let c = to_vec(centre);
         let aabb = Aabb::new(
             c - parry3d_f64::math::Vector::splat(reach),
             c + parry3d_f64::math::Vector::splat(reach),
         );
-        let ball = Ball::new(r);
-        let ball_pose = to_pose(&Isometry3::translation(centre.x, centre.y, centre.z));
-        let prediction = margin + (r - radius);
         self.near(&aabb, |i, e| {
             if e.layers & mask == 0 || e.mask & layers == 0 {
                 return;
             }
-            let pose = to_pose(&e.pose);
-            let Ok(Some(hit)) =
-                parry3d_f64::query::contact(&pose, e.shape.as_ref(), &ball_pose, &ball, prediction)
-            else {
-                return;
-            };
-            let normal = from_vec(hit.normal1);
-            if !normal.iter().all(|x| x.is_finite()) || normal.norm_squared() < 0.5 {
-                return;
+            if let Some(t) = self.probe_entry(i, e, centre, radius, margin, h) {
+                out(t);
             }
-            let other_point = from_vec(hit.point1);
-            let point = centre - normal * radius;
-            out(LevelTouch {
-                collider: self.key_of(i),
-                point,
-                other_point,
-                normal,
-                gap: normal.dot(&(point - other_point)),
-                friction: e.friction,
-                restitution: e.restitution,
-                velocity: e.point_velocity(&other_point),
-            });
         });
+    }
+
+    /// The contact of a probe sphere with the collider in slot `index` (see [`Level::probe`]).
+    pub(crate) fn probe_entry(
+        &self,
+        index: u32,
+        e: &Entry,
+        centre: &Vector3<f64>,
+        radius: f64,
+        margin: f64,
+        h: f64,
+    ) -> Option<LevelTouch> {
+        let r = radius.max(MIN_PROBE_RADIUS);
+        let ball = Ball::new(r);
+        let ball_pose = to_pose(&Isometry3::translation(centre.x, centre.y, centre.z));
+        let prediction = margin + (r - radius) + e.speed * h;
+        let (other_point, normal) = surface_near(e, centre, &ball, &ball_pose, r + prediction)?;
+        let point = centre - normal * radius;
+        Some(LevelTouch {
+            collider: self.key_of(index),
+            point,
+            other_point,
+            normal,
+            gap: normal.dot(&(point - other_point)),
+            friction: e.friction,
+            restitution: e.restitution,
+            velocity: e.point_velocity(&other_point),
+            kinematic: e.motion != Motion::Static,
+        })
     }
 
     /// The deepest a probe sphere sits inside the colliders it may touch (m, ≥ 0).
     pub fn probe_depth(&self, centre: &Vector3<f64>, radius: f64, layers: (u32, u32)) -> f64 {
         let mut depth: f64 = 0.0;
-        self.probe(centre, radius, 0.0, layers, |t| depth = depth.max(-t.gap));
+        self.probe(centre, radius, 0.0, 0.0, layers, |t| {
+            depth = depth.max(-t.gap)
+        });
         depth
     }
+}
+
+/// The closest point of a collider to a probe sphere (centre `centre`, the parry `ball` at `ball_pose`) within
+/// `reach` of the centre, and the unit normal there from the collider toward the probe.
+fn surface_near(
+    e: &Entry,
+    centre: &Vector3<f64>,
+    ball: &Ball,
+    ball_pose: &parry3d_f64::math::Pose,
+    reach: f64,
+) -> Option<(Vector3<f64>, Vector3<f64>)> {
+    let pose = to_pose(&e.pose);
+    if let Some(mesh) = e.shape.as_trimesh() {
+        // parry's contact with a triangle takes the side the centre is on; an oriented mesh is solid behind its
+        // faces, so a probe under a floor is pushed up, not through.
+        let local = e
+            .pose
+            .inverse_transform_point(&Point3::from(*centre))
+            .coords;
+        let (proj, (tri, _)) = mesh.project_local_point_and_get_location_with_max_dist(
+            to_vec(&local),
+            false,
+            reach.max(MAX_DEPTH),
+        )?;
+        let foot = from_vec(proj.point);
+        let d = local - foot;
+        let dist = d.norm();
+        let inside = mesh.pseudo_normals_if_oriented().is_some() && proj.is_inside;
+        if !inside && dist > reach {
+            return None;
+        }
+        let face = from_vec(mesh.triangle(tri).normal()?);
+        let n = if dist > 1e-9 * (1.0 + local.norm()) {
+            if inside { -d / dist } else { d / dist }
+        } else {
+            face
+        };
+        return Some(((e.pose * Point3::from(foot)).coords, e.pose.rotation * n));
+    }
+    let hit = parry3d_f64::query::contact(
+        &pose,
+        e.shape.as_ref(),
+        ball_pose,
+        ball,
+        reach - ball.radius,
+    )
+    .ok()??;
+    let normal = from_vec(hit.normal1);
+    (normal.iter().all(|x| x.is_finite()) && normal.norm_squared() > 0.5)
+        .then(|| (from_vec(hit.point1), normal))
+}
+
+/// A bound on the speed of the collider's points: |v| + |ω|·(the farthest corner of its box from its origin).
+fn speed_bound(entry: &Entry) -> f64 {
+    let Motion::Kinematic { linear, angular } = entry.motion else {
+        return 0.0;
+    };
+    let reach = entry.aabb.map_or(0.0, |b| {
+        let o = entry.pose.translation.vector;
+        let lo = from_vec(b.mins) - o;
+        let hi = from_vec(b.maxs) - o;
+        lo.abs().sup(&hi.abs()).norm()
+    });
+    linear.norm() + angular.norm() * reach
 }
 
 /// The world box of a bounded collider; `None` for a plane.

@@ -3,7 +3,6 @@
 use nalgebra::{Point3, Vector3};
 use parry3d_f64::math::Vector as DVec3;
 use parry3d_f64::shape::{SharedShape, TriMeshFlags};
-use parry3d_f64::utils::Array2;
 
 use super::LevelError;
 use crate::contact::collision::shape::to_vec;
@@ -204,17 +203,34 @@ impl LevelShape {
                         "height field size {size_x} × {size_z} must be finite and > 0"
                     ));
                 }
-                // parry's Array2 is column-major with rows along z: (row, col) at col * rows + row.
-                let mut data = vec![0.0; rows * cols];
+                // A grid mesh of the same triangles: parry's height field answers a point under its surface with
+                // the closest point and a downward normal (a one-sided surface), where a terrain is solid below.
+                let mut vertices = Vec::with_capacity(rows * cols);
                 for r in 0..*rows {
                     for c in 0..*cols {
-                        data[c * rows + r] = heights[r * cols + c];
+                        vertices.push(Point3::new(
+                            (c as f64 / (cols - 1) as f64 - 0.5) * size_x,
+                            heights[r * cols + c],
+                            (r as f64 / (rows - 1) as f64 - 0.5) * size_z,
+                        ));
                     }
                 }
-                SharedShape::heightfield(
-                    Array2::new(*rows, *cols, data),
-                    DVec3::new(*size_x, 1.0, *size_z),
-                )
+                let mut triangles = Vec::with_capacity(2 * (rows - 1) * (cols - 1));
+                let w = *cols as u32;
+                for r in 0..*rows as u32 - 1 {
+                    for c in 0..w - 1 {
+                        let (a, b, d, e) = (
+                            r * w + c,
+                            r * w + c + 1,
+                            (r + 1) * w + c,
+                            (r + 1) * w + c + 1,
+                        );
+                        // Counter-clockwise seen from +y.
+                        triangles.push([a, d, e]);
+                        triangles.push([a, e, b]);
+                    }
+                }
+                return trimesh(&vertices, &triangles);
             }
         };
         Ok((shape, MeshReport::default()))
@@ -253,7 +269,8 @@ fn flat(points: &[Point3<f64>]) -> bool {
         .all(|p| n.dot(&(p - p0)).abs() <= 1e-9 * scale)
 }
 
-/// A triangle mesh: checked vertices and indices, degenerate triangles dropped, edges counted.
+/// A triangle mesh: checked vertices and indices, degenerate triangles dropped, edges counted. A manifold (closed
+/// or open) is oriented: its pseudo-normals tell a point under its surface from one above.
 fn trimesh(
     vertices: &[Point3<f64>],
     triangles: &[[u32; 3]],
@@ -312,7 +329,9 @@ fn trimesh(
     // Merged duplicate vertices and fixed internal edges (no bumps where a body slides from one triangle onto
     // the next) need a manifold; a soup keeps its triangles as they are.
     let flags = if report.non_manifold_edges == 0 {
-        TriMeshFlags::MERGE_DUPLICATE_VERTICES | TriMeshFlags::FIX_INTERNAL_EDGES
+        TriMeshFlags::ORIENTED
+            | TriMeshFlags::MERGE_DUPLICATE_VERTICES
+            | TriMeshFlags::FIX_INTERNAL_EDGES
     } else {
         TriMeshFlags::empty()
     };

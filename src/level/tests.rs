@@ -14,7 +14,7 @@ fn level_with(shape: LevelShape, pose: Isometry3<f64>) -> (Level, ColliderKey) {
 
 fn touches(level: &Level, c: Vector3<f64>, r: f64, margin: f64) -> Vec<LevelTouch> {
     let mut out = Vec::new();
-    level.probe(&c, r, margin, ALL, |t| out.push(t));
+    level.probe(&c, r, margin, 0.0, ALL, |t| out.push(t));
     out
 }
 
@@ -427,4 +427,87 @@ fn kinematic_velocity_comes_from_the_motion_and_teleports_are_at_rest() {
             .set_kinematic_pose(k, Isometry3::translation(f64::NAN, 0.0, 0.0), None, 0.01)
             .is_err()
     );
+}
+
+#[test]
+fn probe_below_a_mesh_floor_is_pushed_up() {
+    let mut floor = LevelMesh::new("f");
+    floor.vertices = vec![
+        Point3::new(-1.0, 0.0, -1.0),
+        Point3::new(1.0, 0.0, -1.0),
+        Point3::new(-1.0, 0.0, 1.0),
+        Point3::new(1.0, 0.0, 1.0),
+    ];
+    floor.triangles = vec![[0, 2, 3], [0, 3, 1]];
+    let (level, _) = level_with(
+        LevelShape::TriMesh {
+            vertices: floor.vertices,
+            triangles: floor.triangles,
+        },
+        Isometry3::identity(),
+    );
+    for (y, r) in [
+        (0.001, 0.0),
+        (-0.0005, 0.0),
+        (-0.002, 0.0),
+        (0.03, 0.04),
+        (0.0, 0.0),
+    ] {
+        let t = touches(&level, Vector3::new(0.1, y, 0.2), r, 0.02);
+        eprintln!("y {y} r {r}: {t:?}");
+        assert_eq!(t.len(), 1);
+        assert!(
+            (t[0].normal - Vector3::y()).norm() < 1e-9,
+            "y {y}: {:?}",
+            t[0]
+        );
+        assert!((t[0].gap - (y - r)).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn mesh_floor_probes_like_a_plane() {
+    let (plane, _) = level_with(
+        LevelShape::Plane {
+            normal: Vector3::y(),
+        },
+        Isometry3::translation(0.0, 0.1, 0.0),
+    );
+    let mut floor = Level::new();
+    let (mesh, _) = sample::sample_level().into_iter().next().unwrap();
+    floor
+        .add(ColliderDesc::new(
+            LevelShape::TriMesh {
+                vertices: mesh.vertices,
+                triangles: mesh.triangles,
+            },
+            Isometry3::translation(0.0, 0.1, 0.0),
+        ))
+        .unwrap();
+    let mut seed = 3u64;
+    let mut rnd = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut worst: f64 = 0.0;
+    for _ in 0..2000 {
+        let c = Vector3::new(
+            rnd() * 4.0 - 2.0,
+            0.1 + rnd() * 0.03 - 0.01,
+            rnd() * 4.0 - 2.0,
+        );
+        let r = if rnd() < 0.5 { 0.0 } else { 0.03 };
+        let a = touches(&plane, c, r, 0.02);
+        let b = touches(&floor, c, r, 0.02);
+        assert_eq!(a.len(), b.len(), "{c:?} {r}: {a:?} {b:?}");
+        if let (Some(a), Some(b)) = (a.first(), b.first()) {
+            worst = worst
+                .max((a.point - b.point).norm())
+                .max((a.other_point - b.other_point).norm())
+                .max((a.normal - b.normal).norm());
+        }
+    }
+    assert!(worst < 1e-9, "{worst}");
 }

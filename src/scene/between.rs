@@ -228,7 +228,17 @@ impl Scene {
                 .collect();
             let mine: Vec<&Touch> = touches.iter().filter(|t| t.character == key).collect();
             let stepped = self.thread_scratch.around(c, |c| {
-                step_character(key, c, &mine, &points, &partners, friction, restitution, h)
+                step_character(
+                    key,
+                    c,
+                    &mine,
+                    &points,
+                    &partners,
+                    &self.level,
+                    friction,
+                    restitution,
+                    h,
+                )
             })?;
             for ((t, j), (p, n)) in pairs.iter().zip(&stepped.pair_impulses).zip(&local) {
                 let f = c.body_frame(t.a_body);

@@ -3,9 +3,11 @@
 
 use nalgebra::Vector3;
 
+use super::level::capsule_contacts;
 use super::{Ball, CharacterKey, HitEvent, Scene, SceneError, SceneFault, Touch, ballistic};
 use crate::control::{Character, GRAVITY, ImpulseWork};
 use crate::dynamics::{Body, ContactOther, ContactPoint};
+use crate::level::{ColliderKey, Level};
 
 impl Scene {
     /// Records a character's substep: its joint separation, the hit events of its touches and the balls' states
@@ -27,6 +29,20 @@ impl Scene {
                 }
             }
         }
+        for hit in stepped.collider_hits {
+            self.events.push(HitEvent {
+                time: self.time,
+                character: stepped.key,
+                bone: hit.bone,
+                body: hit.body,
+                point: hit.point,
+                normal: hit.normal,
+                impulse: hit.impulse,
+                ball: None,
+                collider: Some(hit.collider),
+                energy_j: hit.energy_j,
+            });
+        }
         for hit in stepped.hits {
             let t = hit.touch;
             self.events.push(HitEvent {
@@ -38,6 +54,7 @@ impl Scene {
                 normal: t.normal,
                 impulse: hit.impulse,
                 ball: Some(t.ball),
+                collider: None,
                 energy_j: hit.energy_j,
             });
             // The ball leaves the touch with its post-contact velocity for the rest of the substep.
@@ -61,6 +78,20 @@ pub(super) struct Stepped {
     fault: Option<(crate::control::FaultEvent, Vec<Touch>)>,
     /// Impulses (N·s, world) on this character of its contacts with other characters, in the given order.
     pub(super) pair_impulses: Vec<Vector3<f64>>,
+    /// Touches of kinematic colliders that pushed the character.
+    collider_hits: Vec<ColliderHit>,
+}
+
+/// A kinematic collider's push on a body in a step.
+struct ColliderHit {
+    collider: ColliderKey,
+    bone: String,
+    body: usize,
+    point: Vector3<f64>,
+    /// From the collider toward the body.
+    normal: Vector3<f64>,
+    impulse: Vector3<f64>,
+    energy_j: f64,
 }
 
 /// A ball touch resolved by a character's step.
@@ -84,6 +115,7 @@ pub(super) fn step_character(
     touches: &[&Touch],
     pairs: &[ContactPoint],
     pair_free: &[Body],
+    level: &Level,
     friction: f64,
     restitution: f64,
     h: f64,
@@ -114,10 +146,20 @@ pub(super) fn step_character(
         };
         points.push(ContactPoint { other, ..*p });
     }
+    // The level's contacts with the character's capsules (kinematic colliders; a free root's limbs across edges).
+    let first_level = points.len();
+    let mut colliders = Vec::new();
+    capsule_contacts(c, level, h, &mut points, &mut colliders);
     if !points.is_empty() {
         c.set_contacts(&points, &free)?;
     }
-    let report = c.step(h)?;
+    let before: Vec<(usize, ImpulseWork)> = points[first_level..]
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.other, ContactOther::Moving { .. }))
+        .map(|(j, p)| (j, ImpulseWork::begin(c, p.body, &p.point, Vector3::zeros())))
+        .collect();
+    let report = c.step_in(h, Some(level))?;
     if let Some(event) = c.last_fault() {
         // The guard reset the character: its contacts were dropped, so its balls fly on untouched.
         return Ok(Stepped {
@@ -126,7 +168,39 @@ pub(super) fn step_character(
             hits: Vec::new(),
             fault: Some((event.clone(), touches.iter().map(|t| **t).collect())),
             pair_impulses: vec![Vector3::zeros(); pairs.len()],
+            collider_hits: Vec::new(),
         });
+    }
+    let mut collider_hits = Vec::new();
+    for (j, mut work) in before {
+        let p = points[first_level + j];
+        let impulse = c.world().contact_impulses()[first_level + j].impulse;
+        if impulse == Vector3::zeros() {
+            continue;
+        }
+        work.set_impulse(impulse);
+        collider_hits.push(ColliderHit {
+            collider: colliders[j],
+            bone: c.model().bodies[p.body].name.clone(),
+            body: p.body,
+            point: p.point,
+            normal: p.normal,
+            impulse,
+            energy_j: work.finish(c),
+        });
+    }
+    for (collider, p, impulse) in c.kinematic_touches() {
+        if impulse != Vector3::zeros() {
+            collider_hits.push(ColliderHit {
+                collider,
+                bone: c.model().bodies[p.body].name.clone(),
+                body: p.body,
+                point: p.point,
+                normal: p.normal,
+                impulse,
+                energy_j: 0.0,
+            });
+        }
     }
     let mut hits = Vec::with_capacity(touches.len());
     for (j, t) in touches.iter().enumerate() {
@@ -152,6 +226,7 @@ pub(super) fn step_character(
         pair_impulses: (0..pairs.len())
             .map(|j| c.world().contact_impulses()[touches.len() + j].impulse)
             .collect(),
+        collider_hits,
     })
 }
 

@@ -14,6 +14,8 @@ mod aim;
 mod between;
 mod character_step;
 mod knockdown;
+mod level;
+mod query;
 pub(crate) mod slab;
 mod state;
 mod sweep;
@@ -22,6 +24,7 @@ mod thread_scratch;
 pub use aim::aimed_ball;
 pub use between::CharacterContactEvent;
 pub use knockdown::{KnockdownFigures, KnockdownHit, run_knockdown};
+pub use query::{RayTarget, SceneRayHit};
 pub use state::{SceneFault, SceneState};
 
 use nalgebra::Vector3;
@@ -92,6 +95,8 @@ pub struct HitEvent {
     pub impulse: Vector3<f64>,
     /// The ball, if the hit came from one.
     pub ball: Option<BallKey>,
+    /// The kinematic collider, if the hit came from one (a swung bat, a door).
+    pub collider: Option<crate::level::ColliderKey>,
     /// Work done on the character by the impulse over the step that carried it (J).
     pub energy_j: f64,
 }
@@ -121,6 +126,9 @@ pub enum SceneError {
     /// An argument is out of range.
     #[error("{0}")]
     Argument(String),
+    /// The level refused a collider or a key.
+    #[error(transparent)]
+    Level(crate::level::LevelError),
 }
 
 /// Characters and balls on one clock.
@@ -143,6 +151,12 @@ pub struct Scene {
     no_character_contacts: bool,
     /// The step scratch each worker thread lends the characters it steps.
     thread_scratch: thread_scratch::ThreadScratch,
+    /// The game's world: static and kinematic colliders.
+    level: crate::level::Level,
+    /// Kinematic moves set for the next frame.
+    moves: Vec<level::KinematicMove>,
+    /// The current frame's moves (reused buffer).
+    frame_moves: Vec<level::FrameMove>,
 }
 
 /// A ball's earliest touch of a character body in a substep.
@@ -350,9 +364,18 @@ impl Scene {
                 "a frame of {dt} s needs {n} substeps of {h} s; at most {MAX_SUBSTEPS} are taken per call"
             )));
         }
-        for _ in 0..n {
-            self.substep(h)?;
+        let mut moves = std::mem::take(&mut self.frame_moves);
+        self.begin_moves(dt, &mut moves);
+        for i in 0..n {
+            self.place_moves(&moves, i as f64 / n as f64);
+            let result = self.substep(h);
+            if result.is_err() {
+                self.frame_moves = moves;
+                return result;
+            }
         }
+        self.place_moves(&moves, 1.0);
+        self.frame_moves = moves;
         Ok(())
     }
 
@@ -417,6 +440,7 @@ impl Scene {
         // step): step them in parallel, each on one thread, and gather the results in slot order, so the state
         // is bit-identical for any thread count.
         let scratch = &self.thread_scratch;
+        let level = &self.level;
         let mut jobs: Vec<(RawKey, &mut Character)> = self.characters.iter_mut().collect();
         let outcomes: Vec<Result<Stepped, SceneError>> = jobs
             .par_iter_mut()
@@ -424,7 +448,7 @@ impl Scene {
                 let key = CharacterKey(*k);
                 let mine: Vec<&Touch> = touches.iter().filter(|t| t.character == key).collect();
                 scratch.around(c, |c| {
-                    step_character(key, c, &mine, &[], &[], friction, restitution, h)
+                    step_character(key, c, &mine, &[], &[], level, friction, restitution, h)
                 })
             })
             .collect();
@@ -484,6 +508,18 @@ impl Scene {
                 }
             }
         }
+        // The level: a ball meets a collider before any body it would touch later bounces off it.
+        let travel = end - ball.position;
+        if let Some(hit) = self.level.cast_sphere(
+            &ball.position,
+            ball.radius,
+            &travel,
+            travel.norm(),
+            u32::MAX,
+        ) && first.is_none_or(|t| hit.distance < t.s * travel.norm())
+        {
+            return Flight::Free(bounce(&ball, &hit, travel.norm(), h, &self.level));
+        }
         match first {
             Some(t) => Flight::Touch(t),
             None => Flight::Free(ballistic(&ball, h)),
@@ -497,6 +533,39 @@ enum Flight {
     Free(Ball),
     /// A touch, resolved by the character's step.
     Touch(Touch),
+}
+
+/// A ball that met a level collider `hit.distance` into a chord of `length` over `h`: at the touch, its normal
+/// velocity reversed by the collider's restitution (a kinematic collider's own velocity taken into account).
+fn bounce(
+    ball: &Ball,
+    hit: &crate::level::LevelRayHit,
+    length: f64,
+    h: f64,
+    level: &crate::level::Level,
+) -> Ball {
+    let s = if length > 0.0 {
+        hit.distance / length
+    } else {
+        0.0
+    };
+    let t = s * h;
+    let v = ball.velocity + GRAVITY * t;
+    let (e, surface) = level
+        .surface_at(hit.collider, &hit.point)
+        .unwrap_or((0.0, Vector3::zeros()));
+    let n = hit.normal;
+    let approach = (v - surface).dot(&n);
+    let velocity = if approach < 0.0 {
+        v - n * ((1.0 + e) * approach)
+    } else {
+        v
+    };
+    Ball {
+        position: ball.position + (ball.velocity * t + 0.5 * GRAVITY * t * t) + n * 1e-6,
+        velocity,
+        ..*ball
+    }
 }
 
 /// A ball after `h` seconds of free flight.

@@ -169,6 +169,8 @@ pub struct Character {
     stream_gain_time_constant: f64,
     /// The free root's assist, ground and balance state (`None`: kinematic root).
     root: Option<Box<root::RootRuntime>>,
+    /// Collision layers against a level: (membership, mask) (see [`Character::set_level_layers`]).
+    level_layers: (u32, u32),
 }
 
 impl std::fmt::Debug for Character {
@@ -223,6 +225,7 @@ impl Character {
             stream: None,
             stream_gain_time_constant: super::stream::GAIN_TIME_CONSTANT_S,
             root: None,
+            level_layers: (u32::MAX, u32::MAX),
             prepared,
         };
         // A free policy was checked when the clip was prepared: its ground exists.
@@ -235,6 +238,17 @@ impl Character {
             )));
         }
         character
+    }
+
+    /// The character's collision layers against a level: it touches a collider when `layers & collider.mask`
+    /// and `collider.layers & mask` are both nonzero (default: every bit of both, touching everything).
+    pub fn set_level_layers(&mut self, layers: u32, mask: u32) {
+        self.level_layers = (layers, mask);
+    }
+
+    /// The character's (layers, mask) against a level.
+    pub fn level_layers(&self) -> (u32, u32) {
+        self.level_layers
     }
 
     /// The prepared clip this character plays (clone the `Arc` to make more characters of it).
@@ -302,13 +316,24 @@ impl Character {
     /// or absurd speeds, resets the character to its clip at the new time and is reported by
     /// [`Character::last_fault`]; the returned report is then that of the reset (zero gaps).
     pub fn step(&mut self, h: f64) -> Result<StepReport, CharacterError> {
+        self.step_in(h, None)
+    }
+
+    /// [`Character::step`] in a level: a free root stands on, falls against and is pushed by the level's
+    /// colliders (its probes against them, in place of the flat floor fitted to its clip) when `level` holds any.
+    /// A kinematic root meets a level through the contacts its scene sets (`Scene` does).
+    pub fn step_in(
+        &mut self,
+        h: f64,
+        level: Option<&crate::level::Level>,
+    ) -> Result<StepReport, CharacterError> {
         if !(h.is_finite() && h > 0.0) {
             return Err(CharacterError::Argument(format!(
                 "time step must be positive, got {h}"
             )));
         }
         if self.root.is_some() {
-            return self.step_free(h);
+            return self.step_free(h, level.filter(|l| !l.is_empty()));
         }
         let t = self.world.time();
         if self.stream.is_some() {

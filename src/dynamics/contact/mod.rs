@@ -33,10 +33,17 @@ use rows::JRow;
 pub use penalty::{PenaltyContact, PenaltyOptions};
 
 /// The other side of a contact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ContactOther {
     /// Static geometry (the ground, a wall): infinite mass, at rest.
     Static,
+    /// Kinematic geometry moved by the game (a swung bat, a moving platform): infinite mass, its material point
+    /// at the contact moving at `velocity` (m/s, world) through the step. The contact drives the body's relative
+    /// velocity, not its absolute one, toward the LCP's conditions.
+    Moving {
+        /// The other side's point velocity (m/s, world).
+        velocity: Vector3<f64>,
+    },
     /// Another body of the world.
     Body(usize),
     /// A free body outside the world (a projectile), by index in the `free` slice of
@@ -62,6 +69,16 @@ pub struct ContactPoint {
     pub friction: f64,
     /// Newton restitution coefficient e ∈ [0, 1] (Cline eq. 4.16).
     pub restitution: f64,
+}
+
+impl ContactOther {
+    /// The velocity of a moving surface (zero for every other side: a body's velocity is in the step).
+    pub fn surface_velocity(&self) -> Vector3<f64> {
+        match self {
+            ContactOther::Moving { velocity } => *velocity,
+            _ => Vector3::zeros(),
+        }
+    }
 }
 
 impl ContactPoint {

@@ -57,7 +57,7 @@ impl ContactState {
         let body = &world[p.body];
         let j = point_row(&(body.orientation * on_body), d);
         let other = match p.other {
-            ContactOther::Static => OtherPart::None,
+            ContactOther::Static | ContactOther::Moving { .. } => OtherPart::None,
             ContactOther::Body(o) => {
                 let r = world[o].orientation * on_other;
                 OtherPart::Body(self.slot[o], -point_row(&r, d))
@@ -139,6 +139,7 @@ pub(super) fn relative_velocity(
     let mine = at(&world[p.body], &v[p.body], &p.point);
     let theirs = match p.other {
         ContactOther::Static => Vector3::zeros(),
+        ContactOther::Moving { velocity } => velocity,
         ContactOther::Body(o) => at(&world[o], &v[o], &p.other_point),
         ContactOther::Free(f) => at(&free[f], &free[f].velocity, &p.other_point),
     };

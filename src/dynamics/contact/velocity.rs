@@ -4,7 +4,7 @@
 use nalgebra::{DVector, Vector3, Vector6};
 
 use super::rows::{relative_velocity, tangents};
-use super::{ContactReport, ContactSolver, ContactState};
+use super::{ContactOther, ContactReport, ContactSolver, ContactState};
 use crate::contact::lcp::{
     LcpReport, LcpSolver, RowBound,
     pyramid::{Mirrored, pyramid_from_formed_into},
@@ -49,6 +49,9 @@ impl ContactState {
             let p = self.points[k];
             let row = self.row(k, &p.normal, s.bodies, true);
             qn[k] = self.row_velocity(&row, s.x);
+            if let ContactOther::Moving { velocity } = p.other {
+                qn[k] -= p.normal.dot(&velocity);
+            }
             let approach = p
                 .normal
                 .dot(&relative_velocity(&p, s.bodies, &self.before, &self.free));
@@ -164,6 +167,14 @@ impl ContactState {
         zeroed_vector(&mut qd, nc * m);
         for (qi, r) in qd.iter_mut().zip(&self.rows[nc..]) {
             *qi = self.row_velocity(r, v);
+        }
+        // A moving surface's velocity, along each direction of its contact's rows.
+        for (k, p) in self.points.iter().enumerate() {
+            if let ContactOther::Moving { velocity } = p.other {
+                for i in k * m..(k + 1) * m {
+                    qd[i] -= self.directions[i].dot(&velocity);
+                }
+            }
         }
         self.qd = qd;
     }

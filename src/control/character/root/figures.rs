@@ -56,6 +56,17 @@ impl Character {
     pub fn run_free_root(
         &mut self,
         duration: f64,
+        each: impl FnMut(&mut Character) -> Result<(), CharacterError>,
+    ) -> Result<FreeRootFigures, CharacterError> {
+        self.run_free_root_in(duration, None, each)
+    }
+
+    /// [`Character::run_free_root`] in a level (its colliders the ground, [`Character::step_in`]); the figures
+    /// that measure the feet against the floor use the fitted floor (a level's floor should be there).
+    pub fn run_free_root_in(
+        &mut self,
+        duration: f64,
+        level: Option<&crate::level::Level>,
         mut each: impl FnMut(&mut Character) -> Result<(), CharacterError>,
     ) -> Result<FreeRootFigures, CharacterError> {
         let ground = self
@@ -78,7 +89,7 @@ impl Character {
         let mut floor_impulse = 0.0;
         let mut body_sq = vec![0.0; nb];
         for _ in 0..steps {
-            let report = self.step(h)?;
+            let report = self.step_in(h, level)?;
             f.steps += 1;
             if self.last_fault().is_some() {
                 f.nan_steps += 1;

@@ -53,9 +53,25 @@ pub(super) struct RootRuntime {
     online: online::OnlineReaction,
     /// Deepest probe below the floor after the last step (m, ≥ 0).
     penetration: f64,
+    /// The step's contacts with kinematic colliders of a level: (index in `contacts`, collider).
+    kinematic: Vec<(usize, crate::level::ColliderKey)>,
 }
 
 impl Character {
+    /// The last step's contacts of a free root's probes with kinematic colliders of its level: the collider, the
+    /// contact and the impulse it gave the character (N·s, world). Empty for a kinematic root (its scene sets
+    /// those contacts itself).
+    pub fn kinematic_touches(
+        &self,
+    ) -> impl Iterator<Item = (crate::level::ColliderKey, &ContactPoint, Vector3<f64>)> {
+        let impulses = self.world.contact_impulses();
+        self.root.iter().flat_map(move |rt| {
+            rt.kinematic.iter().filter_map(move |&(i, key)| {
+                Some((key, rt.contacts.get(i)?, impulses.get(i)?.impulse))
+            })
+        })
+    }
+
     /// The root policy in force.
     pub fn root_policy(&self) -> RootPolicy {
         self.root

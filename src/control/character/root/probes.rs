@@ -7,6 +7,7 @@ use nalgebra::Vector3;
 use crate::control::ground::GroundReference;
 use crate::control::kinematics::Topology;
 use crate::dynamics::{Body, ContactOther, ContactPoint};
+use crate::level::{ColliderKey, Level};
 use crate::model::Model;
 
 /// Probes closer to the floor than this become contacts (m): the LCP lets them close the gap within the step
@@ -24,7 +25,16 @@ pub(super) struct Probe {
     pub sole: bool,
 }
 
+/// A surface whose normal has at least this upward component is ground (a wall or a table's side is not).
+const GROUND_NORMAL_Y: f64 = 0.7;
+
 impl Probe {
+    /// The sphere's centre (world).
+    fn centre(&self, bodies: &[Body]) -> Vector3<f64> {
+        let b = &bodies[self.body];
+        b.position + b.orientation * self.local
+    }
+
     /// The sphere's lowest point (world).
     fn lowest(&self, bodies: &[Body]) -> Vector3<f64> {
         let b = &bodies[self.body];
@@ -88,6 +98,64 @@ pub(super) fn ground_contacts(
         }
     }
     body_touch
+}
+
+/// Appends the contacts of the probes with a level's colliders within the contact margin (each probe against
+/// each collider near it: the flat floor's contact generalised, the same points on a level's horizontal floor);
+/// returns whether a non-sole probe rests on an upward-facing surface (a body on the ground).
+pub(super) fn level_contacts(
+    probes: &[Probe],
+    bodies: &[Body],
+    level: &Level,
+    layers: (u32, u32),
+    friction: f64,
+    out: &mut Vec<ContactPoint>,
+    kinematic: &mut Vec<(usize, ColliderKey)>,
+    h: f64,
+) -> bool {
+    let mut body_touch = false;
+    for p in probes {
+        let centre = p.centre(bodies);
+        // Speculative: a probe moving more than the margin in a step is met that much further out, so a fast
+        // fall cannot pass through a thin collider (the LCP lets the step close the gap, no more).
+        let speed = bodies[p.body].point_velocity(&centre).norm();
+        let margin = CONTACT_MARGIN_M + speed * h;
+        level.probe(&centre, p.radius, margin, h, layers, |t| {
+            body_touch |= !p.sole && t.normal.y > GROUND_NORMAL_Y;
+            if t.kinematic {
+                kinematic.push((out.len(), t.collider));
+            }
+            out.push(ContactPoint {
+                body: p.body,
+                other: if t.kinematic {
+                    ContactOther::Moving {
+                        velocity: t.velocity,
+                    }
+                } else {
+                    ContactOther::Static
+                },
+                point: t.point,
+                other_point: t.other_point,
+                normal: t.normal,
+                friction: t.friction.unwrap_or(friction),
+                restitution: t.restitution,
+            });
+        });
+    }
+    body_touch
+}
+
+/// The deepest probe inside a level's colliders (m, ≥ 0).
+pub(super) fn level_penetration(
+    probes: &[Probe],
+    bodies: &[Body],
+    level: &Level,
+    layers: (u32, u32),
+) -> f64 {
+    probes
+        .iter()
+        .map(|p| level.probe_depth(&p.centre(bodies), p.radius, layers))
+        .fold(0.0, f64::max)
 }
 
 /// The deepest probe below the floor (m, ≥ 0).

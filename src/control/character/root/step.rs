@@ -7,7 +7,9 @@ use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 
 use super::machine::{Machine, Observation};
 use super::online::OnlineReaction;
-use super::probes::{ground_contacts, outside_support, penetration, probes};
+use super::probes::{
+    ground_contacts, level_contacts, level_penetration, outside_support, penetration, probes,
+};
 use super::{RootPolicy, RootRuntime, RootState};
 use crate::control::character::forces::Lasting;
 use crate::control::character::{Character, CharacterError, Shaping};
@@ -15,6 +17,7 @@ use crate::control::ground::GroundReference;
 use crate::control::reference::ReferenceMotion;
 use crate::control::sampling::{lerp_sample, locate, root_pose};
 use crate::dynamics::{ContactOther, DriveId, SpringId, StepReport};
+use crate::level::Level;
 
 impl RootRuntime {
     /// The free root of `c` (whose world was built free, with the assist's `drive` and `spring`).
@@ -71,6 +74,7 @@ impl RootRuntime {
             online: OnlineReaction::default(),
             probes,
             penetration: 0.0,
+            kinematic: Vec::new(),
         }
     }
 
@@ -174,13 +178,14 @@ impl Character {
     pub(in crate::control::character) fn step_free(
         &mut self,
         h: f64,
+        level: Option<&Level>,
     ) -> Result<StepReport, CharacterError> {
         let Some(mut rt) = self.root.take() else {
             return Err(CharacterError::Argument(
                 "a free-root step on a kinematic root".into(),
             ));
         };
-        let result = self.step_free_with(&mut rt, h);
+        let result = self.step_free_with(&mut rt, h, level);
         self.root = Some(rt);
         result
     }
@@ -189,6 +194,7 @@ impl Character {
         &mut self,
         rt: &mut RootRuntime,
         h: f64,
+        level: Option<&Level>,
     ) -> Result<StepReport, CharacterError> {
         let prepared = Arc::clone(&self.prepared);
         let reference = &*prepared.reference;
@@ -258,13 +264,27 @@ impl Character {
         rt.contacts.clear();
         rt.contacts.extend_from_slice(&rt.user_contacts);
         let users = rt.contacts.len();
-        let body_on_ground = ground_contacts(
-            &rt.probes,
-            self.world.bodies(),
-            ground.floor,
-            rt.config.ground.friction,
-            &mut rt.contacts,
-        );
+        // The ground: the level's colliders when there is a level, else the flat floor fitted to the clip.
+        rt.kinematic.clear();
+        let body_on_ground = match level {
+            Some(level) => level_contacts(
+                &rt.probes,
+                self.world.bodies(),
+                level,
+                self.level_layers,
+                rt.config.ground.friction,
+                &mut rt.contacts,
+                &mut rt.kinematic,
+                h,
+            ),
+            None => ground_contacts(
+                &rt.probes,
+                self.world.bodies(),
+                ground.floor,
+                rt.config.ground.friction,
+                &mut rt.contacts,
+            ),
+        };
         if !rt.contacts.is_empty() {
             self.world.set_contacts(&rt.contacts, &rt.user_free)?;
         }
@@ -306,7 +326,12 @@ impl Character {
             self.lift_onto_floor(&ground, t1);
             return Ok(report);
         }
-        rt.penetration = penetration(&rt.probes, self.world.bodies(), ground.floor);
+        rt.penetration = match level {
+            Some(level) => {
+                level_penetration(&rt.probes, self.world.bodies(), level, self.level_layers)
+            }
+            None => penetration(&rt.probes, self.world.bodies(), ground.floor),
+        };
         let observation = self.observe(rt, reference, t1, hit, body_on_ground);
         self.advance_machine(rt, reference, &observation);
         // The next step's feedforward correction, from this step's ground contacts (computed now, so a saved

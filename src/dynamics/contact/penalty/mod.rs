@@ -169,7 +169,8 @@ impl PenaltyContact {
     ) -> Option<PenaltyContact> {
         let a = &bodies[point.body];
         let (other, other_local) = match point.other {
-            ContactOther::Static => (None, point.other_point),
+            // A moving surface is held where it is for the step (its velocity enters the LCP only).
+            ContactOther::Static | ContactOther::Moving { .. } => (None, point.other_point),
             ContactOther::Body(o) => (Some(o), bodies[o].point_local(&point.other_point)),
             ContactOther::Free(_) => return None,
         };

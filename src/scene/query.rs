@@ -1,0 +1,228 @@
+//! Ray casts and sphere sweeps against a scene's characters (their capsules) and its level: where a bullet
+//! meets a bone, so the game can put its impulse on that point (`Character::apply_impulse_at`).
+
+use nalgebra::{Isometry3, Vector3};
+use parry3d_f64::query::{Ray, RayCast};
+use parry3d_f64::shape::Capsule;
+
+use super::sweep::sweep_sphere_capsule;
+use super::{CharacterKey, Scene};
+use crate::contact::collision::shape::{from_vec, to_pose, to_vec};
+use crate::control::Character;
+use crate::level::ColliderKey;
+
+/// What a ray or a sweep hit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RayTarget {
+    /// A character's body.
+    Character {
+        /// The character.
+        key: CharacterKey,
+        /// The model body index.
+        body: usize,
+        /// The body's bone name.
+        bone: String,
+    },
+    /// A collider of the level.
+    Collider(ColliderKey),
+}
+
+/// A ray or sweep hit in a scene.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SceneRayHit {
+    /// What was hit.
+    pub target: RayTarget,
+    /// Distance along the ray (m), or the sphere centre's travel for a sweep.
+    pub distance: f64,
+    /// The point on the hit surface (world).
+    pub point: Vector3<f64>,
+    /// The surface normal there (unit, facing the ray).
+    pub normal: Vector3<f64>,
+}
+
+/// A character's bounding sphere (centre, radius): every collidable capsule inside it.
+fn bounding_sphere(c: &Character) -> (Vector3<f64>, f64) {
+    let root = c.world().body(0).position;
+    let mut r: f64 = 0.0;
+    for (b, body) in c.model().bodies.iter().enumerate() {
+        if !body.collides {
+            continue;
+        }
+        let f = c.body_frame(b);
+        for cap in &body.capsules {
+            for p in [cap.a, cap.b] {
+                r = r.max(((f * p).coords - root).norm() + cap.radius);
+            }
+        }
+    }
+    (root, r)
+}
+
+/// The first hit of a ray (unit `dir`) on a character's capsules within `max` (m).
+fn ray_character(
+    key: CharacterKey,
+    c: &Character,
+    origin: &Vector3<f64>,
+    dir: &Vector3<f64>,
+    max: f64,
+) -> Option<SceneRayHit> {
+    let ray = Ray::new(to_vec(origin), to_vec(dir));
+    let identity = to_pose(&Isometry3::identity());
+    let mut best: Option<SceneRayHit> = None;
+    for (b, body) in c.model().bodies.iter().enumerate() {
+        if !body.collides {
+            continue;
+        }
+        let f = c.body_frame(b);
+        for cap in &body.capsules {
+            let capsule = Capsule::new(
+                to_vec(&(f * cap.a).coords),
+                to_vec(&(f * cap.b).coords),
+                cap.radius,
+            );
+            let limit = best.as_ref().map_or(max, |h| h.distance);
+            if let Some(hit) = capsule.cast_ray_and_get_normal(&identity, &ray, limit, true) {
+                best = Some(SceneRayHit {
+                    target: RayTarget::Character {
+                        key,
+                        body: b,
+                        bone: body.name.clone(),
+                    },
+                    distance: hit.time_of_impact,
+                    point: origin + dir * hit.time_of_impact,
+                    normal: from_vec(hit.normal),
+                });
+            }
+        }
+    }
+    best
+}
+
+impl Scene {
+    /// The first character body or collider a ray from `origin` along `direction` meets within
+    /// `max_distance` (m); colliders are filtered by `mask` against their layers. `None` for no hit or a zero or
+    /// non-finite ray.
+    pub fn cast_ray(
+        &self,
+        origin: &Vector3<f64>,
+        direction: &Vector3<f64>,
+        max_distance: f64,
+        mask: u32,
+    ) -> Option<SceneRayHit> {
+        self.cast_ray_with(origin, direction, max_distance, mask, true)
+    }
+
+    /// [`Scene::cast_ray`] testing every capsule and every collider, without bounding spheres or the level's
+    /// hierarchy (the reference the tests and the `raycast` example check against).
+    pub fn cast_ray_brute(
+        &self,
+        origin: &Vector3<f64>,
+        direction: &Vector3<f64>,
+        max_distance: f64,
+        mask: u32,
+    ) -> Option<SceneRayHit> {
+        self.cast_ray_with(origin, direction, max_distance, mask, false)
+    }
+
+    fn cast_ray_with(
+        &self,
+        origin: &Vector3<f64>,
+        direction: &Vector3<f64>,
+        max_distance: f64,
+        mask: u32,
+        fast: bool,
+    ) -> Option<SceneRayHit> {
+        let dir = crate::level::unit_direction(direction)?;
+        if !(origin.iter().all(|x| x.is_finite()) && max_distance >= 0.0) {
+            return None;
+        }
+        let level = if fast {
+            self.level.cast_ray(origin, &dir, max_distance, mask)
+        } else {
+            self.level.cast_ray_brute(origin, &dir, max_distance, mask)
+        };
+        let mut best = level.map(|h| SceneRayHit {
+            target: RayTarget::Collider(h.collider),
+            distance: h.distance,
+            point: h.point,
+            normal: h.normal,
+        });
+        for (k, c) in self.characters.iter() {
+            let limit = best.as_ref().map_or(max_distance, |h| h.distance);
+            if fast {
+                // Skip a character whose bounding sphere the ray misses (or meets beyond the best hit).
+                let (centre, r) = bounding_sphere(c);
+                let to = centre - origin;
+                let along = to.dot(&dir);
+                let off2 = to.norm_squared() - along * along;
+                if off2 > r * r || along + r < 0.0 || along - r > limit {
+                    continue;
+                }
+            }
+            if let Some(h) = ray_character(CharacterKey(k), c, origin, &dir, limit) {
+                best = Some(h);
+            }
+        }
+        best
+    }
+
+    /// The first character body or collider a sphere of `radius` moving from `origin` along `direction` touches
+    /// within `max_distance` (m) of travel.
+    pub fn cast_sphere(
+        &self,
+        origin: &Vector3<f64>,
+        radius: f64,
+        direction: &Vector3<f64>,
+        max_distance: f64,
+        mask: u32,
+    ) -> Option<SceneRayHit> {
+        let dir = crate::level::unit_direction(direction)?;
+        if !(radius.is_finite() && radius > 0.0 && max_distance.is_finite() && max_distance >= 0.0)
+        {
+            return None;
+        }
+        let mut best = self
+            .level
+            .cast_sphere(origin, radius, &dir, max_distance, mask)
+            .map(|h| SceneRayHit {
+                target: RayTarget::Collider(h.collider),
+                distance: h.distance,
+                point: h.point,
+                normal: h.normal,
+            });
+        let end = origin + dir * max_distance;
+        for (k, c) in self.characters.iter() {
+            for (b, body) in c.model().bodies.iter().enumerate() {
+                if !body.collides {
+                    continue;
+                }
+                let f = c.body_frame(b);
+                for cap in &body.capsules {
+                    let (a, z) = ((f * cap.a).coords, (f * cap.b).coords);
+                    let Some(t) = sweep_sphere_capsule(origin, &end, &a, &z, radius + cap.radius)
+                    else {
+                        continue;
+                    };
+                    let distance = t.s * max_distance;
+                    if best.as_ref().is_some_and(|h| h.distance <= distance) {
+                        continue;
+                    }
+                    let normal = (t.centre - t.axis_point)
+                        .try_normalize(1e-12)
+                        .unwrap_or(-dir);
+                    best = Some(SceneRayHit {
+                        target: RayTarget::Character {
+                            key: CharacterKey(k),
+                            body: b,
+                            bone: body.name.clone(),
+                        },
+                        distance,
+                        point: t.axis_point + normal * cap.radius,
+                        normal,
+                    });
+                }
+            }
+        }
+        best
+    }
+}
