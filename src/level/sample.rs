@@ -2,37 +2,43 @@
 //! make_level`; a test checks the committed file is these bytes): a 24 m floor of 28 800 triangles, a ledge 1 m
 //! high, a wall, a flight of four 15 cm steps up to a landing and four down, a 10° and a 20° ramp, and a table.
 //!
-//! Level frame: Y up, floor at y = 0. [`SPOTS`] names where a character stands beside each feature (its path along
-//! +z, the feature's edge on its +x side), for the knock-down and walk runs.
+//! Level frame: Y up, floor at y = 0. [`SPOTS`] names where a character walks in front of each feature (the
+//! feature behind it), for the knock-down runs.
 
 use nalgebra::{Point3, Vector3};
 
 use super::write::LevelMesh;
 
-/// A place beside a feature: the character walks along +z through `position` (level frame, on the surface it
-/// stands on), with the feature's edge on its +x side.
+/// A place in front of a feature: a character passes `position` (level frame, on the surface it stands on)
+/// walking along `facing` with the feature behind it, so a hit from the front throws it back onto the feature.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spot {
     /// Name ("wall", "stairs", "ledge").
     pub name: &'static str,
     /// The point on the walking surface (level frame).
     pub position: Point3<f64>,
+    /// The walking direction there (level frame, horizontal, unit).
+    pub facing: Vector3<f64>,
 }
 
-/// The sample level's spots: beside the wall (0.6 m from it), on the stairs' landing (0.4 m from its edge, the
-/// steps going down on the +x side) and on the ledge (0.4 m from its 1 m drop).
+/// The sample level's spots, where a walker passing at 0.25 s falls onto the feature behind it: 0.55 m from the
+/// wall (closer, its trailing foot starts inside the wall), 0.3 m from the stairs' landing edge (four 15 cm steps
+/// down behind) and from the 1 m ledge's edge.
 pub const SPOTS: [Spot; 3] = [
     Spot {
         name: "wall",
-        position: Point3::new(-5.6, 0.0, 0.0),
+        position: Point3::new(5.45, 0.0, -8.0),
+        facing: Vector3::new(-1.0, 0.0, 0.0),
     },
     Spot {
         name: "stairs",
-        position: Point3::new(1.1, 0.6, 0.0),
+        position: Point3::new(0.7, 0.6, 0.0),
+        facing: Vector3::new(-1.0, 0.0, 0.0),
     },
     Spot {
         name: "ledge",
-        position: Point3::new(-8.4, 1.0, 0.0),
+        position: Point3::new(0.7, 1.0, 8.0),
+        facing: Vector3::new(-1.0, 0.0, 0.0),
     },
 ];
 
@@ -144,23 +150,17 @@ pub fn sample_level() -> Vec<(LevelMesh, Vector3<f64>)> {
         }
     }
     out.push((floor, at_origin));
-    out.push((
-        box_mesh("Ledge_box", v(-11.0, 0.0, -4.0), v(-8.0, 1.0, 4.0)),
-        at_origin,
-    ));
-    out.push((
-        box_mesh("Wall_box", v(-5.0, 0.0, -4.0), v(-4.8, 2.5, 4.0)),
-        at_origin,
-    ));
-    // The stairs: a landing 0.6 m high between x = -1.5 and 1.5, four 15 cm steps down on each side (0.3 m
+    out.push((box_mesh("Ledge_box", v(-4.0, 0.0, 6.0), v(1.0, 1.0, 10.0)), at_origin));
+    out.push((box_mesh("Wall_box", v(6.0, 0.0, -10.0), v(6.2, 2.5, -6.0)), at_origin));
+    // The stairs: a landing 0.6 m high between x = -3 and 1, four 15 cm steps down on each side (0.3 m
     // treads), as one mesh of boxes.
     let mut stairs = LevelMesh::new("Stairs");
-    stairs.add_box(v(-1.5, 0.0, -4.0), v(1.5, 4.0 * STEP_RISE, 4.0));
+    stairs.add_box(v(-3.0, 0.0, -4.0), v(1.0, 4.0 * STEP_RISE, 4.0));
     for i in 1..4 {
         let top = (4 - i) as f64 * STEP_RISE;
-        let (a, b) = (1.5 + 0.3 * (i - 1) as f64, 1.5 + 0.3 * i as f64);
-        stairs.add_box(v(a, 0.0, -4.0), v(b, top, 4.0));
-        stairs.add_box(v(-b, 0.0, -4.0), v(-a, top, 4.0));
+        let (a, b) = (0.3 * (i - 1) as f64, 0.3 * i as f64);
+        stairs.add_box(v(1.0 + a, 0.0, -4.0), v(1.0 + b, top, 4.0));
+        stairs.add_box(v(-3.0 - b, 0.0, -4.0), v(-3.0 - a, top, 4.0));
     }
     out.push((stairs, at_origin));
     out.push((ramp("Slope10", 10.0, 4.0, 6.0, -4.0, 3.0, 2.0), at_origin));
@@ -168,9 +168,9 @@ pub fn sample_level() -> Vec<(LevelMesh, Vector3<f64>)> {
     // The table: a top posed by its node (local box about its origin), four legs.
     out.push((
         box_mesh("TableTop_box", v(-0.6, -0.025, -0.4), v(0.6, 0.025, 0.4)),
-        v(10.6, 0.725, 0.0),
+        v(-7.4, 0.725, 0.0),
     ));
-    for (i, (x, z)) in [(10.05, -0.35), (11.1, -0.35), (10.05, 0.3), (11.1, 0.3)]
+    for (i, (x, z)) in [(-7.95, -0.35), (-6.9, -0.35), (-7.95, 0.3), (-6.9, 0.3)]
         .iter()
         .enumerate()
     {

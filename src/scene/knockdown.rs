@@ -6,6 +6,7 @@
 use nalgebra::Vector3;
 
 use super::{Scene, SceneError, aimed_ball};
+use crate::level::Level;
 use crate::control::{Character, RETURN_BAND_DEG, RootEvent, RootState};
 
 /// The ball of a knock-down run.
@@ -69,9 +70,17 @@ pub struct KnockdownFigures {
     pub max_joint_gap_mm: f64,
     /// Steps the guard had to reset (a non-finite or exploded state).
     pub nan_steps: usize,
+    /// Steps in which a body's centre crossed a collider's surface of the level (a segment test from its centre
+    /// before the step to after: a body passing through a wall, a stair or a floor).
+    pub tunnel_count: usize,
     /// The balance state events, in order.
     pub events: Vec<RootEvent>,
 }
+
+/// A body centre that ends a step more than this past a collider surface it crossed in the step passed through it
+/// (m): less is a centre at a surface (a toe's centre of mass lies at its sole) moving by round-off and contact
+/// slop, which the penetration figure measures.
+const TUNNEL_TOLERANCE_M: f64 = 0.01;
 
 /// Runs `character` (a free or assisted root) in a scene for `duration` seconds with `hit`, calling `frame` after
 /// every step (for filmstrips).
@@ -79,6 +88,18 @@ pub fn run_knockdown(
     character: Character,
     hit: &KnockdownHit,
     duration: f64,
+    frame: impl FnMut(&Character),
+) -> Result<KnockdownFigures, SceneError> {
+    run_knockdown_in(character, hit, duration, Level::new(), frame)
+}
+
+/// [`run_knockdown`] in a level (the character stands on its colliders, falls against them; the penetration is
+/// measured against them and every step checks that no body centre crossed a collider's surface).
+pub fn run_knockdown_in(
+    character: Character,
+    hit: &KnockdownHit,
+    duration: f64,
+    level: Level,
     mut frame: impl FnMut(&Character),
 ) -> Result<KnockdownFigures, SceneError> {
     if !character.root_policy().is_free() {
@@ -108,7 +129,9 @@ pub fn run_knockdown(
         0.2,
     )?;
     let mut scene = Scene::new();
+    scene.set_level(level);
     let key = scene.add_character(character);
+    let mut centres: Vec<Vector3<f64>> = Vec::new();
     let mut figures = KnockdownFigures::default();
     let mut ball = Some(ball);
     let mut hit_time: Option<f64> = None;
@@ -120,8 +143,21 @@ pub fn run_knockdown(
         {
             scene.spawn_ball(b)?;
         }
+        let c = scene.character(key)?;
+        centres.clear();
+        centres.extend((0..c.model().bodies.len()).map(|b| c.world().body(b).position));
         scene.step(h)?;
         let c = scene.character(key)?;
+        let crossed = centres.iter().enumerate().any(|(b, before)| {
+            let d = c.world().body(b).position - before;
+            let len = d.norm();
+            len > TUNNEL_TOLERANCE_M
+                && scene
+                    .level()
+                    .cast_ray(before, &d, len, u32::MAX)
+                    .is_some_and(|hit| len - hit.distance > TUNNEL_TOLERANCE_M)
+        });
+        figures.tunnel_count += usize::from(crossed);
         if c.last_fault().is_some() {
             figures.nan_steps += 1;
         }
@@ -155,6 +191,7 @@ pub fn run_knockdown(
     figures.events = c.root_events().to_vec();
     figures.fell = figures.events.iter().any(|e| e.to == RootState::Falling);
     figures.impulse_ns = impulse.norm();
+    if std::env::var_os("FLINCH_DEBUG_TUNNEL").is_some() { eprintln!("impulse {impulse:?} direction {direction:?}"); }
     if let Some(t0) = hit_time {
         figures.rest_after_s = figures
             .events
@@ -183,6 +220,7 @@ impl KnockdownFigures {
                 self.max_joint_gap_mm
             ),
             format!("figure {prefix}nan_steps {}", self.nan_steps),
+            format!("figure {prefix}tunnel_count {}", self.tunnel_count),
         ]
     }
 }

@@ -55,6 +55,12 @@ impl Scene {
         &self.level
     }
 
+    /// Replaces the scene's level (its colliders, their keys with them), and gives back the old one.
+    pub fn set_level(&mut self, level: Level) -> Level {
+        self.moves.clear();
+        std::mem::replace(&mut self.level, level)
+    }
+
     /// Adds a collider (static or kinematic) to the scene's level.
     pub fn add_collider(&mut self, desc: ColliderDesc) -> Result<ColliderKey, SceneError> {
         Ok(self.level.add(desc)?.0)

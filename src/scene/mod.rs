@@ -20,10 +20,11 @@ pub(crate) mod slab;
 mod state;
 mod sweep;
 mod thread_scratch;
+pub mod world_runs;
 
 pub use aim::aimed_ball;
 pub use between::CharacterContactEvent;
-pub use knockdown::{KnockdownFigures, KnockdownHit, run_knockdown};
+pub use knockdown::{KnockdownFigures, KnockdownHit, run_knockdown, run_knockdown_in};
 pub use query::{RayTarget, SceneRayHit};
 pub use state::{SceneFault, SceneState};
 

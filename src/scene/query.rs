@@ -1,5 +1,5 @@
 //! Ray casts and sphere sweeps against a scene's characters (their capsules) and its level: where a bullet
-//! meets a bone, so the game can put its impulse on that point (`Character::apply_impulse_at`).
+//! meets a bone, so the game can put its impulse on that point (`Character::apply_body_impulse`).
 
 use nalgebra::{Isometry3, Vector3};
 use parry3d_f64::query::{Ray, RayCast};

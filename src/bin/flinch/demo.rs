@@ -35,6 +35,9 @@ pub struct DemoArgs {
     /// Skip the knock-down scene (free roots on the floor) that follows the hit above.
     #[arg(long)]
     no_knockdown: bool,
+    /// Skip the world scene (the sample level: knock-downs into its wall, stairs and ledge, a bat, bullets).
+    #[arg(long)]
+    no_world: bool,
     /// Knock-down scene: mass of the heavy ball into the chest (kg).
     #[arg(long, value_name = "KG", default_value_t = KnockdownHit::heavy().mass)]
     knockdown_mass: f64,
@@ -287,6 +290,9 @@ pub fn run(args: &DemoArgs) -> Result<(), CliError> {
     }
     if !args.no_knockdown {
         crate::knockdown::run(&args.out, &knockdown)?;
+    }
+    if !args.no_world {
+        crate::world::run(&args.out)?;
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ mod export_mjcf;
 mod inspect;
 mod interrupt;
 mod knockdown;
+mod world;
 mod onto;
 
 use std::path::PathBuf;

@@ -1,0 +1,164 @@
+//! Issue 38's runs in the sample level: a knock-down beside its wall, on its stairs and at its ledge, and a
+//! kinematic bat swung through a walking character's head. Shared by `examples/knockdown_world.rs`,
+//! `examples/bat_swing.rs`, the tests and `flinch demo`.
+
+use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+
+use super::{KnockdownFigures, KnockdownHit, Scene, SceneError, run_knockdown_in};
+use crate::control::{Character, RETURN_BAND_DEG};
+use crate::level::sample::Spot;
+use crate::level::{ColliderDesc, ColliderKey, Level, LevelFile, LevelShape};
+
+/// The horizontal direction the clip's root travels at `time` (unit; +Z when it stands still).
+pub fn walk_direction(c: &Character, time: f64) -> Vector3<f64> {
+    let r = c.reference();
+    let k = ((time / r.h).round() as usize).min(r.steps - 1);
+    Vector3::new(r.root_vel[k].x, 0.0, r.root_vel[k].z)
+        .try_normalize(1e-6)
+        .unwrap_or_else(Vector3::z)
+}
+
+/// The pose of a level (in the scene) that puts `spot` under the character's clip root at `time`, on the
+/// character's fitted floor, with the spot's facing along the walk (its feature behind the walker).
+pub fn spot_pose(c: &Character, spot: &Spot, time: f64) -> Isometry3<f64> {
+    let forward = walk_direction(c, time);
+    let rotation = UnitQuaternion::face_towards(&forward, &Vector3::y())
+        * UnitQuaternion::face_towards(&spot.facing, &Vector3::y()).inverse();
+    let root = c.root_target(time).0;
+    let floor = c.ground().map_or(0.0, |g| g.floor);
+    Translation3::new(root.x, floor, root.z) * rotation * Translation3::from(-spot.position.coords)
+}
+
+/// A level of `file`'s colliders posed by `pose`.
+pub fn posed_level(file: &LevelFile, pose: &Isometry3<f64>) -> Result<Level, SceneError> {
+    let mut level = Level::new();
+    for d in &file.colliders {
+        let mut d = d.clone();
+        d.pose = pose * d.pose;
+        level.add(d)?;
+    }
+    Ok(level)
+}
+
+/// The time of the world knock-downs' hit (s): early in the walk, so the walker started 0.47 m from the feature
+/// behind it ([`crate::level::sample::SPOTS`]).
+pub const WORLD_HIT_TIME: f64 = 0.25;
+
+/// The knock-down at a spot of a level: `hit` (its direction `None`: from the front) arriving when the clip's root
+/// passes the spot, so the character falls back into the wall, down the stairs or off the ledge behind it.
+/// Returns the figures and the level's pose.
+pub fn knockdown_at(
+    character: Character,
+    file: &LevelFile,
+    spot: &Spot,
+    hit: &KnockdownHit,
+    duration: f64,
+    frame: impl FnMut(&Character),
+) -> Result<(KnockdownFigures, Isometry3<f64>), SceneError> {
+    let pose = spot_pose(&character, spot, hit.time);
+    let level = posed_level(file, &pose)?;
+    let f = run_knockdown_in(character, hit, duration, level, frame)?;
+    Ok((f, pose))
+}
+
+/// What a bat swing measured.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BatFigures {
+    /// Hit events of the bat (the collider's pushes), in order.
+    pub hits: usize,
+    /// The first hit: bone, point (world), impulse (N·s, world).
+    pub first: Option<(String, Vector3<f64>, Vector3<f64>)>,
+    /// The bat's total impulse on the character (N·s).
+    pub impulse_ns: f64,
+    /// Peak joint deviation from the clip after the first touch (degrees).
+    pub hit_peak_deg: f64,
+    /// Time from the first touch until every joint is back within 2° of the clip (s), if it came back.
+    pub hit_return_s: Option<f64>,
+    /// Whether a free root fell (entered `Falling`).
+    pub fell: bool,
+}
+
+/// A bat: a capsule (0.45 m half length, 3.5 cm radius) swung horizontally at `speed` (m/s at its middle) about
+/// a vertical axis through a pivot beside the walker, through its head at `time`; the swing lasts a quarter turn
+/// and the bat is then parked far away. Runs `duration` seconds and measures [`BatFigures`].
+pub fn bat_swing(
+    character: Character,
+    speed: f64,
+    time: f64,
+    duration: f64,
+    mut frame: impl FnMut(&Character, &Isometry3<f64>),
+) -> Result<BatFigures, SceneError> {
+    let h = character.step_size();
+    let head = character
+        .model()
+        .bodies
+        .iter()
+        .position(|b| b.name.to_ascii_lowercase().contains("head"))
+        .ok_or_else(|| SceneError::Argument("the character has no head bone".into()))?;
+    // Where the head will be at the hit: the clip's, from its reference pose.
+    let forward = walk_direction(&character, time);
+    let side = Vector3::y().cross(&forward);
+    let r = character.reference();
+    let k = ((time / r.h).round() as usize).min(r.steps - 1);
+    let mut poses = Vec::new();
+    r.poses(k, &mut poses);
+    let head_at = poses[head].com;
+    // The bat's middle is 0.6 m from the pivot: the pivot is 0.6 m to the side of the head, and the bat sweeps
+    // from in front of the head through it, an angular speed of speed / 0.6.
+    let arm = 0.6;
+    let pivot = head_at + side * arm;
+    let omega = speed / arm;
+    let angle_at = |t: f64| (t - time) * omega;
+    let pose_at = |t: f64| -> Isometry3<f64> {
+        let a = angle_at(t).clamp(-std::f64::consts::FRAC_PI_2, std::f64::consts::FRAC_PI_2);
+        let spin = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), a);
+        // The bat lies along `-side` from the pivot (its axis horizontal through the head at a = 0).
+        let dir = spin * (-side);
+        let centre = pivot + dir * arm;
+        let lying = UnitQuaternion::rotation_between(&Vector3::y(), &dir).unwrap_or_else(UnitQuaternion::identity);
+        Isometry3::from_parts(Translation3::from(centre), lying)
+    };
+    let mut scene = Scene::new();
+    let bat: ColliderKey = scene.add_collider(
+        ColliderDesc::new(
+            LevelShape::Capsule { half_height: 0.45, radius: 0.035 },
+            pose_at(time - 1.0),
+        )
+        .kinematic()
+        .named("bat"),
+    )?;
+    let key = scene.add_character(character);
+    let mut figures = BatFigures::default();
+    let mut first_touch: Option<f64> = None;
+    let steps = (duration / h).round() as usize;
+    for _ in 0..steps {
+        let t1 = scene.time() + h;
+        scene.move_collider(bat, pose_at(t1), None)?;
+        scene.step(h)?;
+        let c = scene.character(key)?;
+        for e in scene.events().iter().filter(|e| e.collider == Some(bat)) {
+            figures.hits += 1;
+            figures.impulse_ns += e.impulse.norm();
+            if figures.first.is_none() {
+                figures.first = Some((e.bone.clone(), e.point, e.impulse));
+                first_touch = Some(e.time);
+            }
+        }
+        if let Some(t0) = first_touch {
+            let worst = (1..c.model().bodies.len())
+                .map(|b| c.joint_deviation(b).to_degrees())
+                .fold(0.0, f64::max);
+            figures.hit_peak_deg = figures.hit_peak_deg.max(worst);
+            if figures.hit_return_s.is_none() && c.time() > t0 + 0.05 && worst < RETURN_BAND_DEG {
+                figures.hit_return_s = Some(c.time() - t0);
+            }
+        }
+        frame(c, &scene.level().pose(bat)?);
+    }
+    let c = scene.character(key)?;
+    figures.fell = c
+        .root_events()
+        .iter()
+        .any(|e| e.to == crate::control::RootState::Falling);
+    Ok(figures)
+}
