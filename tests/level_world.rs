@@ -53,11 +53,11 @@ fn the_sample_level_is_generated_valid_and_loads() {
     assert!(matches!(top.shape, LevelShape::Box { .. }));
     let down = -Vector3::y();
     let hit = level
-        .cast_ray(&Vector3::new(10.6, 2.0, 0.0), &down, 5.0, u32::MAX)
+        .cast_ray(&Vector3::new(-7.4, 2.0, 0.0), &down, 5.0, u32::MAX)
         .unwrap();
     assert!((hit.point.y - 0.75).abs() < 1e-6, "{hit:?}");
     // The stairs: four 15 cm rises from the floor to the landing, treads 0.3 m.
-    for (i, x) in [2.25, 1.95, 1.65, 0.0].iter().enumerate() {
+    for (i, x) in [1.75, 1.45, 1.15, 0.0].iter().enumerate() {
         let hit = level
             .cast_ray(&Vector3::new(*x, 2.0, 0.0), &down, 5.0, u32::MAX)
             .unwrap();

@@ -288,13 +288,16 @@ fn by_suffix(name: &str) -> Option<Simplify> {
     .map(|(_, v)| *v)
 }
 
+/// A primitive's vertices and triangles.
+type MeshData = (Vec<Point3<f64>>, Vec<[u32; 3]>);
+
 /// The positions (mesh frame) and triangles of a primitive.
 fn read_primitive(
     loaded: &crate::io::gltf_import::Loaded,
     prim: &gltf::Primitive,
     name: &str,
     limits: &Limits,
-) -> Result<(Vec<Point3<f64>>, Vec<[u32; 3]>), String> {
+) -> Result<MeshData, String> {
     let pos = prim
         .get(&gltf::Semantic::Positions)
         .ok_or("a triangle primitive without POSITION")?;

@@ -25,7 +25,7 @@ pub use write::{LevelMesh, level_glb};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use nalgebra::{Isometry3, Point3, Vector3};
-use parry3d_f64::bounding_volume::Aabb;
+use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::partitioning::Bvh;
 use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::{Ball, SharedShape};
@@ -50,6 +50,9 @@ impl ColliderKey {
         ColliderKey(RawKey::from_raw(raw))
     }
 }
+
+/// A box's (min, max) corners (world).
+pub type Bounds = (Point3<f64>, Point3<f64>);
 
 /// How a collider moves.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -194,8 +197,9 @@ pub const MAX_KINEMATIC_SPEED: f64 = 50.0;
 /// contact moved back onto the point, which is exact (the closest point to the centre does not depend on it).
 const MIN_PROBE_RADIUS: f64 = 1e-4;
 
-/// How deep under a mesh's surface a probe is still found and pushed out (m): deeper is a body that passed
-/// through (speculative contacts keep bodies from getting there).
+/// How deep inside a collider [`Level::probe_depth`] looks (m): a probe is found by [`Level::probe`] within its
+/// margin of a surface, on either side (a mesh tells the sides by its pseudo-normals), and speculative margins keep
+/// bodies from getting deeper.
 const MAX_DEPTH: f64 = 0.1;
 
 /// Each new level's keys start at a different generation.
@@ -369,10 +373,7 @@ impl Level {
     }
 
     /// A collider's world bounding box (min, max); `None` for a plane.
-    pub fn bounds(
-        &self,
-        key: ColliderKey,
-    ) -> Result<Option<(Point3<f64>, Point3<f64>)>, LevelError> {
+    pub fn bounds(&self, key: ColliderKey) -> Result<Option<Bounds>, LevelError> {
         Ok(self
             .entry(key)?
             .aabb
@@ -514,8 +515,7 @@ impl Level {
         mut out: impl FnMut(LevelTouch),
     ) {
         let r = radius.max(MIN_PROBE_RADIUS);
-        // A probe under a mesh's surface is found down to `MAX_DEPTH` (a flat floor's box has no depth).
-        let reach = (r + margin + self.max_speed * h).max(MAX_DEPTH);
+        let reach = r + margin + self.max_speed * h;
         let c = to_vec(centre);
         let aabb = Aabb::new(
             c - parry3d_f64::math::Vector::splat(reach),
@@ -542,10 +542,8 @@ impl Level {
         h: f64,
     ) -> Option<LevelTouch> {
         let r = radius.max(MIN_PROBE_RADIUS);
-        let ball = Ball::new(r);
-        let ball_pose = to_pose(&Isometry3::translation(centre.x, centre.y, centre.z));
         let prediction = margin + (r - radius) + e.speed * h;
-        let (other_point, normal) = surface_near(e, centre, &ball, &ball_pose, r + prediction)?;
+        let (other_point, normal) = surface_near(e, centre, r, r + prediction)?;
         let point = centre - normal * radius;
         Some(LevelTouch {
             collider: self.key_of(index),
@@ -563,22 +561,27 @@ impl Level {
     /// The deepest a probe sphere sits inside the colliders it may touch (m, ≥ 0).
     pub fn probe_depth(&self, centre: &Vector3<f64>, radius: f64, layers: (u32, u32)) -> f64 {
         let mut depth: f64 = 0.0;
-        self.probe(centre, radius, 0.0, 0.0, layers, |t| {
+        self.probe(centre, radius, MAX_DEPTH, 0.0, layers, |t| {
             depth = depth.max(-t.gap)
         });
         depth
     }
 }
 
-/// The closest point of a collider to a probe sphere (centre `centre`, the parry `ball` at `ball_pose`) within
-/// `reach` of the centre, and the unit normal there from the collider toward the probe.
+/// The closest point of a collider to a probe sphere (centre `centre`, `radius` > 0) within `reach` of the
+/// centre, and the unit normal there from the collider toward the probe.
 fn surface_near(
     e: &Entry,
     centre: &Vector3<f64>,
-    ball: &Ball,
-    ball_pose: &parry3d_f64::math::Pose,
+    radius: f64,
     reach: f64,
 ) -> Option<(Vector3<f64>, Vector3<f64>)> {
+    if let Some(plane) = e.shape.as_halfspace() {
+        // A plane, analytically: the flat floor's arithmetic (the foot of the centre, the normal).
+        let n = e.pose.rotation * from_vec(plane.normal);
+        let d = n.dot(&(centre - e.pose.translation.vector));
+        return (d <= reach).then(|| (centre - n * d, n));
+    }
     let pose = to_pose(&e.pose);
     if let Some(mesh) = e.shape.as_trimesh() {
         // parry's contact with a triangle takes the side the centre is on; an oriented mesh is solid behind its
@@ -587,15 +590,27 @@ fn surface_near(
             .pose
             .inverse_transform_point(&Point3::from(*centre))
             .coords;
-        let (proj, (tri, _)) = mesh.project_local_point_and_get_location_with_max_dist(
-            to_vec(&local),
-            false,
-            reach.max(MAX_DEPTH),
-        )?;
+        let query = |max: f64| {
+            mesh.project_local_point_and_get_location_with_max_dist(to_vec(&local), false, max)
+        };
+        // Within reach on either side; else, a centre that may be under the surface (in the mesh's box, grown by
+        // `MAX_DEPTH`) is looked for deeper, and kept only if inside.
+        let oriented = mesh.pseudo_normals_if_oriented().is_some();
+        let (proj, (tri, _)) = match query(reach) {
+            Some(found) => found,
+            None if oriented
+                && reach < MAX_DEPTH
+                && e.aabb
+                    .is_some_and(|b| b.contains_local_point(to_vec(centre))) =>
+            {
+                query(MAX_DEPTH).filter(|(p, _)| p.is_inside)?
+            }
+            None => return None,
+        };
         let foot = from_vec(proj.point);
         let d = local - foot;
         let dist = d.norm();
-        let inside = mesh.pseudo_normals_if_oriented().is_some() && proj.is_inside;
+        let inside = oriented && proj.is_inside;
         if !inside && dist > reach {
             return None;
         }
@@ -607,14 +622,11 @@ fn surface_near(
         };
         return Some(((e.pose * Point3::from(foot)).coords, e.pose.rotation * n));
     }
-    let hit = parry3d_f64::query::contact(
-        &pose,
-        e.shape.as_ref(),
-        ball_pose,
-        ball,
-        reach - ball.radius,
-    )
-    .ok()??;
+    let ball = Ball::new(radius);
+    let ball_pose = to_pose(&Isometry3::translation(centre.x, centre.y, centre.z));
+    let hit =
+        parry3d_f64::query::contact(&pose, e.shape.as_ref(), &ball_pose, &ball, reach - radius)
+            .ok()??;
     let normal = from_vec(hit.normal1);
     (normal.iter().all(|x| x.is_finite()) && normal.norm_squared() > 0.5)
         .then(|| (from_vec(hit.point1), normal))
@@ -639,7 +651,13 @@ fn bounded_aabb(entry: &Entry) -> Option<Aabb> {
     if entry.shape.as_halfspace().is_some() {
         return None;
     }
-    Some(entry.shape.compute_aabb(&to_pose(&entry.pose)))
+    let aabb = entry.shape.compute_aabb(&to_pose(&entry.pose));
+    // A mesh's box is grown by `MAX_DEPTH`: a probe under a flat floor (whose box has no depth) is still near it.
+    Some(if entry.shape.as_trimesh().is_some() {
+        aabb.loosened(MAX_DEPTH)
+    } else {
+        aabb
+    })
 }
 
 #[cfg(test)]

@@ -150,8 +150,14 @@ pub fn sample_level() -> Vec<(LevelMesh, Vector3<f64>)> {
         }
     }
     out.push((floor, at_origin));
-    out.push((box_mesh("Ledge_box", v(-4.0, 0.0, 6.0), v(1.0, 1.0, 10.0)), at_origin));
-    out.push((box_mesh("Wall_box", v(6.0, 0.0, -10.0), v(6.2, 2.5, -6.0)), at_origin));
+    out.push((
+        box_mesh("Ledge_box", v(-4.0, 0.0, 6.0), v(1.0, 1.0, 10.0)),
+        at_origin,
+    ));
+    out.push((
+        box_mesh("Wall_box", v(6.0, 0.0, -10.0), v(6.2, 2.5, -6.0)),
+        at_origin,
+    ));
     // The stairs: a landing 0.6 m high between x = -3 and 1, four 15 cm steps down on each side (0.3 m
     // treads), as one mesh of boxes.
     let mut stairs = LevelMesh::new("Stairs");

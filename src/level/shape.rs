@@ -137,7 +137,7 @@ impl LevelShape {
                 half_height,
                 radius,
             } => {
-                if !positive(*radius) || !(half_height.is_finite() && *half_height >= 0.0) {
+                if !(positive(*radius) && half_height.is_finite() && *half_height >= 0.0) {
                     return bad(format!(
                         "capsule half height {half_height} must be finite and ≥ 0, radius {radius} > 0"
                     ));
@@ -298,7 +298,7 @@ fn trimesh(
         let [a, b, c] = tri.map(|i| vertices[i as usize]);
         let area2 = (b - a).cross(&(c - a)).norm();
         let size = (b - a).norm().max((c - a).norm()).max((c - b).norm());
-        if !(area2 > 1e-12 * size * size) || size == 0.0 {
+        if area2.is_nan() || area2 <= 1e-12 * size * size || size == 0.0 {
             report.degenerate += 1;
             continue;
         }

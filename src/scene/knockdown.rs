@@ -6,8 +6,8 @@
 use nalgebra::Vector3;
 
 use super::{Scene, SceneError, aimed_ball};
-use crate::level::Level;
 use crate::control::{Character, RETURN_BAND_DEG, RootEvent, RootState};
+use crate::level::Level;
 
 /// The ball of a knock-down run.
 #[derive(Debug, Clone, PartialEq)]
@@ -191,7 +191,9 @@ pub fn run_knockdown_in(
     figures.events = c.root_events().to_vec();
     figures.fell = figures.events.iter().any(|e| e.to == RootState::Falling);
     figures.impulse_ns = impulse.norm();
-    if std::env::var_os("FLINCH_DEBUG_TUNNEL").is_some() { eprintln!("impulse {impulse:?} direction {direction:?}"); }
+    if std::env::var_os("FLINCH_DEBUG_TUNNEL").is_some() {
+        eprintln!("impulse {impulse:?} direction {direction:?}");
+    }
     if let Some(t0) = hit_time {
         figures.rest_after_s = figures
             .events

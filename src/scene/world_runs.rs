@@ -61,6 +61,9 @@ pub fn knockdown_at(
     Ok((f, pose))
 }
 
+/// How far the bat swings past the head before it is taken away (rad).
+const FOLLOW_THROUGH_RAD: f64 = 0.25;
+
 /// What a bat swing measured.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BatFigures {
@@ -78,9 +81,10 @@ pub struct BatFigures {
     pub fell: bool,
 }
 
-/// A bat: a capsule (0.45 m half length, 3.5 cm radius) swung horizontally at `speed` (m/s at its middle) about
-/// a vertical axis through a pivot beside the walker, through its head at `time`; the swing lasts a quarter turn
-/// and the bat is then parked far away. Runs `duration` seconds and measures [`BatFigures`].
+/// A bat: a capsule (0.45 m half length, 3.5 cm radius) swung horizontally about a vertical axis through a pivot
+/// beside the walker, its point 0.2 m from the tip passing through the head's centre at `time` at `speed` (m/s).
+/// The swing starts a quarter turn before and ends 0.25 rad after (the follow-through, ≈ 0.2 m past the head),
+/// then the bat is parked 100 m away. Runs `duration` seconds and measures [`BatFigures`].
 pub fn bat_swing(
     character: Character,
     speed: f64,
@@ -103,25 +107,33 @@ pub fn bat_swing(
     let mut poses = Vec::new();
     r.poses(k, &mut poses);
     let head_at = poses[head].com;
-    // The bat's middle is 0.6 m from the pivot: the pivot is 0.6 m to the side of the head, and the bat sweeps
-    // from in front of the head through it, an angular speed of speed / 0.6.
-    let arm = 0.6;
-    let pivot = head_at + side * arm;
-    let omega = speed / arm;
+    // The bat spans 0.35–1.25 m from the pivot; the head is 1.05 m from it (0.2 m from the tip), so the swing's
+    // angular speed is speed / 1.05.
+    let (reach, middle) = (1.05, 0.8);
+    let pivot = head_at + side * reach;
+    let omega = speed / reach;
     let angle_at = |t: f64| (t - time) * omega;
     let pose_at = |t: f64| -> Isometry3<f64> {
-        let a = angle_at(t).clamp(-std::f64::consts::FRAC_PI_2, std::f64::consts::FRAC_PI_2);
+        let a = angle_at(t);
+        if a > FOLLOW_THROUGH_RAD {
+            return Isometry3::translation(pivot.x, pivot.y + 100.0, pivot.z);
+        }
+        let a = a.max(-std::f64::consts::FRAC_PI_2);
         let spin = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), a);
         // The bat lies along `-side` from the pivot (its axis horizontal through the head at a = 0).
         let dir = spin * (-side);
-        let centre = pivot + dir * arm;
-        let lying = UnitQuaternion::rotation_between(&Vector3::y(), &dir).unwrap_or_else(UnitQuaternion::identity);
+        let centre = pivot + dir * middle;
+        let lying = UnitQuaternion::rotation_between(&Vector3::y(), &dir)
+            .unwrap_or_else(UnitQuaternion::identity);
         Isometry3::from_parts(Translation3::from(centre), lying)
     };
     let mut scene = Scene::new();
     let bat: ColliderKey = scene.add_collider(
         ColliderDesc::new(
-            LevelShape::Capsule { half_height: 0.45, radius: 0.035 },
+            LevelShape::Capsule {
+                half_height: 0.45,
+                radius: 0.035,
+            },
             pose_at(time - 1.0),
         )
         .kinematic()
@@ -136,7 +148,11 @@ pub fn bat_swing(
         scene.move_collider(bat, pose_at(t1), None)?;
         scene.step(h)?;
         let c = scene.character(key)?;
-        for e in scene.events().iter().filter(|e| e.collider == Some(bat)) {
+        for e in scene
+            .events()
+            .iter()
+            .filter(|e| e.collider == Some(bat) && e.impulse.norm() > 1e-6)
+        {
             figures.hits += 1;
             figures.impulse_ns += e.impulse.norm();
             if figures.first.is_none() {

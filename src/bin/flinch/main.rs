@@ -10,8 +10,8 @@ mod export_mjcf;
 mod inspect;
 mod interrupt;
 mod knockdown;
-mod world;
 mod onto;
+mod world;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -52,7 +52,11 @@ fn cross_section(
 /// right.
 fn along_walk(across: &Vector3<f64>) -> ViewAxis {
     if across.x.abs() >= across.z.abs() {
-        if across.x > 0.0 { ViewAxis::MinusZ } else { ViewAxis::PlusZ }
+        if across.x > 0.0 {
+            ViewAxis::MinusZ
+        } else {
+            ViewAxis::PlusZ
+        }
     } else if across.z > 0.0 {
         ViewAxis::PlusX
     } else {
@@ -88,8 +92,14 @@ fn knockdowns(
                 frames.push(FilmFrame {
                     time: c.time(),
                     layers: vec![
-                        (stick_figure_of(&skeleton, &c.world_transforms()), Color::RED),
-                        (cross_section(&level, &root, &across), Color::rgb(90, 90, 90)),
+                        (
+                            stick_figure_of(&skeleton, &c.world_transforms()),
+                            Color::RED,
+                        ),
+                        (
+                            cross_section(&level, &root, &across),
+                            Color::rgb(90, 90, 90),
+                        ),
                     ],
                     highlight: (c.time() - hit.time).abs() < 0.5 * FRAME_STEP,
                 });
@@ -103,7 +113,12 @@ fn knockdowns(
             if f.fell { "falls" } else { "stays up" }
         );
         for e in &f.events {
-            println!("  event t {:.3} s {} -> {}", e.time, e.from.name(), e.to.name());
+            println!(
+                "  event t {:.3} s {} -> {}",
+                e.time,
+                e.from.name(),
+                e.to.name()
+            );
         }
         for line in f.figure_lines(&format!("knockdown_world_{}_", spot.name)) {
             println!("{line}");
@@ -150,7 +165,8 @@ fn bullets(prepared: &Arc<PreparedClip>) -> Result<(), CliError> {
         let c = scene.character(key).map_err(|e| failed(&e))?;
         let chest = c.world().body(0).position + Vector3::y() * 0.3;
         let angle = shot as f64 * 0.9;
-        let from = chest + Vector3::new(angle.cos(), 0.1 * (shot % 5) as f64 - 0.2, angle.sin()) * 5.0;
+        let from =
+            chest + Vector3::new(angle.cos(), 0.1 * (shot % 5) as f64 - 0.2, angle.sin()) * 5.0;
         let dir = chest - from;
         let Some(hit) = scene.cast_ray(&from, &dir, 10.0, u32::MAX) else {
             println!("bullet {shot:2}: miss");
@@ -192,7 +208,8 @@ pub fn run(out: &Path) -> Result<(), CliError> {
     kinematic.root.policy = RootPolicy::Kinematic;
     let imported = load_embedded_walk(&ImportOptions::default()).map_err(|e| failed(&e))?;
     let walker = Character::from_imported(imported, &kinematic).map_err(|e| failed(&e))?;
-    let bat = bat_swing(walker, 8.0, 1.0, 2.5, |_, _: &Isometry3<f64>| {}).map_err(|e| failed(&e))?;
+    let bat =
+        bat_swing(walker, 8.0, 1.0, 2.5, |_, _: &Isometry3<f64>| {}).map_err(|e| failed(&e))?;
     if let Some((bone, p, j)) = &bat.first {
         println!(
             "bat (8 m/s, kinematic root): first touch {bone} at ({:.3}, {:.3}, {:.3}), {:.2} N·s",
@@ -207,7 +224,8 @@ pub fn run(out: &Path) -> Result<(), CliError> {
     println!("figure bat_hit_peak_deg {:.2} deg", bat.hit_peak_deg);
     println!(
         "figure bat_hit_return_s {} s",
-        bat.hit_return_s.map_or("none".into(), |t| format!("{t:.3}"))
+        bat.hit_return_s
+            .map_or("none".into(), |t| format!("{t:.3}"))
     );
     bullets(&prepared)?;
     for p in written {

@@ -55,6 +55,8 @@ pub(super) struct RootRuntime {
     penetration: f64,
     /// The step's contacts with kinematic colliders of a level: (index in `contacts`, collider).
     kinematic: Vec<(usize, crate::level::ColliderKey)>,
+    /// Each probe at the step's start in a level (for the penetration measure).
+    probe_starts: Vec<probes::ProbeStart>,
 }
 
 impl Character {

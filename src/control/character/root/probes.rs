@@ -109,17 +109,22 @@ pub(super) fn level_contacts(
     level: &Level,
     layers: (u32, u32),
     friction: f64,
-    out: &mut Vec<ContactPoint>,
-    kinematic: &mut Vec<(usize, ColliderKey)>,
     h: f64,
+    ProbeOutputs {
+        contacts: out,
+        kinematic,
+        starts,
+    }: ProbeOutputs<'_>,
 ) -> bool {
     let mut body_touch = false;
+    starts.clear();
     for p in probes {
         let centre = p.centre(bodies);
         // Speculative: a probe moving more than the margin in a step is met that much further out, so a fast
         // fall cannot pass through a thin collider (the LCP lets the step close the gap, no more).
         let speed = bodies[p.body].point_velocity(&centre).norm();
         let margin = CONTACT_MARGIN_M + speed * h;
+        let before = out.len();
         level.probe(&centre, p.radius, margin, h, layers, |t| {
             body_touch |= !p.sole && t.normal.y > GROUND_NORMAL_Y;
             if t.kinematic {
@@ -141,20 +146,50 @@ pub(super) fn level_contacts(
                 restitution: t.restitution,
             });
         });
+        starts.push(ProbeStart {
+            centre,
+            margin,
+            touched: out.len() > before,
+        });
     }
     body_touch
 }
 
-/// The deepest probe inside a level's colliders (m, ≥ 0).
+/// What [`level_contacts`] appends to: the contacts, which of them touch kinematic colliders (index, collider),
+/// and every probe's start (cleared first).
+pub(super) struct ProbeOutputs<'a> {
+    pub contacts: &'a mut Vec<ContactPoint>,
+    pub kinematic: &'a mut Vec<(usize, ColliderKey)>,
+    pub starts: &'a mut Vec<ProbeStart>,
+}
+
+/// Where a probe was at the start of a step, with its contact margin and whether it touched the level.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ProbeStart {
+    centre: Vector3<f64>,
+    margin: f64,
+    touched: bool,
+}
+
+/// The deepest probe inside a level's colliders after a step (m, ≥ 0). Only probes that can be inside are
+/// measured: those that touched the level at the step's start, or moved farther than their contact margin in the
+/// step (a probe farther than its margin from every collider, moving less, cannot have reached one).
 pub(super) fn level_penetration(
     probes: &[Probe],
     bodies: &[Body],
     level: &Level,
     layers: (u32, u32),
+    starts: &[ProbeStart],
 ) -> f64 {
     probes
         .iter()
-        .map(|p| level.probe_depth(&p.centre(bodies), p.radius, layers))
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let centre = p.centre(bodies);
+            let s = starts.get(i)?;
+            (s.touched || (centre - s.centre).norm() > s.margin)
+                .then(|| level.probe_depth(&centre, p.radius, layers))
+        })
         .fold(0.0, f64::max)
 }
 

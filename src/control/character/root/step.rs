@@ -8,7 +8,8 @@ use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use super::machine::{Machine, Observation};
 use super::online::OnlineReaction;
 use super::probes::{
-    ground_contacts, level_contacts, level_penetration, outside_support, penetration, probes,
+    ProbeOutputs, ground_contacts, level_contacts, level_penetration, outside_support, penetration,
+    probes,
 };
 use super::{RootPolicy, RootRuntime, RootState};
 use crate::control::character::forces::Lasting;
@@ -75,6 +76,7 @@ impl RootRuntime {
             probes,
             penetration: 0.0,
             kinematic: Vec::new(),
+            probe_starts: Vec::new(),
         }
     }
 
@@ -273,9 +275,12 @@ impl Character {
                 level,
                 self.level_layers,
                 rt.config.ground.friction,
-                &mut rt.contacts,
-                &mut rt.kinematic,
                 h,
+                ProbeOutputs {
+                    contacts: &mut rt.contacts,
+                    kinematic: &mut rt.kinematic,
+                    starts: &mut rt.probe_starts,
+                },
             ),
             None => ground_contacts(
                 &rt.probes,
@@ -302,11 +307,20 @@ impl Character {
         let result = self.world.step(h);
         self.expire_forces();
         if result.is_ok() {
-            for (c, i) in rt.contacts[..users]
+            // Hits: projectiles and other characters among the caller's contacts, and kinematic colliders
+            // (a swung bat) wherever they touched.
+            for (k, (c, i)) in rt
+                .contacts
                 .iter()
                 .zip(self.world.contact_impulses())
+                .enumerate()
             {
-                if matches!(c.other, ContactOther::Free(_)) {
+                let struck = match c.other {
+                    ContactOther::Free(_) => k < users,
+                    ContactOther::Moving { .. } => true,
+                    _ => false,
+                };
+                if struck {
                     hit += i.impulse.norm();
                 }
             }
@@ -327,9 +341,13 @@ impl Character {
             return Ok(report);
         }
         rt.penetration = match level {
-            Some(level) => {
-                level_penetration(&rt.probes, self.world.bodies(), level, self.level_layers)
-            }
+            Some(level) => level_penetration(
+                &rt.probes,
+                self.world.bodies(),
+                level,
+                self.level_layers,
+                &rt.probe_starts,
+            ),
             None => penetration(&rt.probes, self.world.bodies(), ground.floor),
         };
         let observation = self.observe(rt, reference, t1, hit, body_on_ground);
