@@ -92,6 +92,11 @@ pub fn scene(e: SceneError, what: &str) -> PyErr {
         ),
         SceneError::Argument(m) => error(Kind::Argument, m),
         SceneError::Character(c) => character(c),
+        SceneError::Level(flinch_core::level::LevelError::StaleCollider(k)) => error(
+            Kind::Stale,
+            format!("collider {k:#x} is not in this scene (removed or stale)"),
+        ),
+        SceneError::Level(l) => error(Kind::Argument, l.to_string()),
     }
 }
 
