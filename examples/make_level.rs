@@ -16,6 +16,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let meshes = flinch::level::sample::sample_level();
     let bytes = flinch::level::level_glb(&meshes)?;
     flinch::io::atomic::write_atomic(&out, &bytes)?;
+    // The level fuzz target's seed: every mesh but the floor grid (small enough for the smoke's 64 kB cut).
+    let small: Vec<_> = meshes
+        .iter()
+        .filter(|(m, _)| m.name != "Floor")
+        .cloned()
+        .collect();
+    let seed = std::path::Path::new("fuzz/seeds/level/small_level.glb");
+    if seed.parent().is_some_and(|d| d.is_dir()) {
+        flinch::io::atomic::write_atomic(seed, &flinch::level::level_glb(&small)?)?;
+        println!("wrote {}", seed.display());
+    }
     let triangles: usize = meshes.iter().map(|(m, _)| m.triangles.len()).sum();
     println!(
         "wrote {} ({} meshes, {triangles} triangles, {} bytes)",

@@ -128,3 +128,293 @@ fn a_level_floor_carries_the_walk_like_the_flat_floor() {
         );
     }
 }
+
+/// The level loader's bad input: each a clear error naming the mesh or the limit, never a panic.
+#[test]
+fn bad_level_files_are_clear_errors() {
+    use flinch::level::{LevelMesh, LoadOptions, level_glb, load_level};
+    let glb = |meshes: Vec<LevelMesh>| {
+        level_glb(
+            &meshes
+                .into_iter()
+                .map(|m| (m, Vector3::zeros()))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap()
+    };
+    let mut cube = LevelMesh::new("Crate");
+    cube.add_box(Vector3::zeros(), Vector3::repeat(1.0));
+    // A NaN vertex.
+    let mut bad = cube.clone();
+    bad.vertices[3].y = f64::NAN;
+    let e = load_level(&glb(vec![bad]), None, &LoadOptions::default()).unwrap_err();
+    eprintln!("NaN vertex: {e}");
+    assert!(
+        e.to_string().contains("Crate") || e.to_string().contains("accessor"),
+        "{e}"
+    );
+    // Only meshes marked not to collide: nothing to collide with.
+    let mut sky = cube.clone();
+    sky.name = "Sky_nocollide".into();
+    let e = load_level(&glb(vec![sky]), None, &LoadOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("no mesh to collide with"), "{e}");
+    // The triangle limit, before the indices are read.
+    let mut opts = LoadOptions::default();
+    opts.limits.max_triangles = 1000;
+    let e = load_level(&std::fs::read(sample_path()).unwrap(), None, &opts).unwrap_err();
+    assert!(e.to_string().contains("max_triangles"), "{e}");
+    // Truncated and garbage bytes.
+    let bytes = std::fs::read(sample_path()).unwrap();
+    assert!(load_level(&bytes[..1000], None, &LoadOptions::default()).is_err());
+    assert!(load_level(b"not a level", None, &LoadOptions::default()).is_err());
+    // A sidecar: the crate as a box, a friction; a bad kind is refused.
+    let opts =
+        LoadOptions::from_sidecar(r#"{"colliders": {"Crate": "box"}, "friction": {"Crate": 0.2}}"#)
+            .unwrap();
+    let file = load_level(&glb(vec![cube.clone()]), None, &opts).unwrap();
+    assert!(matches!(file.colliders[0].shape, LevelShape::Box { .. }));
+    assert_eq!(file.colliders[0].friction, Some(0.2));
+    assert!(LoadOptions::from_sidecar(r#"{"colliders": {"Crate": "sphere"}}"#).is_err());
+    assert!(LoadOptions::from_sidecar(r#"{"friction": {"Crate": -1}}"#).is_err());
+    // A convex hull by suffix.
+    let mut rock = cube;
+    rock.name = "Rock_convex".into();
+    let file = load_level(&glb(vec![rock]), None, &LoadOptions::default()).unwrap();
+    assert!(matches!(
+        file.colliders[0].shape,
+        LevelShape::ConvexHull { .. }
+    ));
+}
+
+/// Issue 38's `knockdown_world`: the 5 kg ball at 12 m/s into the chest in front of the sample level's wall,
+/// on its stairs' landing and at its ledge: it falls, nothing passes through the level (no body centre crosses a
+/// collider surface), penetration ≤ 5 mm, at rest within 4 s, no NaN step.
+#[test]
+fn knockdowns_in_the_level_fall_onto_it_without_passing_through() {
+    use flinch::scene::KnockdownHit;
+    use flinch::scene::world_runs::{WORLD_HIT_TIME, knockdown_at};
+    let file = load_level_file(&sample_path(), None).unwrap();
+    let hit = KnockdownHit {
+        time: WORLD_HIT_TIME,
+        ..KnockdownHit::heavy()
+    };
+    for spot in &sample::SPOTS {
+        let (f, _) = knockdown_at(assisted_walk(), &file, spot, &hit, 4.5, |_| {}).unwrap();
+        eprintln!("{}: {f:?}", spot.name);
+        assert!(f.fell, "{}", spot.name);
+        assert_eq!(f.tunnel_count, 0, "{}", spot.name);
+        assert_eq!(f.nan_steps, 0, "{}", spot.name);
+        assert!(
+            f.max_penetration_mm <= 5.0,
+            "{}: {} mm",
+            spot.name,
+            f.max_penetration_mm
+        );
+        assert!(
+            f.rest_after_s.is_some_and(|t| t <= 4.0),
+            "{}: {:?}",
+            spot.name,
+            f.rest_after_s
+        );
+        assert!(f.max_joint_gap_mm < 1e-6, "{}", spot.name);
+    }
+}
+
+/// Issue 38's `bat_swing`: a kinematic bat at 8 m/s through the walking (kinematic-root) character's head is a
+/// hit event on the head with its point and impulse, and moves the neck chain ≥ 15°; at 15 m/s it knocks an
+/// assisted free root down.
+#[test]
+fn a_kinematic_bat_hits_the_head_and_knocks_a_free_root_down() {
+    use flinch::scene::world_runs::bat_swing;
+    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    let kinematic = Character::from_imported(imported, &CharacterConfig::default()).unwrap();
+    let f = bat_swing(kinematic, 8.0, 1.0, 2.0, |_, _| {}).unwrap();
+    eprintln!("{f:?}");
+    let (bone, point, impulse) = f.first.clone().expect("a bat hit event");
+    assert_eq!(bone, "Head");
+    assert!(impulse.norm() > 1.0 && point.iter().all(|x| x.is_finite()));
+    assert!(f.hit_peak_deg >= 15.0, "{}", f.hit_peak_deg);
+    let f = bat_swing(assisted_walk(), 15.0, 1.0, 2.5, |_, _| {}).unwrap();
+    assert!(f.fell, "{f:?}");
+}
+
+/// Rays through the scene's bounding spheres and the level's hierarchy agree with brute force over every capsule
+/// and collider; a ray at the character finds the bone it crosses.
+#[test]
+fn scene_rays_agree_with_brute_force_and_find_bones() {
+    use flinch::scene::world_runs::posed_level;
+    use flinch::scene::{RayTarget, Scene};
+    let file = load_level_file(&sample_path(), None).unwrap();
+    let mut scene = Scene::new();
+    let c = assisted_walk();
+    let floor = c.ground().unwrap().floor;
+    scene.set_level(posed_level(&file, &Isometry3::translation(-10.0, floor, -5.0)).unwrap());
+    let key = scene.add_character(c);
+    for _ in 0..60 {
+        scene.step(1.0 / 120.0).unwrap();
+    }
+    let root = scene.character(key).unwrap().world().body(0).position;
+    let mut seed = 11u64;
+    let mut rnd = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut on_character = 0;
+    for i in 0..2000 {
+        let o = root + Vector3::new(rnd() - 0.5, rnd() * 0.5, rnd() - 0.5) * 6.0;
+        let d = if i % 2 == 0 {
+            root + Vector3::new(rnd() - 0.5, rnd() * 1.6 - 0.8, rnd() - 0.5) - o
+        } else {
+            Vector3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5)
+        };
+        let a = scene.cast_ray(&o, &d, 50.0, u32::MAX);
+        let b = scene.cast_ray_brute(&o, &d, 50.0, u32::MAX);
+        match (&a, &b) {
+            (Some(a), Some(b)) => {
+                assert_eq!(a.target, b.target);
+                assert!((a.distance - b.distance).abs() < 1e-9);
+            }
+            (None, None) => {}
+            _ => panic!("{a:?} vs {b:?}"),
+        }
+        on_character += usize::from(matches!(
+            a.map(|h| h.target),
+            Some(RayTarget::Character { .. })
+        ));
+    }
+    assert!(on_character > 200, "{on_character}");
+    // Straight down through the head: the head, then (without the character) the floor at the fitted height.
+    let c = scene.character(key).unwrap();
+    let head = (0..c.model().bodies.len())
+        .find(|&b| c.model().bodies[b].name == "Head")
+        .unwrap();
+    let top = c.world().body(head).position + Vector3::y() * 1.0;
+    let hit = scene.cast_ray(&top, &-Vector3::y(), 5.0, u32::MAX).unwrap();
+    assert!(
+        matches!(hit.target, RayTarget::Character { ref bone, .. } if bone == "Head"),
+        "{hit:?}"
+    );
+    let hit = scene
+        .level()
+        .cast_ray(&top, &-Vector3::y(), 5.0, u32::MAX)
+        .unwrap();
+    assert!((hit.point.y - floor).abs() < 1e-6);
+    // A swept sphere finds the head a radius earlier.
+    let s = scene
+        .cast_sphere(&top, 0.05, &-Vector3::y(), 5.0, u32::MAX)
+        .unwrap();
+    assert!(matches!(s.target, RayTarget::Character { .. }));
+    assert!(
+        s.distance
+            < scene
+                .cast_ray(&top, &-Vector3::y(), 5.0, u32::MAX)
+                .unwrap()
+                .distance
+    );
+}
+
+/// Bad input in a running scene: a collider removed under a standing character, a kinematic collider teleported
+/// 100 m in one frame, stale keys and keys of another scene, non-finite moves: defined outcomes, no NaN.
+#[test]
+fn world_misuse_has_defined_outcomes() {
+    use flinch::scene::{Scene, SceneError};
+    let mut scene = Scene::new();
+    // A free root (no assist: the assist alone would hold the body up on its clip's path).
+    let mut config = CharacterConfig::default();
+    config.root.policy = RootPolicy::Free;
+    let c = Character::from_imported(
+        load_embedded_walk(&ImportOptions::default()).unwrap(),
+        &config,
+    )
+    .unwrap();
+    let floor = c.ground().unwrap().floor;
+    let key = scene.add_character(c);
+    let ground = scene
+        .add_collider(ColliderDesc::new(
+            LevelShape::Plane {
+                normal: Vector3::y(),
+            },
+            Isometry3::translation(0.0, floor, 0.0),
+        ))
+        .unwrap();
+    // A static box far away keeps the level the ground once the floor is gone (a level without static colliders
+    // gives the character its fitted floor back).
+    scene
+        .add_collider(ColliderDesc::new(
+            LevelShape::Box {
+                half_extents: Vector3::repeat(0.5),
+            },
+            Isometry3::translation(50.0, 0.5, 50.0),
+        ))
+        .unwrap();
+    let bat = scene
+        .add_collider(
+            ColliderDesc::new(
+                LevelShape::Capsule {
+                    half_height: 0.4,
+                    radius: 0.04,
+                },
+                Isometry3::translation(5.0, 1.0, 5.0),
+            )
+            .kinematic(),
+        )
+        .unwrap();
+    for _ in 0..30 {
+        scene.step(1.0 / 120.0).unwrap();
+    }
+    // Teleported 100 m: at rest, no hit.
+    scene
+        .move_collider(bat, Isometry3::translation(105.0, 1.0, 5.0), None)
+        .unwrap();
+    scene.step(1.0 / 120.0).unwrap();
+    assert_eq!(
+        scene.level().motion(bat).unwrap(),
+        flinch::level::Motion::Kinematic {
+            linear: Vector3::zeros(),
+            angular: Vector3::zeros()
+        }
+    );
+    // Non-finite and static moves are refused; stale keys too.
+    assert!(matches!(
+        scene.move_collider(bat, Isometry3::translation(f64::NAN, 0.0, 0.0), None),
+        Err(SceneError::Level(_))
+    ));
+    assert!(
+        scene
+            .move_collider(ground, Isometry3::identity(), None)
+            .is_err()
+    );
+    let mut other_scene = Scene::new();
+    let foreign = other_scene
+        .add_collider(ColliderDesc::new(
+            LevelShape::Sphere { radius: 1.0 },
+            Isometry3::identity(),
+        ))
+        .unwrap();
+    assert!(matches!(
+        scene.remove_collider(foreign),
+        Err(SceneError::Level(flinch::level::LevelError::StaleCollider(
+            _
+        )))
+    ));
+    // The floor removed under the standing character: it falls, finite.
+    scene.remove_collider(ground).unwrap();
+    assert!(scene.remove_collider(ground).is_err());
+    let y0 = scene.character(key).unwrap().world().body(0).position.y;
+    for _ in 0..60 {
+        scene.step(1.0 / 120.0).unwrap();
+    }
+    let c = scene.character(key).unwrap();
+    let y1 = c.world().body(0).position.y;
+    assert!(y1 < y0 - 0.1, "{y0} -> {y1}");
+    assert!(
+        (0..c.model().bodies.len()).all(|b| c
+            .world()
+            .body(b)
+            .position
+            .iter()
+            .all(|x| x.is_finite()))
+    );
+}

@@ -220,7 +220,8 @@ smoke_tests!(
     hits,
     character_config,
     ffi_clip_memory,
-    ffi_character_config
+    ffi_character_config,
+    level
 );
 
 #[test]

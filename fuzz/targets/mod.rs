@@ -77,6 +77,11 @@ pub const TARGETS: &[Target] = &[
         run: ffi_character_config,
         kind: InputKind::Config,
     },
+    Target {
+        name: "level",
+        run: level,
+        kind: InputKind::Gltf,
+    },
 ];
 
 /// What a successful import feeds: forward kinematics of the first and last frames, the physical model with
@@ -110,6 +115,41 @@ pub fn bvh(data: &[u8]) {
 pub fn gltf(data: &[u8]) {
     if let Ok(imported) = gltf_import::import(data, None, &ImportOptions::default()) {
         downstream(&imported);
+    }
+}
+
+/// A level (glTF / GLB bytes): loaded under tight limits, every collider added to a level, then probed and ray
+/// cast, so what the loader accepts is also safe to collide with.
+pub fn level(data: &[u8]) {
+    use flinch_core::level::{Level, LoadOptions, load_level};
+    use nalgebra::Vector3;
+    let mut opts = LoadOptions::default();
+    opts.limits.max_triangles = 100_000;
+    opts.limits.max_accessor_values = 1 << 20;
+    let Ok(file) = load_level(data, None, &opts) else {
+        return;
+    };
+    let mut level = Level::new();
+    level.set_max_triangles(100_000);
+    for d in &file.colliders {
+        let _ = level.add(d.clone());
+    }
+    for p in [
+        Vector3::zeros(),
+        Vector3::new(0.3, 0.5, -0.2),
+        Vector3::new(5.0, 1.0, 2.0),
+    ] {
+        level.probe(&p, 0.05, 0.02, 1.0 / 120.0, (u32::MAX, u32::MAX), |t| {
+            assert!(t.normal.iter().all(|x| x.is_finite()) && t.gap.is_finite());
+        });
+        let _ = level.cast_ray(&(p + Vector3::y() * 3.0), &-Vector3::y(), 10.0, u32::MAX);
+        let _ = level.cast_sphere(
+            &(p + Vector3::y() * 3.0),
+            0.1,
+            &-Vector3::y(),
+            10.0,
+            u32::MAX,
+        );
     }
 }
 

@@ -313,6 +313,15 @@ fn read_primitive(
         .chunks_exact(3)
         .map(|c| Point3::new(c[0], c[1], c[2]))
         .collect();
+    // A declared triangle count over the limit is refused before its indices are read.
+    let declared = prim.indices().map_or(vertices.len(), |a| a.count()) / 3;
+    if declared > limits.max_triangles {
+        return Err(Limits::exceeded(
+            format!("{declared} triangles"),
+            "max_triangles",
+            limits.max_triangles,
+        ));
+    }
     let indices: Vec<u32> = match prim.indices() {
         Some(acc) => read_f64(
             &acc,

@@ -255,6 +255,12 @@ impl Level {
         self.entries.len() == 0
     }
 
+    /// Whether the level holds a static collider: then it is a character's ground, in place of the flat floor
+    /// fitted to its clip (a level of kinematic colliders only, a bat, is not ground).
+    pub fn has_static(&self) -> bool {
+        self.entries.iter().any(|(_, e)| e.motion == Motion::Static)
+    }
+
     /// Triangles held by meshes and height fields.
     pub fn triangle_count(&self) -> usize {
         self.triangles

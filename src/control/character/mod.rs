@@ -320,7 +320,8 @@ impl Character {
     }
 
     /// [`Character::step`] in a level: a free root stands on, falls against and is pushed by the level's
-    /// colliders (its probes against them, in place of the flat floor fitted to its clip) when `level` holds any.
+    /// colliders (its probes against them), in place of the flat floor fitted to its clip when the level holds a
+    /// static collider; a level of kinematic colliders only (a bat) pushes it while it stands on the flat floor.
     /// A kinematic root meets a level through the contacts its scene sets (`Scene` does).
     pub fn step_in(
         &mut self,

@@ -101,13 +101,14 @@ pub(super) fn ground_contacts(
 }
 
 /// Appends the contacts of the probes with a level's colliders within the contact margin (each probe against
-/// each collider near it: the flat floor's contact generalised, the same points on a level's horizontal floor);
-/// returns whether a non-sole probe rests on an upward-facing surface (a body on the ground).
+/// each collider near it: the flat floor's contact generalised, the same points on a level's horizontal floor;
+/// with `kinematic_only`, its kinematic colliders alone); returns whether a non-sole probe rests on an
+/// upward-facing surface (a body on the ground).
 pub(super) fn level_contacts(
     probes: &[Probe],
     bodies: &[Body],
     level: &Level,
-    layers: (u32, u32),
+    (layers, kinematic_only): ((u32, u32), bool),
     friction: f64,
     h: f64,
     ProbeOutputs {
@@ -126,6 +127,9 @@ pub(super) fn level_contacts(
         let margin = CONTACT_MARGIN_M + speed * h;
         let before = out.len();
         level.probe(&centre, p.radius, margin, h, layers, |t| {
+            if kinematic_only && !t.kinematic {
+                return;
+            }
             body_touch |= !p.sole && t.normal.y > GROUND_NORMAL_Y;
             if t.kinematic {
                 kinematic.push((out.len(), t.collider));

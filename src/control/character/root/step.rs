@@ -266,14 +266,26 @@ impl Character {
         rt.contacts.clear();
         rt.contacts.extend_from_slice(&rt.user_contacts);
         let users = rt.contacts.len();
-        // The ground: the level's colliders when there is a level, else the flat floor fitted to the clip.
+        // The ground: the level's colliders when it holds a static one, else the flat floor fitted to the clip
+        // (with a level's kinematic colliders, if any, touching the probes too).
         rt.kinematic.clear();
-        let body_on_ground = match level {
-            Some(level) => level_contacts(
+        let level_is_ground = level.is_some_and(Level::has_static);
+        let mut body_on_ground = false;
+        if !level_is_ground {
+            body_on_ground = ground_contacts(
+                &rt.probes,
+                self.world.bodies(),
+                ground.floor,
+                rt.config.ground.friction,
+                &mut rt.contacts,
+            );
+        }
+        if let Some(level) = level {
+            body_on_ground |= level_contacts(
                 &rt.probes,
                 self.world.bodies(),
                 level,
-                self.level_layers,
+                (self.level_layers, !level_is_ground),
                 rt.config.ground.friction,
                 h,
                 ProbeOutputs {
@@ -281,15 +293,8 @@ impl Character {
                     kinematic: &mut rt.kinematic,
                     starts: &mut rt.probe_starts,
                 },
-            ),
-            None => ground_contacts(
-                &rt.probes,
-                self.world.bodies(),
-                ground.floor,
-                rt.config.ground.friction,
-                &mut rt.contacts,
-            ),
-        };
+            );
+        }
         if !rt.contacts.is_empty() {
             self.world.set_contacts(&rt.contacts, &rt.user_free)?;
         }
@@ -340,7 +345,7 @@ impl Character {
             self.lift_onto_floor(&ground, t1);
             return Ok(report);
         }
-        rt.penetration = match level {
+        rt.penetration = match level.filter(|l| l.has_static()) {
             Some(level) => level_penetration(
                 &rt.probes,
                 self.world.bodies(),
