@@ -99,6 +99,7 @@ fn a_level_floor_carries_the_walk_like_the_flat_floor() {
     let mut d = floor_mesh.clone();
     d.pose = Isometry3::translation(0.0, floor, 0.0);
     mesh.add(d).unwrap();
+    let mut on = Vec::new();
     for (name, level) in [("plane", &plane), ("mesh", &mesh)] {
         let mut c = assisted_walk();
         let f = c
@@ -106,19 +107,20 @@ fn a_level_floor_carries_the_walk_like_the_flat_floor() {
             .unwrap();
         eprintln!("flat {f0:?}\n{name} {f:?}");
         assert_eq!(f.nan_steps, 0);
+        // Within 1e-4 of the flat floor (the level's speculative margins grow with speed).
         assert!(
-            (f.track_rms_deg - f0.track_rms_deg).abs() < 0.01,
+            (f.track_rms_deg - f0.track_rms_deg).abs() < 1e-3,
             "{name}: {} vs {}",
             f.track_rms_deg,
             f0.track_rms_deg
         );
         assert!(
-            (f.root_pos_rms_mm - f0.root_pos_rms_mm).abs() < 0.1,
+            (f.root_pos_rms_mm - f0.root_pos_rms_mm).abs() < 0.01,
             "{name}"
         );
-        assert!((f.foot_slide_mm - f0.foot_slide_mm).abs() < 0.5, "{name}");
+        assert!((f.foot_slide_mm - f0.foot_slide_mm).abs() < 0.01, "{name}");
         assert!(
-            (f.feet_support_frac - f0.feet_support_frac).abs() < 0.005,
+            (f.feet_support_frac - f0.feet_support_frac).abs() < 1e-4,
             "{name}"
         );
         assert!(
@@ -126,7 +128,11 @@ fn a_level_floor_carries_the_walk_like_the_flat_floor() {
             "{name}: {}",
             f.max_penetration_mm
         );
+        on.push(f);
     }
+    // The mesh floor reads what the plane reads.
+    assert!((on[0].track_rms_deg - on[1].track_rms_deg).abs() < 1e-9);
+    assert!((on[0].feet_support_frac - on[1].feet_support_frac).abs() < 1e-9);
 }
 
 /// The level loader's bad input: each a clear error naming the mesh or the limit, never a panic.
