@@ -1,4 +1,4 @@
-//! The velocity LCP split into independent parts (`src/dynamics/contact/split.rs`): contacts on bodies that `W`
+//! The velocity LCP split into independent parts (`src/contact/dynamics/split.rs`): contacts on bodies that `W`
 //! does not couple are solved as separate LCPs. Two chains in one world (two trees, so `W` is exactly zero between
 //! them) must move as each moves alone, where its LCP is solved whole.
 

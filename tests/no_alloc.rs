@@ -362,7 +362,7 @@ fn penalty_contact_steps_do_not_allocate() {
 
 /// Issue 12: a step with LCP contacts allocates nothing once warm. Two boxes rest on static ground on their four
 /// corners, handed every step, with Lemke (friction pyramid) and PGS (boxed friction), for every solver. The boxes
-/// are independent bodies, so Lemke solves their contacts as two parts (`src/dynamics/contact/split.rs`). The
+/// are independent bodies, so Lemke solves their contacts as two parts (`src/contact/dynamics/split.rs`). The
 /// ground rises 0.01 mm a step (a slow platform), so every step's post-stabilization also solves the position
 /// LCP of eq. 3.7: the Delassus matrix, both LCPs and their warm starts all run on buffers sized by the
 /// warm-up. Every third step also hands the midpoints of the bottom edges (8 contacts): a contact count that

@@ -9,7 +9,6 @@ mod anchor_tree;
 pub mod auto_solver;
 pub mod body;
 pub mod constraint;
-pub mod contact;
 pub mod dense_lu;
 pub mod force;
 pub mod stabilize;
@@ -22,7 +21,8 @@ pub use body::Body;
 pub use constraint::{
     BallJoint, Constraint, FixedJoint, HingeJoint, Prescribed, Trajectory, UniversalJoint,
 };
-pub use contact::{
+// The contact step lives with the rest of the contact subsystem (`crate::contact::dynamics`).
+pub use crate::contact::dynamics::{
     ContactError, ContactImpulse, ContactOptions, ContactOther, ContactPoint, ContactReport,
     ContactSolver, PenaltyContact, PenaltyOptions,
 };

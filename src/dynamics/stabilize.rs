@@ -5,9 +5,9 @@ use nalgebra::Vector6;
 use super::anchor_tree::AnchorTree;
 use super::body::Body;
 use super::constraint::Constraint;
-use super::contact::ContactState;
-use super::contact::position::Projection;
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
+use crate::contact::dynamics::ContactState;
+use crate::contact::dynamics::position::Projection;
 
 /// How constraint drift is corrected.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -184,7 +184,7 @@ pub(crate) fn pyramid_from_formed_into(
     Ok(())
 }
 
-/// Writes into `mirror` the step's layout of a pyramid's rows (`fill_pyramid_delassus` in `dynamics::contact`):
+/// Writes into `mirror` the step's layout of a pyramid's rows (`fill_pyramid_delassus` in `contact::dynamics`):
 /// the `nc` normals formed in order, then per contact its first `m/2` directions formed (rows `nc + k·m/2 + r`,
 /// sign +1) and the other `m/2` their negations, in the same order.
 pub(crate) fn step_mirror_into(mirror: &mut Vec<(usize, f64)>, nc: usize, m: usize) {

@@ -17,19 +17,19 @@ use super::anchor_tree::AnchorTree;
 use super::auto_solver::AutoSolver;
 use super::body::Body;
 use super::constraint::Constraint;
-use super::contact::{
-    ContactError, ContactImpulse, ContactOptions, ContactPoint, ContactReport, ContactSolver,
-    ContactState,
-    penalty::{PenaltySolve, PenaltyTargets},
-    refuse_free, validate_options,
-    velocity::StepSolve,
-};
 use super::force::{Force, JointDrive, PositionSpring, UserForce};
 use super::stabilize::{
     PostStabBuffers, PostStabReport, Stabilization, evaluate_constraints, evaluate_values,
     max_separation, post_stabilize,
 };
 use super::system::{BlockSystem, SaddlePointSolver, SolveError};
+use crate::contact::dynamics::{
+    ContactError, ContactImpulse, ContactOptions, ContactPoint, ContactReport, ContactSolver,
+    ContactState,
+    penalty::{PenaltySolve, PenaltyTargets},
+    refuse_free, validate_options,
+    velocity::StepSolve,
+};
 use crate::math::dispatch::with_avx2;
 use crate::math::rotation::exp_rotation;
 use crate::math::spatial::{angular, linear, twist};

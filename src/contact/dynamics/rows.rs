@@ -149,7 +149,7 @@ pub(super) fn relative_velocity(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dynamics::contact::ContactPoint;
+    use crate::contact::dynamics::ContactPoint;
     use nalgebra::UnitQuaternion;
 
     /// The rows are the derivative of the gap: for a small twist displacement ε·V of both bodies,

@@ -5,9 +5,9 @@
 use nalgebra::{Matrix6, Vector3, Vector6};
 
 use super::{PenaltyContact, PenaltyOptions, PointForce, point_inverse_mass, point_jacobian};
+use crate::contact::dynamics::delassus::BlockSolves;
+use crate::contact::dynamics::{ContactImpulse, ContactOther, ContactState};
 use crate::dynamics::body::Body;
-use crate::dynamics::contact::delassus::BlockSolves;
-use crate::dynamics::contact::{ContactImpulse, ContactOther, ContactState};
 use crate::dynamics::system::SaddlePointSolver;
 
 /// Buffers of the penalty path (sized once, reused every step).
@@ -66,7 +66,7 @@ impl ContactState {
     pub(crate) fn penalty(&self) -> bool {
         matches!(
             self.options.solver,
-            crate::dynamics::contact::ContactSolver::Penalty(_)
+            crate::contact::dynamics::ContactSolver::Penalty(_)
         )
     }
 
@@ -82,7 +82,7 @@ impl ContactState {
         implicit: bool,
         t: PenaltyTargets<'_>,
     ) {
-        let crate::dynamics::contact::ContactSolver::Penalty(options) = self.options.solver else {
+        let crate::contact::dynamics::ContactSolver::Penalty(options) = self.options.solver else {
             return;
         };
         let ps = &mut self.penalty;

@@ -299,7 +299,7 @@ fn row_times(j: &Vector6<f64>, y: &[f64], out: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dynamics::contact::{ContactOther, ContactPoint};
+    use crate::contact::dynamics::{ContactOther, ContactPoint};
     use crate::dynamics::{Body, World};
     use nalgebra::{UnitQuaternion, Vector3};
 
