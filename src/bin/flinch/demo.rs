@@ -13,10 +13,11 @@ use flinch::render::{
 };
 use flinch::scene::KnockdownHit;
 use flinch::skeleton::{Clip, Skeleton};
-use nalgebra::{Isometry3, Vector3};
+use nalgebra::Vector3;
 
 use crate::CliError;
 use crate::knockdown::Knockdown;
+use crate::stick::{stick_figure_of, walking_direction};
 
 /// The bone the demo hits, when and how hard (a 0.45 kg ball at 15 m/s: 6.75 N·s).
 const BONE: &str = "RightForeArm";
@@ -53,18 +54,6 @@ pub struct DemoArgs {
 /// The skeleton of one frame as a stick figure (world positions of the joints, bones parent → child).
 fn stick_figure(skeleton: &Skeleton, clip: &Clip, frame: usize) -> StickFigure {
     stick_figure_of(skeleton, &clip.frames[frame].world_transforms(skeleton))
-}
-
-/// The skeleton posed by the world transforms `world` of its joints (skeleton order) as a stick figure.
-pub(crate) fn stick_figure_of(skeleton: &Skeleton, world: &[Isometry3<f64>]) -> StickFigure {
-    let joints: Vec<Vector3<f64>> = world.iter().map(|w| w.translation.vector).collect();
-    let segments = skeleton
-        .joints
-        .iter()
-        .enumerate()
-        .filter_map(|(j, joint)| joint.parent.map(|p| [joints[p], joints[j]]))
-        .collect();
-    StickFigure { segments, joints }
 }
 
 /// Per joint and input frame: the angle (degrees) between the input clip's and the baked clip's rotation.
@@ -184,12 +173,6 @@ fn write_pictures(
         .map_err(|e| CliError::Other(format!("{}: {e}", plot_path.display())))?;
     strips.push(plot_path);
     Ok(strips)
-}
-
-/// The horizontal direction of the root's travel over the clip (unit; +Z when it hardly moves): the retargeter's
-/// rule, so the demo and a retargeted character's ball come from the same side.
-pub(crate) fn walking_direction(clip: &Clip, skeleton: &Skeleton) -> Vector3<f64> {
-    flinch::retarget::travel_direction(skeleton, clip)
 }
 
 /// Runs `flinch demo`.

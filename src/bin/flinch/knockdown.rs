@@ -13,7 +13,7 @@ use flinch::scene::{KnockdownFigures, KnockdownHit, run_knockdown};
 use nalgebra::Vector3;
 
 use crate::CliError;
-use crate::demo::{stick_figure_of, walking_direction};
+use crate::stick::{stick_figure_of, walking_direction};
 
 /// Simulated time of the small ball's run (s): the hit at 1 s and its return to the clip (≈ 0.7 s later) with
 /// margin (the `knockdown` example's length).

@@ -11,6 +11,7 @@ mod inspect;
 mod interrupt;
 mod knockdown;
 mod onto;
+mod stick;
 mod world;
 
 use std::path::PathBuf;

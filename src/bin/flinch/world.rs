@@ -15,7 +15,7 @@ use flinch::scene::{KnockdownHit, RayTarget, Scene};
 use nalgebra::{Isometry3, Vector3};
 
 use crate::CliError;
-use crate::demo::stick_figure_of;
+use crate::stick::stick_figure_of;
 
 /// The sample level, embedded so the demo runs from any folder.
 const LEVEL_GLB: &[u8] = include_bytes!("../../../samples/level/training_ground.glb");
