@@ -28,12 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let f = run_knockdown(character, &hit, duration, |_| {})?;
         println!("{name}: {:.3} N·s", f.impulse_ns);
         for e in &f.events {
-            println!(
-                "  event t {:.3} s {} -> {}",
-                e.time,
-                e.from.name(),
-                e.to.name()
-            );
+            println!("  {e}");
         }
         for line in f.figure_lines(prefix) {
             println!("{line}");

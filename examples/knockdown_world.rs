@@ -31,26 +31,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for spot in &SPOTS {
         let imported = load_embedded_walk(&ImportOptions::default())?;
         let character = Character::from_imported(imported, &config)?;
-        let mut track = Vec::new();
-        let (f, pose) = knockdown_at(character, &file, spot, &hit, 7.0, |c| {
-            track.push((c.time(), c.world().body(0).position))
-        })?;
-        for (t, p) in track.iter().step_by(60) {
-            eprintln!(
-                "  t {t:.2} root (level) {:?}",
-                (pose.inverse() * nalgebra::Point3::from(*p))
-                    .coords
-                    .as_slice()
-            );
-        }
+        let (f, _) = knockdown_at(character, &file, spot, &hit, 7.0, |_| {})?;
         println!("{}: {:.3} N·s", spot.name, f.impulse_ns);
         for e in &f.events {
-            println!(
-                "  event t {:.3} s {} -> {}",
-                e.time,
-                e.from.name(),
-                e.to.name()
-            );
+            println!("  {e}");
         }
         for line in f.figure_lines(&format!("knockdown_world_{}_", spot.name)) {
             println!("{line}");

@@ -18,7 +18,7 @@ mod write;
 
 pub use load::{LevelFile, LevelLoadError, LoadOptions, Simplify, load_level, load_level_file};
 pub use query::LevelRayHit;
-pub(crate) use query::unit as unit_direction;
+pub(crate) use query::{checked_ray, checked_sweep};
 pub use shape::{LevelShape, MeshReport};
 pub use write::{LevelMesh, level_glb};
 
@@ -187,6 +187,28 @@ pub struct LevelTouch {
     pub velocity: Vector3<f64>,
     /// Whether the collider is kinematic (moved by the game).
     pub kinematic: bool,
+}
+
+impl LevelTouch {
+    /// The contact of `body` (a world body index) for the step: static, or moving with the collider's velocity;
+    /// the collider's friction or `friction` when it has none.
+    pub fn contact_point(&self, body: usize, friction: f64) -> crate::dynamics::ContactPoint {
+        crate::dynamics::ContactPoint {
+            body,
+            other: if self.kinematic {
+                crate::dynamics::ContactOther::Moving {
+                    velocity: self.velocity,
+                }
+            } else {
+                crate::dynamics::ContactOther::Static
+            },
+            point: self.point,
+            other_point: self.other_point,
+            normal: self.normal,
+            friction: self.friction.unwrap_or(friction),
+            restitution: self.restitution,
+        }
+    }
 }
 
 /// The most a kinematic collider may move per second when its velocity is taken from its motion (m/s): a larger

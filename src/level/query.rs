@@ -22,11 +22,28 @@ pub struct LevelRayHit {
     pub normal: Vector3<f64>,
 }
 
-/// A unit direction, or `None` for a zero or non-finite one.
-pub(crate) fn unit(direction: &Vector3<f64>) -> Option<Vector3<f64>> {
+/// The unit direction of a ray query, or `None` (no hit) for a non-finite origin, a zero or non-finite direction,
+/// or a negative or NaN length.
+pub(crate) fn checked_ray(
+    origin: &Vector3<f64>,
+    direction: &Vector3<f64>,
+    max_distance: f64,
+) -> Option<Vector3<f64>> {
+    (origin.iter().all(|x| x.is_finite()) && max_distance >= 0.0).then_some(())?;
     direction
         .try_normalize(1e-300)
         .filter(|d| d.iter().all(|x| x.is_finite()))
+}
+
+/// [`checked_ray`] for a swept sphere: also a finite positive radius and a finite length.
+pub(crate) fn checked_sweep(
+    origin: &Vector3<f64>,
+    radius: f64,
+    direction: &Vector3<f64>,
+    max_distance: f64,
+) -> Option<Vector3<f64>> {
+    (radius.is_finite() && radius > 0.0 && max_distance.is_finite()).then_some(())?;
+    checked_ray(origin, direction, max_distance)
 }
 
 impl Level {
@@ -64,10 +81,7 @@ impl Level {
         max_distance: f64,
         mask: u32,
     ) -> Option<LevelRayHit> {
-        let dir = unit(direction)?;
-        if !(origin.iter().all(|x| x.is_finite()) && max_distance >= 0.0) {
-            return None;
-        }
+        let dir = checked_ray(origin, direction, max_distance)?;
         let ray = Ray::new(to_vec(origin), to_vec(&dir));
         let mut best: Option<LevelRayHit> = None;
         for &i in &self.planes {
@@ -110,10 +124,7 @@ impl Level {
         max_distance: f64,
         mask: u32,
     ) -> Option<LevelRayHit> {
-        let dir = unit(direction)?;
-        if !(origin.iter().all(|x| x.is_finite()) && max_distance >= 0.0) {
-            return None;
-        }
+        let dir = checked_ray(origin, direction, max_distance)?;
         let ray = Ray::new(to_vec(origin), to_vec(&dir));
         let mut best: Option<LevelRayHit> = None;
         for (k, e) in self.entries.iter() {
@@ -140,15 +151,7 @@ impl Level {
         max_distance: f64,
         mask: u32,
     ) -> Option<LevelRayHit> {
-        let dir = unit(direction)?;
-        if !(origin.iter().all(|x| x.is_finite())
-            && radius.is_finite()
-            && radius > 0.0
-            && max_distance.is_finite()
-            && max_distance >= 0.0)
-        {
-            return None;
-        }
+        let dir = checked_sweep(origin, radius, direction, max_distance)?;
         let end = origin + dir * max_distance;
         let lo = origin.inf(&end) - Vector3::repeat(radius);
         let hi = origin.sup(&end) + Vector3::repeat(radius);

@@ -12,7 +12,7 @@ use parry3d_f64::shape::Capsule;
 use super::{Scene, SceneError};
 use crate::contact::collision::shape::{from_vec, to_pose, to_vec};
 use crate::control::Character;
-use crate::dynamics::{ContactOther, ContactPoint};
+use crate::dynamics::ContactPoint;
 use crate::level::{
     ColliderDesc, ColliderKey, Level, LevelError, LevelFile, MAX_KINEMATIC_SPEED, Motion,
 };
@@ -238,21 +238,7 @@ pub(super) fn capsule_contacts(
                 else {
                     return;
                 };
-                points.push(ContactPoint {
-                    body: b,
-                    other: if kinematic {
-                        ContactOther::Moving {
-                            velocity: t.velocity,
-                        }
-                    } else {
-                        ContactOther::Static
-                    },
-                    point: t.point,
-                    other_point: t.other_point,
-                    normal: t.normal,
-                    friction: t.friction.unwrap_or(friction),
-                    restitution: t.restitution,
-                });
+                points.push(t.contact_point(b, friction));
                 colliders.push(t.collider);
             });
         }

@@ -9,7 +9,7 @@ use super::sweep::sweep_sphere_capsule;
 use super::{CharacterKey, Scene};
 use crate::contact::collision::shape::{from_vec, to_pose, to_vec};
 use crate::control::Character;
-use crate::level::ColliderKey;
+use crate::level::{ColliderKey, LevelRayHit, checked_ray, checked_sweep};
 
 /// What a ray or a sweep hit.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +38,17 @@ pub struct SceneRayHit {
     pub point: Vector3<f64>,
     /// The surface normal there (unit, facing the ray).
     pub normal: Vector3<f64>,
+}
+
+impl From<LevelRayHit> for SceneRayHit {
+    fn from(h: LevelRayHit) -> SceneRayHit {
+        SceneRayHit {
+            target: RayTarget::Collider(h.collider),
+            distance: h.distance,
+            point: h.point,
+            normal: h.normal,
+        }
+    }
 }
 
 /// A character's bounding sphere (centre, radius): every collidable capsule inside it.
@@ -132,21 +143,13 @@ impl Scene {
         mask: u32,
         fast: bool,
     ) -> Option<SceneRayHit> {
-        let dir = crate::level::unit_direction(direction)?;
-        if !(origin.iter().all(|x| x.is_finite()) && max_distance >= 0.0) {
-            return None;
-        }
+        let dir = checked_ray(origin, direction, max_distance)?;
         let level = if fast {
             self.level.cast_ray(origin, &dir, max_distance, mask)
         } else {
             self.level.cast_ray_brute(origin, &dir, max_distance, mask)
         };
-        let mut best = level.map(|h| SceneRayHit {
-            target: RayTarget::Collider(h.collider),
-            distance: h.distance,
-            point: h.point,
-            normal: h.normal,
-        });
+        let mut best = level.map(SceneRayHit::from);
         for (k, c) in self.characters.iter() {
             let limit = best.as_ref().map_or(max_distance, |h| h.distance);
             if fast {
@@ -176,20 +179,11 @@ impl Scene {
         max_distance: f64,
         mask: u32,
     ) -> Option<SceneRayHit> {
-        let dir = crate::level::unit_direction(direction)?;
-        if !(radius.is_finite() && radius > 0.0 && max_distance.is_finite() && max_distance >= 0.0)
-        {
-            return None;
-        }
+        let dir = checked_sweep(origin, radius, direction, max_distance)?;
         let mut best = self
             .level
             .cast_sphere(origin, radius, &dir, max_distance, mask)
-            .map(|h| SceneRayHit {
-                target: RayTarget::Collider(h.collider),
-                distance: h.distance,
-                point: h.point,
-                normal: h.normal,
-            });
+            .map(SceneRayHit::from);
         let end = origin + dir * max_distance;
         for (k, c) in self.characters.iter() {
             for (b, body) in c.model().bodies.iter().enumerate() {

@@ -72,12 +72,7 @@ impl Knockdown {
 /// Prints a run's balance state events, one line each.
 fn print_events(events: &[RootEvent]) {
     for e in events {
-        println!(
-            "event t {:.3} s {} -> {}",
-            e.time,
-            e.from.name(),
-            e.to.name()
-        );
+        println!("{e}");
     }
 }
 

@@ -113,12 +113,7 @@ fn knockdowns(
             if f.fell { "falls" } else { "stays up" }
         );
         for e in &f.events {
-            println!(
-                "  event t {:.3} s {} -> {}",
-                e.time,
-                e.from.name(),
-                e.to.name()
-            );
+            println!("  {e}");
         }
         for line in f.figure_lines(&format!("knockdown_world_{}_", spot.name)) {
             println!("{line}");

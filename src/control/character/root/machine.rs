@@ -61,6 +61,19 @@ pub struct RootEvent {
     pub to: RootState,
 }
 
+impl std::fmt::Display for RootEvent {
+    /// `event t 1.167 s Staggering -> Falling`: the line the examples and the demo print.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "event t {:.3} s {} -> {}",
+            self.time,
+            self.from.name(),
+            self.to.name()
+        )
+    }
+}
+
 /// What the machine saw in the step that just ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Observation {

@@ -134,21 +134,7 @@ pub(super) fn level_contacts(
             if t.kinematic {
                 kinematic.push((out.len(), t.collider));
             }
-            out.push(ContactPoint {
-                body: p.body,
-                other: if t.kinematic {
-                    ContactOther::Moving {
-                        velocity: t.velocity,
-                    }
-                } else {
-                    ContactOther::Static
-                },
-                point: t.point,
-                other_point: t.other_point,
-                normal: t.normal,
-                friction: t.friction.unwrap_or(friction),
-                restitution: t.restitution,
-            });
+            out.push(t.contact_point(p.body, friction));
         });
         starts.push(ProbeStart {
             centre,
