@@ -91,6 +91,22 @@ fn demo_writes_motion_pictures_and_figures() {
     // One slot every 0.25 s from before the hit to after the get-up: a long, low strip.
     let (w, h) = png_size(&std::fs::read(&strip).unwrap());
     assert!(w > 8 * h && h > 150, "knock-down filmstrip {w}x{h}");
+    // The world scene (issue 38): three knock-downs in the sample level, none passing through it; the bat's hit
+    // events; the bullets find bones.
+    for place in ["wall", "stairs", "ledge"] {
+        let f = |name: &str| figure(&stdout, &format!("knockdown_world_{place}_{name}"));
+        assert_eq!(f("fell"), 1.0, "{place}: {stdout}");
+        assert_eq!(f("tunnel_count"), 0.0, "{place}");
+        assert_eq!(f("nan_steps"), 0.0, "{place}");
+        assert!(f("max_penetration_mm") < 5.0, "{place}");
+        assert!(f("rest_after_s") <= 4.0, "{place}");
+        let strip = dir.join(format!("demo_world_{place}_filmstrip.png"));
+        let (w, h) = png_size(&std::fs::read(&strip).unwrap());
+        assert!(w > 8 * h && h > 150, "{place} filmstrip {w}x{h}");
+    }
+    assert!(figure(&stdout, "bat_hits") >= 1.0, "{stdout}");
+    assert!(figure(&stdout, "bat_hit_peak_deg") >= 15.0, "{stdout}");
+    assert!(figure(&stdout, "world_bullet_hits") >= 15.0, "{stdout}");
     // The GLB passes Khronos' validator without errors.
     if let Some(report) = common::gltf_validate(&dir.join("demo_reacted.glb")) {
         assert_eq!(report["numErrors"].as_u64(), Some(0), "{report}");
@@ -131,6 +147,7 @@ fn demo_knockdown_options() {
         "--out",
         dir.to_str().unwrap(),
         "--no-knockdown",
+        "--no-world",
         "--knockdown-mass",
         "0",
     ]);
