@@ -238,6 +238,10 @@ pub struct Level {
     max_triangles: usize,
     /// The largest [`Entry::speed`].
     max_speed: f64,
+    /// Slots of the kinematic colliders (the only ones with a speed).
+    kinematic: Vec<u32>,
+    /// How many colliders are static.
+    statics: usize,
 }
 
 impl Default for Level {
@@ -259,6 +263,8 @@ impl Level {
             triangles: 0,
             max_triangles: crate::io::Limits::DEFAULT.max_triangles,
             max_speed: 0.0,
+            kinematic: Vec::new(),
+            statics: 0,
         }
     }
 
@@ -280,7 +286,7 @@ impl Level {
     /// Whether the level holds a static collider: then it is a character's ground, in place of the flat floor
     /// fitted to its clip (a level of kinematic colliders only, a bat, is not ground).
     pub fn has_static(&self) -> bool {
-        self.entries.iter().any(|(_, e)| e.motion == Motion::Static)
+        self.statics > 0
     }
 
     /// Triangles held by meshes and height fields.
@@ -341,6 +347,10 @@ impl Level {
         entry.speed = speed_bound(&entry);
         let key = self.entries.insert(entry);
         self.triangles += triangles;
+        match desc.motion {
+            Motion::Static => self.statics += 1,
+            Motion::Kinematic { .. } => self.kinematic.push(key.index),
+        }
         self.place(key.index);
         Ok((ColliderKey(key), report))
     }
@@ -353,11 +363,11 @@ impl Level {
             .remove(key.0)
             .ok_or(LevelError::StaleCollider(key.to_raw()))?;
         self.triangles -= entry.triangles;
-        self.max_speed = self
-            .entries
-            .iter()
-            .map(|(_, e)| e.speed)
-            .fold(0.0, f64::max);
+        match entry.motion {
+            Motion::Static => self.statics -= 1,
+            Motion::Kinematic { .. } => self.kinematic.retain(|&i| i != key.0.index),
+        }
+        self.update_max_speed();
         if entry.aabb.is_some() {
             self.bvh.remove(key.0.index);
         } else {
@@ -442,11 +452,7 @@ impl Level {
         entry.aabb = bounded_aabb(entry);
         entry.speed = speed_bound(entry);
         self.place(key.0.index);
-        self.max_speed = self
-            .entries
-            .iter()
-            .map(|(_, e)| e.speed)
-            .fold(0.0, f64::max);
+        self.update_max_speed();
         Ok(())
     }
 
@@ -485,6 +491,16 @@ impl Level {
     ) -> Result<(f64, Vector3<f64>), LevelError> {
         let e = self.entry(key)?;
         Ok((e.restitution, e.point_velocity(point)))
+    }
+
+    /// Recomputes the speed bound over the kinematic colliders.
+    fn update_max_speed(&mut self) {
+        self.max_speed = self
+            .kinematic
+            .iter()
+            .filter_map(|&i| self.entries.get_by_index(i))
+            .map(|e| e.speed)
+            .fold(0.0, f64::max);
     }
 
     /// The fastest any collider's point moves (m/s).
