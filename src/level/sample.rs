@@ -169,8 +169,14 @@ pub fn sample_level() -> Vec<(LevelMesh, Vector3<f64>)> {
         stairs.add_box(v(-3.0 - b, 0.0, -4.0), v(-3.0 - a, top, 4.0));
     }
     out.push((stairs, at_origin));
-    out.push((ramp("Slope10_convex", 10.0, 4.0, 6.0, -4.0, 3.0, 2.0), at_origin));
-    out.push((ramp("Slope20_convex", 20.0, 7.0, 9.0, -4.0, 3.0, 2.0), at_origin));
+    out.push((
+        ramp("Slope10_convex", 10.0, 4.0, 6.0, -4.0, 3.0, 2.0),
+        at_origin,
+    ));
+    out.push((
+        ramp("Slope20_convex", 20.0, 7.0, 9.0, -4.0, 3.0, 2.0),
+        at_origin,
+    ));
     // The table: a top posed by its node (local box about its origin), four legs.
     out.push((
         box_mesh("TableTop_box", v(-0.6, -0.025, -0.4), v(0.6, 0.025, 0.4)),
