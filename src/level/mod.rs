@@ -493,6 +493,16 @@ impl Level {
         Ok((e.restitution, e.point_velocity(point)))
     }
 
+    /// The keys of the kinematic colliders.
+    pub fn kinematic_keys(&self) -> impl Iterator<Item = ColliderKey> + '_ {
+        self.kinematic.iter().map(|&i| self.key_of(i))
+    }
+
+    /// A bound on how fast a collider's points move (m/s; 0 for a static or resting one, or a stale key).
+    pub fn surface_speed(&self, key: ColliderKey) -> f64 {
+        self.entries.get(key.0).map_or(0.0, |e| e.speed)
+    }
+
     /// Recomputes the speed bound over the kinematic colliders.
     fn update_max_speed(&mut self) {
         self.max_speed = self

@@ -120,13 +120,15 @@ impl Scene {
     pub(super) fn begin_moves(&mut self, dt: f64, out: &mut Vec<FrameMove>) {
         out.clear();
         // Colliders moved last frame and not this one come to rest.
-        let keys: Vec<ColliderKey> = self.level.keys().collect();
-        for key in keys {
-            if let Ok(Motion::Kinematic { linear, angular }) = self.level.motion(key)
-                && (linear != Vector3::zeros() || angular != Vector3::zeros())
-                && !self.moves.iter().any(|m| m.key == key)
-                && let Ok(pose) = self.level.pose(key)
-            {
+        let moving: Vec<ColliderKey> = self
+            .level
+            .kinematic_keys()
+            .filter(|&key| {
+                self.level.surface_speed(key) > 0.0 && !self.moves.iter().any(|m| m.key == key)
+            })
+            .collect();
+        for key in moving {
+            if let Ok(pose) = self.level.pose(key) {
                 let _ = self.level.set_kinematic_pose(
                     key,
                     pose,
