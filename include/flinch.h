@@ -182,6 +182,62 @@ typedef enum FlinchFormat {
 } FlinchFormat;
 
 /**
+ * A collider's shape: the `shape` values of `FlinchColliderDesc`.
+ */
+typedef enum FlinchColliderShape {
+  /**
+   * The solid half-space below the plane through the collider origin; `size` is its outward normal (nonzero;
+   * `{0, 1, 0}` is a floor).
+   */
+  FLINCH_COLLIDER_SHAPE_PLANE = 0,
+  /**
+   * A box centred on the collider origin; `size` is its half extents (m, each > 0).
+   */
+  FLINCH_COLLIDER_SHAPE_BOX = 1,
+  /**
+   * A ball centred on the collider origin; `size[0]` is its radius (m, > 0).
+   */
+  FLINCH_COLLIDER_SHAPE_SPHERE = 2,
+  /**
+   * A capsule along the collider's local Y axis; `size[0]` is its half height (m, ≥ 0: half the axis length),
+   * `size[1]` its radius (m, > 0).
+   */
+  FLINCH_COLLIDER_SHAPE_CAPSULE = 3,
+  /**
+   * The convex hull of `points` (`point_count` xyz triples, at least 4 not in one plane).
+   */
+  FLINCH_COLLIDER_SHAPE_CONVEX_HULL = 4,
+  /**
+   * A triangle mesh: `points` holds `point_count` vertices (xyz triples), `triangles` holds `triangle_count`
+   * index triples, counter-clockwise seen from outside (a floor's faces look up).
+   */
+  FLINCH_COLLIDER_SHAPE_TRIANGLE_MESH = 5,
+  /**
+   * A height grid on the collider's XZ plane centred on its origin: `points` holds `rows × cols` heights (m,
+   * row by row, rows along z; `point_count` = `rows × cols`), spanning `size_x` × `size_z` metres.
+   */
+  FLINCH_COLLIDER_SHAPE_HEIGHT_FIELD = 6,
+} FlinchColliderShape;
+
+/**
+ * What a ray or a sphere sweep hit: the `kind` values of `FlinchRayHit`.
+ */
+typedef enum FlinchRayHitKind {
+  /**
+   * Nothing within the distance.
+   */
+  FLINCH_RAY_HIT_KIND_NONE = 0,
+  /**
+   * A character's body (`character`, `joint`).
+   */
+  FLINCH_RAY_HIT_KIND_CHARACTER = 1,
+  /**
+   * A collider of the level (`collider`).
+   */
+  FLINCH_RAY_HIT_KIND_COLLIDER = 2,
+} FlinchRayHitKind;
+
+/**
  * What `flinch_bake_file` did: the baked clip, the simulation and the hit figures (as `flinch bake` prints them).
  */
 typedef struct FlinchBakeSummary {
@@ -258,37 +314,6 @@ typedef struct FlinchCharacter {
 } FlinchCharacter;
 
 /**
- * A prepared clip (the shared half of characters). Zero is never a valid handle. Destroy with
- * `flinch_prepared_clip_destroy`; characters made from it keep what they need.
- */
-typedef struct FlinchPreparedClip {
-  /**
-   * Generational handle value (opaque).
-   */
-  uint64_t id;
-} FlinchPreparedClip;
-
-/**
- * A world (a scene of characters and balls). Zero is never a valid handle. Destroy with `flinch_world_destroy`.
- */
-typedef struct FlinchWorld {
-  /**
-   * Generational handle value (opaque).
-   */
-  uint64_t id;
-} FlinchWorld;
-
-/**
- * A character inside a world (generational: stale once removed, or when its world is destroyed).
- */
-typedef struct FlinchCharacterKey {
-  /**
-   * Generational key value (opaque); only meaningful with the world it came from.
-   */
-  uint64_t id;
-} FlinchCharacterKey;
-
-/**
  * A rigid transform: position (m) and rotation as a unit quaternion `x, y, z, w`.
  */
 typedef struct FlinchTransform {
@@ -303,6 +328,163 @@ typedef struct FlinchTransform {
 } FlinchTransform;
 
 /**
+ * A collider to add with `flinch_world_add_collider`. Start from `flinch_collider_desc_default` and set the
+ * shape's fields; the arrays are read during the call only.
+ */
+typedef struct FlinchColliderDesc {
+  /**
+   * The shape (a `FlinchColliderShape` value).
+   */
+  int32_t shape;
+  /**
+   * Per shape: the plane's normal, the box's half extents (m), the sphere's radius (`size[0]`), the capsule's
+   * half height and radius (`size[0]`, `size[1]`); unused by the other shapes.
+   */
+  double size[3];
+  /**
+   * Convex hull points or mesh vertices (`point_count` xyz triples, collider frame), or a height field's
+   * `point_count` heights; NULL when `point_count` is 0.
+   */
+  const double *points;
+  /**
+   * Number of points or vertices (triples), or of heights.
+   */
+  size_t point_count;
+  /**
+   * A mesh's triangles: `triangle_count` triples of vertex indices; NULL when `triangle_count` is 0.
+   */
+  const uint32_t *triangles;
+  /**
+   * Number of triangles.
+   */
+  size_t triangle_count;
+  /**
+   * A height field's rows (along z, ≥ 2).
+   */
+  size_t rows;
+  /**
+   * A height field's columns (along x, ≥ 2).
+   */
+  size_t cols;
+  /**
+   * A height field's extent along x (m, > 0).
+   */
+  double size_x;
+  /**
+   * A height field's extent along z (m, > 0).
+   */
+  double size_z;
+  /**
+   * The collider frame in the world: position (m) and rotation quaternion x, y, z, w (normalized here; must
+   * be nonzero).
+   */
+  struct FlinchTransform pose;
+  /**
+   * Coulomb friction (≥ 0); negative: each character's own ground friction.
+   */
+  double friction;
+  /**
+   * Newton restitution in [0, 1].
+   */
+  double restitution;
+  /**
+   * Membership bits: the collider touches a character when `layers & character_mask` and
+   * `mask & character_layers` are both nonzero (`flinch_character_set_level_layers`). All bits by default.
+   */
+  uint32_t layers;
+  /**
+   * The character layers this collider touches (all bits by default).
+   */
+  uint32_t mask;
+  /**
+   * Non-zero: kinematic, moved by the game with `flinch_world_move_collider` (a bat, a door, a platform);
+   * 0: static.
+   */
+  int32_t kinematic;
+  /**
+   * A name for messages (NUL-terminated UTF-8), or NULL.
+   */
+  const char *name;
+} FlinchColliderDesc;
+
+/**
+ * A world (a scene of characters and balls). Zero is never a valid handle. Destroy with `flinch_world_destroy`.
+ */
+typedef struct FlinchWorld {
+  /**
+   * Generational handle value (opaque).
+   */
+  uint64_t id;
+} FlinchWorld;
+
+/**
+ * A collider in a world's level (generational: stale once removed, or when its world is destroyed; a collider
+ * of another world is refused). Zero means "no collider" in ray hits and hit events.
+ */
+typedef struct FlinchCollider {
+  /**
+   * Generational key value (opaque); only meaningful with the world it came from.
+   */
+  uint64_t id;
+} FlinchCollider;
+
+/**
+ * A character inside a world (generational: stale once removed, or when its world is destroyed).
+ */
+typedef struct FlinchCharacterKey {
+  /**
+   * Generational key value (opaque); only meaningful with the world it came from.
+   */
+  uint64_t id;
+} FlinchCharacterKey;
+
+/**
+ * A ray or sphere sweep hit (`flinch_world_cast_ray`, `flinch_world_cast_sphere`).
+ */
+typedef struct FlinchRayHit {
+  /**
+   * What was hit (a `FlinchRayHitKind` value).
+   */
+  uint32_t kind;
+  /**
+   * The character hit (id 0: not a character).
+   */
+  struct FlinchCharacterKey character;
+  /**
+   * Skeleton joint index of the body hit (`SIZE_MAX`: not a character); its name is
+   * `flinch_character_joint_name`, its bone the one to give `flinch_world_apply_impulse`.
+   */
+  size_t joint;
+  /**
+   * The collider hit (id 0: not a collider).
+   */
+  struct FlinchCollider collider;
+  /**
+   * The point on the hit surface (m, world).
+   */
+  double point[3];
+  /**
+   * The surface normal there (unit, world, facing the ray).
+   */
+  double normal[3];
+  /**
+   * Distance along the ray (m), or the sphere centre's travel for a sweep.
+   */
+  double distance;
+} FlinchRayHit;
+
+/**
+ * A prepared clip (the shared half of characters). Zero is never a valid handle. Destroy with
+ * `flinch_prepared_clip_destroy`; characters made from it keep what they need.
+ */
+typedef struct FlinchPreparedClip {
+  /**
+   * Generational handle value (opaque).
+   */
+  uint64_t id;
+} FlinchPreparedClip;
+
+/**
  * A ball inside a world (generational). Zero means "no ball" in events.
  */
 typedef struct FlinchBall {
@@ -313,7 +495,8 @@ typedef struct FlinchBall {
 } FlinchBall;
 
 /**
- * A ball hit of the last `flinch_world_step`.
+ * A hit of the last `flinch_world_step`: a ball's touch, a kinematic collider's push (a swung bat) or a scripted
+ * impulse.
  */
 typedef struct FlinchHitEvent {
   /**
@@ -344,6 +527,10 @@ typedef struct FlinchHitEvent {
    * The ball (id 0: not a ball).
    */
   struct FlinchBall ball;
+  /**
+   * The kinematic collider that pushed (id 0: not a collider).
+   */
+  struct FlinchCollider collider;
 } FlinchHitEvent;
 
 /**
@@ -539,6 +726,120 @@ enum FlinchStatus flinch_character_destroy(struct FlinchCharacter character);
  * The pointer stays valid until the next `flinch_*` call on the same thread; never NULL.
  */
 const char *flinch_last_error(void);
+
+/**
+ * Writes the default collider description to `*out`: a static floor plane (normal `{0, 1, 0}`) at the origin
+ * (identity pose), the characters' own friction (-1), no restitution, every layer and mask bit, no arrays, no
+ * name.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_collider_desc_default(struct FlinchColliderDesc *out);
+
+/**
+ * Adds a collider to a world's level and writes its handle to `*out`. A shape that is refused (a non-finite or
+ * out-of-range size, a NaN vertex or height, an empty or fully degenerate mesh, an index past the vertices, a
+ * hull of fewer than 4 points or of one plane) is `FLINCH_STATUS_INVALID_ARGUMENT` naming the shape's problem.
+ * A character standing on a free root stands on the level's colliders in place of its fitted flat floor as
+ * soon as the level holds any (pose the level so its floor is at `flinch_character_ground_floor`).
+ *
+ * # Safety
+ * `desc` is NULL or points to a description whose arrays and name are valid for its counts; `out` is NULL or
+ * valid for one write.
+ */
+enum FlinchStatus flinch_world_add_collider(struct FlinchWorld world,
+                                            const struct FlinchColliderDesc *desc,
+                                            struct FlinchCollider *out);
+
+/**
+ * Removes a collider from a world's level; its handle becomes stale (`FLINCH_STATUS_INVALID_HANDLE` then, as
+ * for a collider of another world). A character resting on it falls from the next step.
+ */
+enum FlinchStatus flinch_world_remove_collider(struct FlinchWorld world,
+                                               struct FlinchCollider collider);
+
+/**
+ * Moves a kinematic collider to `pose`, reached at the end of the next `flinch_world_step` (interpolated over
+ * its substeps). The contacts see `linear_velocity` (m/s) and `angular_velocity` (rad/s, world) when given (a
+ * NULL one of the two is zero); with both NULL, the velocity of the motion from the current pose over that
+ * step (a jump faster than 50 m/s is a teleport, at rest). A collider not moved in a frame is at rest for it.
+ * A static collider is `FLINCH_STATUS_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `pose` is NULL or valid for one read; each velocity is NULL or 3 readable doubles.
+ */
+enum FlinchStatus flinch_world_move_collider(struct FlinchWorld world,
+                                             struct FlinchCollider collider,
+                                             const struct FlinchTransform *pose,
+                                             const double *linear_velocity,
+                                             const double *angular_velocity);
+
+/**
+ * Loads a level file (glTF/GLB: every mesh a static collider, node transforms applied; names ending in `_box`,
+ * `_convex`, `_nocollide` and a sidecar `NAME.colliders.json` choose simpler shapes, `docs/world.md`) into a
+ * world's level, posed by `pose` (the file's frame in the world; NULL: identity), and writes the handles of
+ * its colliders, in file order, to `out` (`capacity` handles) and their number to `*count`.
+ *
+ * With `out` NULL and `capacity` 0 only the count is written (the file is read, nothing is added); a capacity
+ * below the count is `FLINCH_STATUS_BUFFER_TOO_SMALL` with the count written and nothing added. On any error
+ * nothing is added: an unreadable file is `FLINCH_STATUS_IO`, a file that is no level `FLINCH_STATUS_PARSE`, a
+ * bad sidecar `FLINCH_STATUS_CONFIG`.
+ *
+ * # Safety
+ * `path` is NULL or a NUL-terminated string; `pose` is NULL or valid for one read; `out` is NULL or valid for
+ * `capacity` writes; `count` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_world_load_level(struct FlinchWorld world,
+                                          const char *path,
+                                          const struct FlinchTransform *pose,
+                                          struct FlinchCollider *out,
+                                          size_t capacity,
+                                          size_t *count);
+
+/**
+ * Casts a ray from `origin` along `direction` (any length, nonzero; m, world) against a world's characters
+ * (their collision capsules) and the colliders whose `layers` meet `mask`, up to `max_distance` (m, ≥ 0;
+ * infinity allowed). Writes the first hit to `*out` and 1 to `*hit`, or `FLINCH_RAY_HIT_KIND_NONE` and 0. A
+ * bullet: pass `out->joint`'s name to `flinch_world_apply_impulse` with `out->point`.
+ *
+ * # Safety
+ * `origin` and `direction` are NULL or 3 readable doubles; `out` and `hit` are NULL or valid for one write.
+ */
+enum FlinchStatus flinch_world_cast_ray(struct FlinchWorld world,
+                                        const double *origin,
+                                        const double *direction,
+                                        double max_distance,
+                                        uint32_t mask,
+                                        struct FlinchRayHit *out,
+                                        int32_t *hit);
+
+/**
+ * Sweeps a sphere of `radius` (m, > 0) from `origin` along `direction` (nonzero) up to `max_distance` (m,
+ * finite, ≥ 0) against a world's characters and the colliders whose `layers` meet `mask`: a thrown object's
+ * path or a thick bullet. Writes the first touch to `*out` (`distance`: the centre's travel) and 1 to `*hit`,
+ * or `FLINCH_RAY_HIT_KIND_NONE` and 0.
+ *
+ * # Safety
+ * `origin` and `direction` are NULL or 3 readable doubles; `out` and `hit` are NULL or valid for one write.
+ */
+enum FlinchStatus flinch_world_cast_sphere(struct FlinchWorld world,
+                                           const double *origin,
+                                           double radius,
+                                           const double *direction,
+                                           double max_distance,
+                                           uint32_t mask,
+                                           struct FlinchRayHit *out,
+                                           int32_t *hit);
+
+/**
+ * Sets a character's collision layers against the level: it touches a collider when `layers & collider.mask`
+ * and `collider.layers & mask` are both nonzero (default: every bit of both, touching everything).
+ */
+enum FlinchStatus flinch_character_set_level_layers(struct FlinchWorld world,
+                                                    struct FlinchCharacterKey key,
+                                                    uint32_t layers,
+                                                    uint32_t mask);
 
 /**
  * Prepares a clip for simulation once: body model, preprocessing and inverse dynamics, gains (the cost of

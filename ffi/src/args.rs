@@ -110,3 +110,32 @@ pub fn positive(function: &str, what: &str, x: f64) -> Result<f64, FfiError> {
         ))
     }
 }
+
+/// The caller's array `p` of `count` elements (argument `what` of `function`); NULL is allowed for `count` 0.
+///
+/// # Safety
+/// `p` is NULL or valid for reads of `count` elements.
+pub unsafe fn slice<'a, T>(
+    function: &str,
+    what: &str,
+    p: *const T,
+    count: usize,
+) -> Result<&'a [T], FfiError> {
+    if count == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(FfiError::null(function, what));
+    }
+    if count
+        .checked_mul(std::mem::size_of::<T>())
+        .is_none_or(|n| n > isize::MAX as usize)
+    {
+        return Err(FfiError::argument(
+            function,
+            format!("`{what}` count {count} is too large"),
+        ));
+    }
+    // SAFETY: non-NULL, valid for `count` reads per the caller's contract, and the size fits an isize.
+    Ok(unsafe { std::slice::from_raw_parts(p, count) })
+}

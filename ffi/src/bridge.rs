@@ -24,7 +24,7 @@ mod ffi {
         rotation: [f64; 4],
     }
 
-    /// A ball hit of the last step.
+    /// A hit of the last step: a ball's touch, a kinematic collider's push or a scripted impulse.
     #[derive(Debug, Clone, PartialEq)]
     struct HitEvent {
         /// Time of the hit (s).
@@ -41,6 +41,79 @@ mod ffi {
         impulse: [f64; 3],
         /// Key of the ball (0: not a ball).
         ball: u64,
+        /// Key of the kinematic collider that pushed (0: not a collider).
+        collider: u64,
+    }
+
+    /// A collider's shape (see `FlinchColliderShape` in flinch.h).
+    #[derive(Debug)]
+    #[repr(u32)]
+    enum ColliderShape {
+        /// The solid half-space below a plane through the collider origin (`size`: its outward normal).
+        Plane = 0,
+        /// A box (`size`: half extents, m).
+        Box = 1,
+        /// A ball (`size[0]`: radius, m).
+        Sphere = 2,
+        /// A capsule along local Y (`size[0]`: half height, `size[1]`: radius, m).
+        Capsule = 3,
+        /// The convex hull of `points` (xyz triples).
+        ConvexHull = 4,
+        /// A triangle mesh: `points` (xyz vertex triples), `triangles` (index triples).
+        TriangleMesh = 5,
+        /// A height grid: `points` holds `rows × cols` heights (rows along z), `size_x` × `size_z` metres.
+        HeightField = 6,
+    }
+
+    /// A collider to add (the arrays of its shape are passed beside it).
+    #[derive(Debug, Clone)]
+    struct ColliderDesc {
+        /// The shape.
+        shape: ColliderShape,
+        /// The plane's normal, the box's half extents, the sphere's radius (`[0]`), the capsule's half height and
+        /// radius (`[0]`, `[1]`).
+        size: [f64; 3],
+        /// A height field's rows (along z).
+        rows: usize,
+        /// A height field's columns (along x).
+        cols: usize,
+        /// A height field's extent along x (m).
+        size_x: f64,
+        /// A height field's extent along z (m).
+        size_z: f64,
+        /// The collider frame in the world (rotation normalized; nonzero).
+        pose: Transform,
+        /// Coulomb friction; negative: each character's own.
+        friction: f64,
+        /// Newton restitution in [0, 1].
+        restitution: f64,
+        /// Membership bits.
+        layers: u32,
+        /// The character layers it touches.
+        mask: u32,
+        /// Moved by the game (`move_collider`) instead of static.
+        kinematic: bool,
+        /// A name for messages.
+        name: String,
+    }
+
+    /// The first hit of a ray or sphere sweep.
+    #[derive(Debug, Clone, PartialEq)]
+    struct RayHit {
+        /// Whether anything was hit (else the other fields are zero and empty).
+        hit: bool,
+        /// Key of the character hit (0: not a character).
+        character: u64,
+        /// Skeleton joint name of the body hit (empty: not a character).
+        bone: String,
+        /// Key of the collider hit (0: not a collider).
+        collider: u64,
+        /// The point on the hit surface (m, world).
+        point: [f64; 3],
+        /// The surface normal there (unit, facing the ray).
+        normal: [f64; 3],
+        /// Distance along the ray (m), or the sphere centre's travel for a sweep.
+        distance: f64,
     }
 
     /// How a character's root moves (see `FlinchRootPolicy` in flinch.h).
@@ -241,6 +314,47 @@ mod ffi {
         fn ground_penetration(self: &WorldData, key: u64) -> Result<f64>;
         /// The clip time (s) a character plays now.
         fn clip_time(self: &WorldData, key: u64) -> Result<f64>;
+
+        /// Adds a collider (`points`: hull points or mesh vertices as xyz triples, or a height field's heights;
+        /// `triangles`: a mesh's index triples); returns its key.
+        fn add_collider(
+            self: &mut WorldData,
+            desc: &ColliderDesc,
+            points: &[f64],
+            triangles: &[u32],
+        ) -> Result<u64>;
+        /// Removes a collider (a stale key is an error).
+        fn remove_collider(self: &mut WorldData, key: u64) -> Result<()>;
+        /// Moves a kinematic collider to `pose` by the end of the next step; `linear` and `angular` are empty
+        /// (the velocity of the motion) or 3 numbers each (m/s, rad/s; world).
+        fn move_collider(
+            self: &mut WorldData,
+            key: u64,
+            pose: &Transform,
+            linear: &[f64],
+            angular: &[f64],
+        ) -> Result<()>;
+        /// Loads a level file (glTF/GLB) posed by `pose`; returns its colliders' keys in file order.
+        fn load_level(self: &mut WorldData, path: &str, pose: &Transform) -> Result<Vec<u64>>;
+        /// The first character body or collider (its layers meeting `mask`) a ray meets within `max_distance`.
+        fn cast_ray(
+            self: &WorldData,
+            origin: &[f64],
+            direction: &[f64],
+            max_distance: f64,
+            mask: u32,
+        ) -> Result<RayHit>;
+        /// The first character body or collider a sphere of `radius` sweeping along `direction` touches.
+        fn cast_sphere(
+            self: &WorldData,
+            origin: &[f64],
+            radius: f64,
+            direction: &[f64],
+            max_distance: f64,
+            mask: u32,
+        ) -> Result<RayHit>;
+        /// Sets a character's collision layers and mask against the level.
+        fn set_level_layers(self: &mut WorldData, key: u64, layers: u32, mask: u32) -> Result<()>;
     }
 }
 
@@ -534,10 +648,12 @@ impl WorldData {
                 normal: e.normal.into(),
                 impulse: e.impulse.into(),
                 ball: e.ball.map_or(0, BallKey::to_raw),
+                collider: e.collider.map_or(0, |c| c.to_raw()),
             })
             .collect()
     }
 }
 
 mod bake;
+mod level;
 mod root;

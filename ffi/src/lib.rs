@@ -18,6 +18,7 @@ mod bridge;
 mod clip;
 mod error;
 mod handles;
+mod level;
 mod prepared;
 mod query;
 mod reliability;
@@ -34,6 +35,8 @@ mod tests;
 #[cfg(test)]
 mod tests_bake;
 #[cfg(test)]
+mod tests_level;
+#[cfg(test)]
 mod tests_reliability;
 #[cfg(test)]
 mod tests_root;
@@ -45,6 +48,9 @@ use std::ffi::c_char;
 pub use bake::{FLINCH_BAKE_DEFAULT_RATE_HZ, FLINCH_JOINT_NAME_CAPACITY, FlinchBakeSummary};
 pub use clip::{FlinchCharacter, FlinchClip, FlinchFormat};
 pub use error::FlinchStatus;
+pub use level::{
+    FlinchCollider, FlinchColliderDesc, FlinchColliderShape, FlinchRayHit, FlinchRayHitKind,
+};
 pub use prepared::FlinchPreparedClip;
 pub use query::{FlinchHitEvent, FlinchTransform};
 pub use reliability::{FlinchFault, FlinchFaultKind};

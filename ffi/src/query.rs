@@ -6,6 +6,7 @@ use flinch_core::control::Character;
 
 use crate::args;
 use crate::error::{FfiError, FlinchStatus, guard};
+use crate::level::FlinchCollider;
 use crate::world::{FlinchBall, FlinchCharacterKey, FlinchWorld, character, with_scene};
 
 /// A rigid transform: position (m) and rotation as a unit quaternion `x, y, z, w`.
@@ -18,7 +19,8 @@ pub struct FlinchTransform {
     pub rotation: [f64; 4],
 }
 
-/// A ball hit of the last `flinch_world_step`.
+/// A hit of the last `flinch_world_step`: a ball's touch, a kinematic collider's push (a swung bat) or a scripted
+/// impulse.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FlinchHitEvent {
@@ -36,6 +38,8 @@ pub struct FlinchHitEvent {
     pub impulse: [f64; 3],
     /// The ball (id 0: not a ball).
     pub ball: FlinchBall,
+    /// The kinematic collider that pushed (id 0: not a collider).
+    pub collider: FlinchCollider,
 }
 
 /// Writes `pose` into the caller's `out` (`capacity` transforms, at least one per joint): local translation and
@@ -293,6 +297,9 @@ pub unsafe extern "C" fn flinch_world_event(
                 impulse: e.impulse.into(),
                 ball: FlinchBall {
                     id: e.ball.map_or(0, |b| b.to_raw()),
+                },
+                collider: FlinchCollider {
+                    id: e.collider.map_or(0, |c| c.to_raw()),
                 },
             })
         })?;

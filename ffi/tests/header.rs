@@ -63,6 +63,10 @@ fn header_declares_the_whole_abi_with_docs() {
         "FLINCH_ROOT_POLICY_ASSISTED = 2",
         "FLINCH_ROOT_STATE_GETTING_UP = 5",
         "typedef struct FlinchRootEvent",
+        "FLINCH_COLLIDER_SHAPE_HEIGHT_FIELD = 6",
+        "FLINCH_RAY_HIT_KIND_COLLIDER = 2",
+        "typedef struct FlinchColliderDesc",
+        "typedef struct FlinchRayHit",
     ] {
         assert!(
             h.contains(item),
@@ -79,6 +83,14 @@ fn header_declares_the_whole_abi_with_docs() {
         "flinch_character_root_state",
         "flinch_character_root_event",
         "flinch_character_ground_floor",
+        "flinch_collider_desc_default",
+        "flinch_world_add_collider",
+        "flinch_world_remove_collider",
+        "flinch_world_move_collider",
+        "flinch_world_load_level",
+        "flinch_world_cast_ray",
+        "flinch_world_cast_sphere",
+        "flinch_character_set_level_layers",
     ];
     for f in exported {
         assert!(h.contains(&format!("{f}(")), "{f} not declared");

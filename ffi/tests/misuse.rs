@@ -1,9 +1,11 @@
 //! The FFI misuse suite: `ffi/tests/c/misuse.c` misuses the C ABI on purpose (NULL pointers, double frees, use
 //! after free, forged and wrongly typed handles, short buffers, non-UTF-8 strings, invalid enum values, NaN and
 //! infinite numbers, free-root misuse (bad policy values, NaN assist weights, a clip without feet), two threads on
-//! one world, a world destroyed while another thread steps it, a bake over its own input) and checks every status
-//! and `flinch_last_error` message. Built against the static library, and a second time with AddressSanitizer when
-//! the compiler supports it, so a memory error inside the library aborts the run instead of passing unnoticed.
+//! one world, a world destroyed while another thread steps it, a bake over its own input, the level's misuse (NaN
+//! vertices and heights, empty meshes, bad shape values, stale, forged and foreign colliders, bad casts and level
+//! files)) and checks every status and `flinch_last_error` message. Built against the static library, and a second
+//! time with AddressSanitizer when the compiler supports it, so a memory error inside the library aborts the run
+//! instead of passing unnoticed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,8 @@
 //! The C and C++ samples, compiled with the system `cc`/`c++` against the built `libflinch.a` and `libflinch.so`
 //! and run: the C sample's per-joint maximum deviations after the hit equal the same computation through
 //! the Rust API to 1e-12°; the C++ sample's bake is byte-identical to `flinch::bake::bake_file`'s and prints its
-//! peak to 1e-12°.
+//! peak to 1e-12°; the engine world samples (C and C++) walk on the sample level, take a bat and ray-cast
+//! bullets, and print the same run.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -393,5 +394,79 @@ fn c_and_cpp_engine_loops_stream_the_walk_and_react_like_the_rust_stream() {
             "figure {lang}_engine_loop_{kind}_peak_vs_rust_diff_deg {:e}",
             (s["peak_deg"] - rust_hit.peak_deg).abs()
         );
+    }
+}
+
+#[test]
+fn c_and_cpp_engine_worlds_walk_on_the_level_take_a_bat_and_bullets() {
+    let dir = scratch("engine_world");
+    let level = repo().join("samples/level/training_ground.glb");
+    let mut bodies = Vec::new();
+    for (lang, shared) in [("c", false), ("c", true), ("cpp", false), ("cpp", true)] {
+        let kind = if shared { "shared" } else { "static" };
+        let exe = dir.join(format!("engine_world_{lang}_{kind}"));
+        if lang == "c" {
+            let src = vec![repo().join("samples/c/engine_world.c")];
+            build(
+                "cc",
+                &src,
+                &exe,
+                shared,
+                &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
+            );
+        } else {
+            let mut src = vec![repo().join("samples/cpp/engine_world.cpp")];
+            if shared {
+                src.push(repo().join("include/flinch/src/bridge.rs.cc"));
+                src.push(repo().join("include/rust/cxx.cc"));
+            }
+            build(
+                "c++",
+                &src,
+                &exe,
+                shared,
+                &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"],
+            );
+        }
+        let out = run(Command::new(&exe)
+            .arg(walk())
+            .arg(&level)
+            .env_remove("LD_LIBRARY_PATH"));
+        assert!(
+            out.starts_with(&format!("flinch {} (header ", env!("CARGO_PKG_VERSION"))),
+            "{out}"
+        );
+        let s = engine_summary(&out);
+        println!("engine_world {lang} {kind}: {s:?}");
+        assert_eq!(s["colliders"] as usize, 11, "{out}");
+        assert_eq!(s["steps"] as usize, 540, "{out}");
+        assert_eq!(s["bullets"] as usize, 20, "{out}");
+        assert!(s["bone_hits"] >= 15.0, "{out}");
+        assert!(s["bat_events"] >= 1.0, "{out}");
+        // The walker stands on the level's floor mesh: its soles never sink into it.
+        assert!(s["max_penetration_m"] < 0.02, "{out}");
+        assert!(
+            s["final_root_height_m"] > 0.0,
+            "fell through the floor:\n{out}"
+        );
+        // The bat's pushes are hit events naming its collider (non-zero).
+        let bat_lines: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("event ") && l.contains(" collider 0x"))
+            .collect();
+        assert!(!bat_lines.is_empty(), "{out}");
+        assert!(
+            bat_lines.iter().all(|l| !l.contains(" collider 0x0 ")),
+            "{out}"
+        );
+        println!(
+            "figure {lang}_engine_world_{kind}_bone_hits {} of 20, bat events {}",
+            s["bone_hits"], s["bat_events"]
+        );
+        bodies.push(out.lines().skip(1).collect::<Vec<_>>().join("\n"));
+    }
+    // The four builds run the same world: the same lines after the version line.
+    for b in &bodies[1..] {
+        assert_eq!(b, &bodies[0], "C, C++, static and shared runs differ");
     }
 }

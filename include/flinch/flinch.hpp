@@ -23,8 +23,15 @@ namespace flinch {
 
 /// A rigid transform: position (m) and rotation quaternion x, y, z, w.
 using Transform = detail::Transform;
-/// A ball hit of the last World::step.
+/// A hit of the last World::step: time, character, bone, point, normal, impulse, ball (0: not a ball), collider (the
+/// kinematic collider that pushed, e.g. a swung bat; 0: not a collider).
 using HitEvent = detail::HitEvent;
+/// A collider's shape: ColliderShape::Plane, Box, Sphere, Capsule, ConvexHull, TriangleMesh, HeightField (the values
+/// of FlinchColliderShape in flinch.h).
+using ColliderShape = detail::ColliderShape;
+/// The first hit of World::cast_ray or World::cast_sphere: hit (false: nothing, the rest zero), character and bone
+/// (a body; 0 and empty otherwise), collider (0: not a collider), point, normal (m, world), distance (m).
+using RayHit = detail::RayHit;
 /// How a character's root moves: RootPolicy::Kinematic (the default: on its clip), Free (stands on its feet, no
 /// assist), Assisted (free, with an assist toward the clip's root pose).
 using RootPolicy = detail::RootPolicy;
@@ -133,6 +140,27 @@ struct CharacterId {
     std::uint64_t key;
 };
 
+/// A rigid transform at `position` (m) with rotation quaternion `rotation` (x, y, z, w; default identity).
+inline Transform transform(const std::array<double, 3> &position = {0.0, 0.0, 0.0},
+                           const std::array<double, 4> &rotation = {0.0, 0.0, 0.0, 1.0}) {
+    Transform t;
+    t.position = position;
+    t.rotation = rotation;
+    return t;
+}
+
+/// A collider's surface and motion: friction (negative: each character's own), restitution in [0, 1], layers and
+/// mask bits (a character touches it when its mask meets `layers` and `mask` meets its layers), kinematic (moved by
+/// World::move_collider: a bat, a door), a name for messages.
+struct ColliderOptions {
+    double friction = -1.0;
+    double restitution = 0.0;
+    std::uint32_t layers = 0xFFFFFFFFu;
+    std::uint32_t mask = 0xFFFFFFFFu;
+    bool kinematic = false;
+    std::string name;
+};
+
 /// A world of characters and balls, stepped together. Move-only.
 class World {
 public:
@@ -237,9 +265,120 @@ public:
         return std::vector<HitEvent>(v.begin(), v.end());
     }
 
+    // The level: colliders keyed by std::uint64_t (stale once removed; a key of another world is refused). A
+    // free-root character stands on the level's colliders in place of its fitted flat floor once the level holds
+    // any: pose the level so its floor is at ground_floor(). Every call throws rust::Error on a refused shape, a
+    // non-finite or zero-rotation pose, or a stale key.
+
+    /// Adds the solid half-space below the plane through `pose`'s origin with outward `normal` (a floor: {0, 1, 0}).
+    std::uint64_t add_plane(const std::array<double, 3> &normal, const Transform &pose = transform(),
+                            const ColliderOptions &options = {}) {
+        return add_shape(ColliderShape::Plane, normal, pose, options);
+    }
+    /// Adds a box of `half_extents` (m) centred on `pose`.
+    std::uint64_t add_box(const std::array<double, 3> &half_extents, const Transform &pose = transform(),
+                          const ColliderOptions &options = {}) {
+        return add_shape(ColliderShape::Box, half_extents, pose, options);
+    }
+    /// Adds a ball of `radius` (m) centred on `pose`.
+    std::uint64_t add_sphere(double radius, const Transform &pose = transform(), const ColliderOptions &options = {}) {
+        return add_shape(ColliderShape::Sphere, {radius, 0.0, 0.0}, pose, options);
+    }
+    /// Adds a capsule along `pose`'s local Y axis: half the axis length and the radius (m). A bat: kinematic.
+    std::uint64_t add_capsule(double half_height, double radius, const Transform &pose = transform(),
+                              const ColliderOptions &options = {}) {
+        return add_shape(ColliderShape::Capsule, {half_height, radius, 0.0}, pose, options);
+    }
+    /// Adds the convex hull of `points` (xyz triples, collider frame; at least 4 not in one plane).
+    std::uint64_t add_convex_hull(const std::vector<double> &points, const Transform &pose = transform(),
+                                  const ColliderOptions &options = {}) {
+        return add_collider(desc(ColliderShape::ConvexHull, {0.0, 0.0, 0.0}, pose, options), points, {});
+    }
+    /// Adds a triangle mesh: `vertices` (xyz triples, collider frame) and `triangles` (index triples,
+    /// counter-clockwise seen from outside).
+    std::uint64_t add_mesh(const std::vector<double> &vertices, const std::vector<std::uint32_t> &triangles,
+                           const Transform &pose = transform(), const ColliderOptions &options = {}) {
+        return add_collider(desc(ColliderShape::TriangleMesh, {0.0, 0.0, 0.0}, pose, options), vertices, triangles);
+    }
+    /// Adds a height field on `pose`'s XZ plane, centred on its origin: `heights` holds rows × cols heights (m), row
+    /// by row (rows along z), spanning size_x × size_z metres.
+    std::uint64_t add_height_field(std::size_t rows, std::size_t cols, const std::vector<double> &heights,
+                                   double size_x, double size_z, const Transform &pose = transform(),
+                                   const ColliderOptions &options = {}) {
+        auto d = desc(ColliderShape::HeightField, {0.0, 0.0, 0.0}, pose, options);
+        d.rows = rows;
+        d.cols = cols;
+        d.size_x = size_x;
+        d.size_z = size_z;
+        return add_collider(d, heights, {});
+    }
+    /// Removes a collider; a character resting on it falls from the next step.
+    void remove_collider(std::uint64_t collider) { inner_->remove_collider(collider); }
+    /// Moves a kinematic collider to `pose` by the end of the next step; the contacts see the velocity of that
+    /// motion (a jump faster than 50 m/s is a teleport, at rest).
+    void move_collider(std::uint64_t collider, const Transform &pose) {
+        inner_->move_collider(collider, pose, rust::Slice<const double>(), rust::Slice<const double>());
+    }
+    /// Moves a kinematic collider to `pose` by the end of the next step; the contacts see `linear` (m/s) and
+    /// `angular` (rad/s, world) velocity.
+    void move_collider(std::uint64_t collider, const Transform &pose, const std::array<double, 3> &linear,
+                       const std::array<double, 3> &angular) {
+        inner_->move_collider(collider, pose, slice(linear), slice(angular));
+    }
+    /// Loads a level file (glTF/GLB: every mesh a static collider; `_box`, `_convex`, `_nocollide` name suffixes
+    /// and a NAME.colliders.json sidecar choose simpler shapes) posed by `pose`; returns its colliders' keys in file
+    /// order. On an error nothing is added.
+    std::vector<std::uint64_t> load_level(const std::string &path, const Transform &pose = transform()) {
+        auto v = inner_->load_level(path, pose);
+        return std::vector<std::uint64_t>(v.begin(), v.end());
+    }
+    /// The first character body or collider (whose layers meet `mask`) a ray from `origin` along `direction`
+    /// (nonzero) meets within `max_distance` (m). A bullet: apply_impulse(hit.bone, hit.point, ...).
+    RayHit cast_ray(const std::array<double, 3> &origin, const std::array<double, 3> &direction,
+                    double max_distance = 1e3, std::uint32_t mask = 0xFFFFFFFFu) const {
+        return inner_->cast_ray(slice(origin), slice(direction), max_distance, mask);
+    }
+    /// The first character body or collider a sphere of `radius` (m) moving from `origin` along `direction` touches
+    /// within `max_distance` (m, finite) of travel.
+    RayHit cast_sphere(const std::array<double, 3> &origin, double radius, const std::array<double, 3> &direction,
+                       double max_distance = 1e3, std::uint32_t mask = 0xFFFFFFFFu) const {
+        return inner_->cast_sphere(slice(origin), radius, slice(direction), max_distance, mask);
+    }
+    /// Sets a character's collision layers and mask against the level (default all bits: touches everything).
+    void set_level_layers(CharacterId c, std::uint32_t layers, std::uint32_t mask) {
+        inner_->set_level_layers(c.key, layers, mask);
+    }
+
 private:
     static rust::Slice<const double> slice(const std::array<double, 3> &a) {
         return rust::Slice<const double>(a.data(), a.size());
+    }
+    static detail::ColliderDesc desc(ColliderShape shape, const std::array<double, 3> &size, const Transform &pose,
+                                     const ColliderOptions &options) {
+        detail::ColliderDesc d;
+        d.shape = shape;
+        d.size = size;
+        d.rows = 0;
+        d.cols = 0;
+        d.size_x = 0.0;
+        d.size_z = 0.0;
+        d.pose = pose;
+        d.friction = options.friction;
+        d.restitution = options.restitution;
+        d.layers = options.layers;
+        d.mask = options.mask;
+        d.kinematic = options.kinematic;
+        d.name = rust::String(options.name);
+        return d;
+    }
+    std::uint64_t add_shape(ColliderShape shape, const std::array<double, 3> &size, const Transform &pose,
+                            const ColliderOptions &options) {
+        return add_collider(desc(shape, size, pose, options), {}, {});
+    }
+    std::uint64_t add_collider(const detail::ColliderDesc &d, const std::vector<double> &points,
+                               const std::vector<std::uint32_t> &triangles) {
+        return inner_->add_collider(d, rust::Slice<const double>(points.data(), points.size()),
+                                    rust::Slice<const std::uint32_t>(triangles.data(), triangles.size()));
     }
     rust::Box<detail::WorldData> inner_;
 };

@@ -6,7 +6,7 @@
  *     misuse <short clip.bvh> <scratch folder>
  *
  * Prints one line per case ("ok <name>" or "FAIL <name>: ...") and "misuse_cases_ok N of M"; exits 1 on a
- * failure. */
+ * failure. The level's cases (refused shapes, stale and foreign colliders, bad casts and level files) come last. */
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -342,6 +342,84 @@ int main(int argc, char **argv) {
   fclose(after);
   expect("input_unchanged", size_after == size_before ? FLINCH_STATUS_OK : FLINCH_STATUS_PANIC, FLINCH_STATUS_OK,
          NULL);
+
+  /* --- the level: refused shapes, stale and foreign colliders, casts and level files misused --- */
+  FlinchWorld lworld = {0}, lother = {0};
+  require(flinch_world_create(&lworld) == FLINCH_STATUS_OK, "create a world for colliders");
+  require(flinch_world_create(&lother) == FLINCH_STATUS_OK, "create a second world for colliders");
+  FlinchColliderDesc cd;
+  expect("collider_desc_default", flinch_collider_desc_default(&cd), FLINCH_STATUS_OK, NULL);
+  FlinchCollider col = {0};
+  expect("add_collider_null_desc", flinch_world_add_collider(lworld, NULL, &col), FLINCH_STATUS_NULL_POINTER,
+         "flinch_world_add_collider");
+  const double nan_vertices[9] = {0, 0, 0, 1, 0, 0, 0, NAN, 1};
+  const uint32_t triangle[3] = {0, 1, 2};
+  cd.shape = FLINCH_COLLIDER_SHAPE_TRIANGLE_MESH;
+  cd.points = nan_vertices;
+  cd.point_count = 3;
+  cd.triangles = triangle;
+  cd.triangle_count = 1;
+  expect("mesh_nan_vertex", flinch_world_add_collider(lworld, &cd, &col), FLINCH_STATUS_INVALID_ARGUMENT,
+         "not finite");
+  cd.point_count = 0;
+  cd.triangle_count = 0;
+  expect("mesh_empty", flinch_world_add_collider(lworld, &cd, &col), FLINCH_STATUS_INVALID_ARGUMENT, "empty mesh");
+  cd.points = NULL;
+  cd.point_count = 3;
+  expect("mesh_null_points", flinch_world_add_collider(lworld, &cd, &col), FLINCH_STATUS_NULL_POINTER, "`points`");
+  const double nan_heights[4] = {0, 0, NAN, 0};
+  cd.shape = FLINCH_COLLIDER_SHAPE_HEIGHT_FIELD;
+  cd.points = nan_heights;
+  cd.point_count = 4;
+  cd.rows = 2;
+  cd.cols = 2;
+  cd.size_x = 1.0;
+  cd.size_z = 1.0;
+  expect("height_field_nan", flinch_world_add_collider(lworld, &cd, &col), FLINCH_STATUS_INVALID_ARGUMENT,
+         "height field");
+  cd.shape = 99;
+  expect("collider_bad_shape_enum", flinch_world_add_collider(lworld, &cd, &col), FLINCH_STATUS_INVALID_ARGUMENT,
+         "FlinchColliderShape");
+  require(flinch_collider_desc_default(&cd) == FLINCH_STATUS_OK, "reset the description");
+  cd.pose.rotation[3] = 0.0;
+  expect("collider_zero_rotation", flinch_world_add_collider(lworld, &cd, &col), FLINCH_STATUS_INVALID_ARGUMENT,
+         "`pose`");
+  require(flinch_collider_desc_default(&cd) == FLINCH_STATUS_OK, "reset the description");
+  cd.shape = FLINCH_COLLIDER_SHAPE_BOX;
+  cd.size[0] = cd.size[1] = cd.size[2] = 0.5;
+  FlinchCollider foreign = {0};
+  require(flinch_world_add_collider(lother, &cd, &foreign) == FLINCH_STATUS_OK, "a collider in the other world");
+  expect("add_box", flinch_world_add_collider(lworld, &cd, &col), FLINCH_STATUS_OK, NULL);
+  FlinchTransform lpose = {{0, 1, 0}, {0, 0, 0, 1}};
+  expect("move_static_collider", flinch_world_move_collider(lworld, col, &lpose, NULL, NULL),
+         FLINCH_STATUS_INVALID_ARGUMENT, "static");
+  expect("remove_foreign_collider", flinch_world_remove_collider(lworld, foreign), FLINCH_STATUS_INVALID_HANDLE,
+         "flinch_world_remove_collider");
+  expect("remove_collider", flinch_world_remove_collider(lworld, col), FLINCH_STATUS_OK, NULL);
+  expect("double_remove_collider", flinch_world_remove_collider(lworld, col), FLINCH_STATUS_INVALID_HANDLE,
+         "stale collider");
+  expect("forged_collider", flinch_world_remove_collider(lworld, (FlinchCollider){0x1234567}),
+         FLINCH_STATUS_INVALID_HANDLE, "stale collider");
+  FlinchRayHit rh;
+  int rhit = 0;
+  const double ro[3] = {0, 1, 0}, rd[3] = {0, -1, 0}, rzero[3] = {0, 0, 0};
+  expect("cast_ray_null_hit", flinch_world_cast_ray(lworld, ro, rd, 10.0, 0xFFFFFFFFu, &rh, NULL),
+         FLINCH_STATUS_NULL_POINTER, "`hit`");
+  expect("cast_ray_zero_direction", flinch_world_cast_ray(lworld, ro, rzero, 10.0, 0xFFFFFFFFu, &rh, &rhit),
+         FLINCH_STATUS_INVALID_ARGUMENT, "direction");
+  expect("cast_sphere_nan_radius", flinch_world_cast_sphere(lworld, ro, NAN, rd, 10.0, 0xFFFFFFFFu, &rh, &rhit),
+         FLINCH_STATUS_INVALID_ARGUMENT, "radius");
+  char missing_level[4096];
+  snprintf(missing_level, sizeof missing_level, "%s/no_such_level.glb", scratch);
+  size_t lcount = 0;
+  expect("load_missing_level", flinch_world_load_level(lworld, missing_level, NULL, NULL, 0, &lcount),
+         FLINCH_STATUS_IO, "no_such_level.glb");
+  expect("load_clip_as_level", flinch_world_load_level(lworld, clip_path, NULL, NULL, 0, &lcount), FLINCH_STATUS_PARSE,
+         "flinch_world_load_level");
+  expect("world_destroyed_colliders", flinch_world_destroy(lother), FLINCH_STATUS_OK, NULL);
+  expect("collider_of_destroyed_world", flinch_world_remove_collider(lother, foreign), FLINCH_STATUS_INVALID_HANDLE,
+         "world");
+  require(flinch_world_destroy(lworld) == FLINCH_STATUS_OK, "destroy the colliders' world");
 
   free(transforms);
   free(deviations);

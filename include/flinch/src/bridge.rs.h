@@ -969,6 +969,9 @@ namespace flinch {
   namespace detail {
     struct Transform;
     struct HitEvent;
+    enum class ColliderShape : ::std::uint32_t;
+    struct ColliderDesc;
+    struct RayHit;
     enum class RootPolicy : ::std::uint32_t;
     enum class RootState : ::std::uint32_t;
     struct RootEvent;
@@ -998,7 +1001,7 @@ struct Transform final {
 
 #ifndef CXXBRIDGE1_STRUCT_flinch$detail$HitEvent
 #define CXXBRIDGE1_STRUCT_flinch$detail$HitEvent
-// A ball hit of the last step.
+// A hit of the last step: a ball's touch, a kinematic collider's push or a scripted impulse.
 struct HitEvent final {
   // Time of the hit (s).
   double time CXX_DEFAULT_VALUE(0);
@@ -1014,12 +1017,96 @@ struct HitEvent final {
   ::std::array<double, 3> impulse;
   // Key of the ball (0: not a ball).
   ::std::uint64_t ball CXX_DEFAULT_VALUE(0);
+  // Key of the kinematic collider that pushed (0: not a collider).
+  ::std::uint64_t collider CXX_DEFAULT_VALUE(0);
 
   bool operator==(HitEvent const &) const noexcept;
   bool operator!=(HitEvent const &) const noexcept;
   using IsRelocatable = ::std::true_type;
 };
 #endif // CXXBRIDGE1_STRUCT_flinch$detail$HitEvent
+
+#ifndef CXXBRIDGE1_ENUM_flinch$detail$ColliderShape
+#define CXXBRIDGE1_ENUM_flinch$detail$ColliderShape
+// A collider's shape (see `FlinchColliderShape` in flinch.h).
+enum class ColliderShape : ::std::uint32_t {
+  // The solid half-space below a plane through the collider origin (`size`: its outward normal).
+  Plane = 0,
+  // A box (`size`: half extents, m).
+  Box = 1,
+  // A ball (`size[0]`: radius, m).
+  Sphere = 2,
+  // A capsule along local Y (`size[0]`: half height, `size[1]`: radius, m).
+  Capsule = 3,
+  // The convex hull of `points` (xyz triples).
+  ConvexHull = 4,
+  // A triangle mesh: `points` (xyz vertex triples), `triangles` (index triples).
+  TriangleMesh = 5,
+  // A height grid: `points` holds `rows × cols` heights (rows along z), `size_x` × `size_z` metres.
+  HeightField = 6,
+};
+#endif // CXXBRIDGE1_ENUM_flinch$detail$ColliderShape
+
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$ColliderDesc
+#define CXXBRIDGE1_STRUCT_flinch$detail$ColliderDesc
+// A collider to add (the arrays of its shape are passed beside it).
+struct ColliderDesc final {
+  // The shape.
+  ::flinch::detail::ColliderShape shape;
+  // The plane's normal, the box's half extents, the sphere's radius (`[0]`), the capsule's half height and
+  // radius (`[0]`, `[1]`).
+  ::std::array<double, 3> size;
+  // A height field's rows (along z).
+  ::std::size_t rows CXX_DEFAULT_VALUE(0);
+  // A height field's columns (along x).
+  ::std::size_t cols CXX_DEFAULT_VALUE(0);
+  // A height field's extent along x (m).
+  double size_x CXX_DEFAULT_VALUE(0);
+  // A height field's extent along z (m).
+  double size_z CXX_DEFAULT_VALUE(0);
+  // The collider frame in the world (rotation normalized; nonzero).
+  ::flinch::detail::Transform pose;
+  // Coulomb friction; negative: each character's own.
+  double friction CXX_DEFAULT_VALUE(0);
+  // Newton restitution in [0, 1].
+  double restitution CXX_DEFAULT_VALUE(0);
+  // Membership bits.
+  ::std::uint32_t layers CXX_DEFAULT_VALUE(0);
+  // The character layers it touches.
+  ::std::uint32_t mask CXX_DEFAULT_VALUE(0);
+  // Moved by the game (`move_collider`) instead of static.
+  bool kinematic CXX_DEFAULT_VALUE(false);
+  // A name for messages.
+  ::rust::String name;
+
+  using IsRelocatable = ::std::true_type;
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$ColliderDesc
+
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$RayHit
+#define CXXBRIDGE1_STRUCT_flinch$detail$RayHit
+// The first hit of a ray or sphere sweep.
+struct RayHit final {
+  // Whether anything was hit (else the other fields are zero and empty).
+  bool hit CXX_DEFAULT_VALUE(false);
+  // Key of the character hit (0: not a character).
+  ::std::uint64_t character CXX_DEFAULT_VALUE(0);
+  // Skeleton joint name of the body hit (empty: not a character).
+  ::rust::String bone;
+  // Key of the collider hit (0: not a collider).
+  ::std::uint64_t collider CXX_DEFAULT_VALUE(0);
+  // The point on the hit surface (m, world).
+  ::std::array<double, 3> point;
+  // The surface normal there (unit, facing the ray).
+  ::std::array<double, 3> normal;
+  // Distance along the ray (m), or the sphere centre's travel for a sweep.
+  double distance CXX_DEFAULT_VALUE(0);
+
+  bool operator==(RayHit const &) const noexcept;
+  bool operator!=(RayHit const &) const noexcept;
+  using IsRelocatable = ::std::true_type;
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$RayHit
 
 #ifndef CXXBRIDGE1_ENUM_flinch$detail$RootPolicy
 #define CXXBRIDGE1_ENUM_flinch$detail$RootPolicy
@@ -1211,6 +1298,29 @@ struct WorldData final : public ::rust::Opaque {
 
   // The clip time (s) a character plays now.
   double clip_time(::std::uint64_t key) const;
+
+  // Adds a collider (`points`: hull points or mesh vertices as xyz triples, or a height field's heights;
+  // `triangles`: a mesh's index triples); returns its key.
+  ::std::uint64_t add_collider(::flinch::detail::ColliderDesc const &desc, ::rust::Slice<double const> points, ::rust::Slice<::std::uint32_t const> triangles);
+
+  // Removes a collider (a stale key is an error).
+  void remove_collider(::std::uint64_t key);
+
+  // Moves a kinematic collider to `pose` by the end of the next step; `linear` and `angular` are empty
+  // (the velocity of the motion) or 3 numbers each (m/s, rad/s; world).
+  void move_collider(::std::uint64_t key, ::flinch::detail::Transform const &pose, ::rust::Slice<double const> linear, ::rust::Slice<double const> angular);
+
+  // Loads a level file (glTF/GLB) posed by `pose`; returns its colliders' keys in file order.
+  ::rust::Vec<::std::uint64_t> load_level(::rust::Str path, ::flinch::detail::Transform const &pose);
+
+  // The first character body or collider (its layers meeting `mask`) a ray meets within `max_distance`.
+  ::flinch::detail::RayHit cast_ray(::rust::Slice<double const> origin, ::rust::Slice<double const> direction, double max_distance, ::std::uint32_t mask) const;
+
+  // The first character body or collider a sphere of `radius` sweeping along `direction` touches.
+  ::flinch::detail::RayHit cast_sphere(::rust::Slice<double const> origin, double radius, ::rust::Slice<double const> direction, double max_distance, ::std::uint32_t mask) const;
+
+  // Sets a character's collision layers and mask against the level.
+  void set_level_layers(::std::uint64_t key, ::std::uint32_t layers, ::std::uint32_t mask);
 
   ~WorldData() = delete;
 
