@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension module flinch._flinch (re-exported by the flinch package)."""
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, TypedDict, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -119,7 +119,7 @@ class Character:
         ({name: (rms, max)}), hit (None or {peak_deg, peak_joint, peak_time, return_s, energy_j})."""
 
 class HitEvent:
-    """A ball touch or scripted impulse."""
+    """A ball touch, a kinematic collider's push (a swung bat) or a scripted impulse."""
 
     time: float
     character: int
@@ -129,10 +129,26 @@ class HitEvent:
     normal: Tuple[float, float, float]
     impulse: Tuple[float, float, float]
     ball: Optional[int]
+    collider: Optional[int]
+    """The kinematic collider that pushed, or None."""
     energy_j: float
 
+class RayHit(TypedDict):
+    """What ``Scene.cast_ray`` and ``Scene.cast_sphere`` return for a hit."""
+
+    kind: str
+    """``"character"`` or ``"collider"``."""
+    character: Optional[int]
+    body: Optional[int]
+    bone: Optional[str]
+    collider: Optional[int]
+    point: Tuple[float, float, float]
+    normal: Tuple[float, float, float]
+    distance: float
+
 class Scene:
-    """Characters and balls on one clock; ball touches become impulses and HitEvents."""
+    """Characters, balls and the level's colliders on one clock; ball touches and kinematic colliders' pushes
+    become impulses and HitEvents."""
 
     def __init__(self, *, restitution: float = 0.0, friction: Optional[float] = None) -> None: ...
     @property
@@ -164,6 +180,79 @@ class Scene:
     def remove_ball(self, key: int) -> None: ...
     def pose(self, key: int) -> Tuple[_F64, _F64]: ...
     def joint_deviations(self, key: int) -> _F64: ...
+    @property
+    def collider_count(self) -> int:
+        """Number of colliders in the scene's level."""
+    def add_collider(
+        self,
+        shape: str,
+        *,
+        position: _Vec3 = (0.0, 0.0, 0.0),
+        rotation: Sequence[float] = (0.0, 0.0, 0.0, 1.0),
+        friction: Optional[float] = None,
+        restitution: float = 0.0,
+        layers: int = 0xFFFFFFFF,
+        mask: int = 0xFFFFFFFF,
+        kinematic: bool = False,
+        normal: Optional[_Vec3] = None,
+        half_extents: Optional[_Vec3] = None,
+        radius: Optional[float] = None,
+        half_height: Optional[float] = None,
+        points: Optional[Any] = None,
+        vertices: Optional[Any] = None,
+        triangles: Optional[Any] = None,
+        heights: Optional[Any] = None,
+        size_x: Optional[float] = None,
+        size_z: Optional[float] = None,
+        name: Optional[str] = None,
+    ) -> int:
+        """Adds a collider to the level and returns its key. ``shape``: 'plane' (``normal``; the solid half-space
+        below), 'box' (``half_extents``), 'sphere' (``radius``), 'capsule' (``half_height``, ``radius``; along local
+        Y), 'convex_hull' (``points``: (n, 3)), 'mesh' (``vertices``: (n, 3), ``triangles``: (m, 3) indices,
+        counter-clockwise seen from outside) or 'height_field' (``heights``: (rows, cols), rows along z;
+        ``size_x``, ``size_z``). Pose: ``position`` (m), ``rotation`` (x, y, z, w). ``friction`` None: each
+        character's own. A kinematic collider is moved by ``move_collider``. A free-root character stands on the
+        level's static colliders in place of its fitted flat floor.
+
+        Raises InvalidArgumentError naming the problem (a NaN vertex or height, an empty mesh, a missing or foreign
+        keyword)."""
+    def remove_collider(self, key: int) -> None:
+        """Removes a collider (a removed key, or one of another scene: StaleHandleError)."""
+    def move_collider(
+        self,
+        key: int,
+        position: _Vec3,
+        rotation: Sequence[float] = (0.0, 0.0, 0.0, 1.0),
+        velocity: Optional[_Vec3] = None,
+        angular_velocity: Optional[_Vec3] = None,
+    ) -> None:
+        """Moves a kinematic collider, reaching the pose at the end of the next step; the contacts see
+        ``velocity`` (m/s) and ``angular_velocity`` (rad/s) when given, else the motion's own. A static collider:
+        InvalidArgumentError."""
+    def load_level(
+        self, path: _Path, position: _Vec3 = (0.0, 0.0, 0.0), rotation: Sequence[float] = (0.0, 0.0, 0.0, 1.0)
+    ) -> List[int]:
+        """Loads a level file (glTF/GLB: every mesh a static collider; ``_box``, ``_convex``, ``_nocollide`` name
+        suffixes and a NAME.colliders.json sidecar choose simpler shapes) posed by ``position``, ``rotation``;
+        returns its colliders' keys in file order. On an error (FlinchIOError, ParseError, ConfigError) nothing is
+        added."""
+    def cast_ray(
+        self, origin: _Vec3, direction: _Vec3, max_distance: float = 1e3, mask: int = 0xFFFFFFFF
+    ) -> Optional[RayHit]:
+        """The first character body or collider (whose layers meet ``mask``) a ray meets within
+        ``max_distance`` (m), or None."""
+    def cast_sphere(
+        self,
+        origin: _Vec3,
+        radius: float,
+        direction: _Vec3,
+        max_distance: float = 1e3,
+        mask: int = 0xFFFFFFFF,
+    ) -> Optional[RayHit]:
+        """The first character body or collider a sphere of ``radius`` (m) sweeping from ``origin`` touches within
+        ``max_distance`` (m, finite) of travel (``distance``: the centre's travel), or None."""
+    def set_level_layers(self, key: int, layers: int, mask: int) -> None:
+        """A character's collision layers and mask against the level (default all bits)."""
 
 class BakeResult:
     """What a bake did."""

@@ -14,6 +14,7 @@ mod character;
 mod clip;
 mod convert;
 mod errors;
+mod level;
 mod scene;
 
 /// The extension module: see the `flinch` package for the documented API.

@@ -8,6 +8,8 @@ use pyo3::prelude::*;
 use crate::character::{Character, deviations, impulse, moved, pose_arrays};
 use crate::convert::{PoseArrays, Triple, array, positive, vector};
 use crate::errors::scene as scene_error;
+use crate::level::{ShapeArgs, cast_arguments, collider, hit_dict, load_error, pose};
+use flinch_core::level::{ColliderKey, load_level_file};
 use flinch_core::scene::{self, Ball, BallKey, CharacterKey};
 
 /// A hit: a ball's touch or an impulse, as recorded by the scene.
@@ -28,8 +30,10 @@ pub struct HitEvent {
     pub normal: (f64, f64, f64),
     /// Impulse on the character (N·s, world).
     pub impulse: (f64, f64, f64),
-    /// Key of the ball, or None for a scripted impulse.
+    /// Key of the ball, or None for a scripted impulse or a collider's push.
     pub ball: Option<u64>,
+    /// Key of the kinematic collider that pushed (a swung bat), or None.
+    pub collider: Option<u64>,
     /// Energy the hit injected (J).
     pub energy_j: f64,
 }
@@ -47,6 +51,7 @@ impl HitEvent {
             normal: t(e.normal),
             impulse: t(e.impulse),
             ball: e.ball.map(BallKey::to_raw),
+            collider: e.collider.map(|c| c.to_raw()),
             energy_j: e.energy_j,
         }
     }
@@ -62,6 +67,8 @@ impl HitEvent {
             self.bone,
             if self.ball.is_some() {
                 "ball"
+            } else if self.collider.is_some() {
+                "collider"
             } else {
                 "impulse"
             }
@@ -69,7 +76,7 @@ impl HitEvent {
     }
 }
 
-/// Characters and balls stepped together.
+/// Characters, balls and the level's colliders stepped together.
 #[pyclass(module = "flinch._flinch")]
 pub struct Scene {
     inner: Mutex<scene::Scene>,
@@ -250,5 +257,178 @@ impl Scene {
     #[getter]
     fn characters(&self) -> Vec<u64> {
         self.lock().characters().map(|(k, _)| k.to_raw()).collect()
+    }
+
+    /// Adds a collider to the scene's level and returns its key. `shape` is 'plane' (`normal`), 'box'
+    /// (`half_extents`), 'sphere' (`radius`), 'capsule' (`half_height`, `radius`; along local Y), 'convex_hull'
+    /// (`points`), 'mesh' (`vertices`, `triangles`) or 'height_field' (`heights` (rows, cols), `size_x`,
+    /// `size_z`); the pose is `position` (m) and `rotation` (x, y, z, w). `friction` None: each character's own.
+    /// A kinematic collider is moved by `move_collider`.
+    #[pyo3(signature = (
+        shape, *, position=[0.0, 0.0, 0.0], rotation=[0.0, 0.0, 0.0, 1.0], friction=None, restitution=0.0,
+        layers=u32::MAX, mask=u32::MAX, kinematic=false, normal=None, half_extents=None, radius=None,
+        half_height=None, points=None, vertices=None, triangles=None, heights=None, size_x=None, size_z=None,
+        name=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_collider(
+        &self,
+        shape: &str,
+        position: [f64; 3],
+        rotation: [f64; 4],
+        friction: Option<f64>,
+        restitution: f64,
+        layers: u32,
+        mask: u32,
+        kinematic: bool,
+        normal: Option<[f64; 3]>,
+        half_extents: Option<[f64; 3]>,
+        radius: Option<f64>,
+        half_height: Option<f64>,
+        points: Option<&Bound<'_, PyAny>>,
+        vertices: Option<&Bound<'_, PyAny>>,
+        triangles: Option<&Bound<'_, PyAny>>,
+        heights: Option<&Bound<'_, PyAny>>,
+        size_x: Option<f64>,
+        size_z: Option<f64>,
+        name: Option<String>,
+    ) -> PyResult<u64> {
+        let args = ShapeArgs {
+            normal,
+            half_extents,
+            radius,
+            half_height,
+            points,
+            vertices,
+            triangles,
+            heights,
+            size_x,
+            size_z,
+        };
+        let desc = collider(
+            shape,
+            &args,
+            position,
+            rotation,
+            friction,
+            restitution,
+            layers,
+            mask,
+            kinematic,
+            name,
+        )?;
+        self.lock()
+            .add_collider(desc)
+            .map(ColliderKey::to_raw)
+            .map_err(|e| scene_error(e, "collider"))
+    }
+
+    /// Removes collider `key` from the level (a removed or foreign key: StaleHandleError).
+    fn remove_collider(&self, key: u64) -> PyResult<()> {
+        self.lock()
+            .remove_collider(ColliderKey::from_raw(key))
+            .map_err(|e| scene_error(e, "collider"))
+    }
+
+    /// Moves kinematic collider `key` to `position`, `rotation` (x, y, z, w), reached at the end of the next step;
+    /// the contacts see `velocity` (m/s) and `angular_velocity` (rad/s) when given, else the motion's own.
+    #[pyo3(signature = (key, position, rotation=[0.0, 0.0, 0.0, 1.0], velocity=None, angular_velocity=None))]
+    fn move_collider(
+        &self,
+        key: u64,
+        position: [f64; 3],
+        rotation: [f64; 4],
+        velocity: Option<[f64; 3]>,
+        angular_velocity: Option<[f64; 3]>,
+    ) -> PyResult<()> {
+        let target = pose(position, rotation)?;
+        let velocity = match (velocity, angular_velocity) {
+            (None, None) => None,
+            (l, a) => Some((
+                l.map_or(Ok(nalgebra::Vector3::zeros()), |v| vector("velocity", v))?,
+                a.map_or(Ok(nalgebra::Vector3::zeros()), |v| {
+                    vector("angular_velocity", v)
+                })?,
+            )),
+        };
+        self.lock()
+            .move_collider(ColliderKey::from_raw(key), target, velocity)
+            .map_err(|e| scene_error(e, "collider"))
+    }
+
+    /// Loads a level file (glTF/GLB: every mesh a static collider) posed by `position`, `rotation` and returns its
+    /// colliders' keys in file order; on an error nothing is added. GIL released while reading.
+    #[pyo3(signature = (path, position=[0.0, 0.0, 0.0], rotation=[0.0, 0.0, 0.0, 1.0]))]
+    fn load_level(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        position: [f64; 3],
+        rotation: [f64; 4],
+    ) -> PyResult<Vec<u64>> {
+        let at = pose(position, rotation)?;
+        let file = py
+            .detach(|| load_level_file(&path, None))
+            .map_err(load_error)?;
+        let keys = self
+            .lock()
+            .add_level(&file, &at)
+            .map_err(|e| scene_error(e, "level"))?;
+        Ok(keys.into_iter().map(ColliderKey::to_raw).collect())
+    }
+
+    /// The first character body or collider (whose layers meet `mask`) a ray from `origin` along `direction` meets
+    /// within `max_distance` (m): a dict (kind 'character' or 'collider', character, body, bone, collider, point,
+    /// normal, distance) or None.
+    #[pyo3(signature = (origin, direction, max_distance=1e3, mask=u32::MAX))]
+    fn cast_ray<'py>(
+        &self,
+        py: Python<'py>,
+        origin: [f64; 3],
+        direction: [f64; 3],
+        max_distance: f64,
+        mask: u32,
+    ) -> PyResult<Option<Bound<'py, pyo3::types::PyDict>>> {
+        let (o, d) = cast_arguments(origin, direction, max_distance, false)?;
+        let s = self.lock();
+        s.cast_ray(&o, &d, max_distance, mask)
+            .map(|h| hit_dict(py, &h))
+            .transpose()
+    }
+
+    /// The first character body or collider a sphere of `radius` (m) moving from `origin` along `direction`
+    /// touches within `max_distance` (m, finite) of travel: a dict like `cast_ray`'s (distance: the centre's
+    /// travel) or None.
+    #[pyo3(signature = (origin, radius, direction, max_distance=1e3, mask=u32::MAX))]
+    fn cast_sphere<'py>(
+        &self,
+        py: Python<'py>,
+        origin: [f64; 3],
+        radius: f64,
+        direction: [f64; 3],
+        max_distance: f64,
+        mask: u32,
+    ) -> PyResult<Option<Bound<'py, pyo3::types::PyDict>>> {
+        let radius = positive("radius", radius)?;
+        let (o, d) = cast_arguments(origin, direction, max_distance, true)?;
+        let s = self.lock();
+        s.cast_sphere(&o, radius, &d, max_distance, mask)
+            .map(|h| hit_dict(py, &h))
+            .transpose()
+    }
+
+    /// Sets character `key`'s collision layers and mask against the level (default all bits: touches everything).
+    fn set_level_layers(&self, key: u64, layers: u32, mask: u32) -> PyResult<()> {
+        self.lock()
+            .character_mut(CharacterKey::from_raw(key))
+            .map_err(|e| scene_error(e, &character_name(key)))?
+            .set_level_layers(layers, mask);
+        Ok(())
+    }
+
+    /// Number of colliders in the scene's level.
+    #[getter]
+    fn collider_count(&self) -> usize {
+        self.lock().level().len()
     }
 }
