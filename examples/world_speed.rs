@@ -3,7 +3,7 @@
 //!   scene's query (bounding spheres, the level's hierarchy) and by brute force over every capsule and collider:
 //!   the agreement (same target, same distance to 1e-9 m) and the time per ray;
 //! - the assisted free-root walk stepped on the flat floor fitted to its clip, on a level of one plane at that
-//!   floor, and in the sample level (28 908 triangles: its 28 800-triangle floor under the walk): µs per step
+//!   floor, and in the sample level (28 884 triangles: its 28 800-triangle floor under the walk): µs per step
 //!   (median of 5 alternated rounds) and the level's overhead.
 //!
 //! `cargo run --release --example world_speed`
