@@ -3,7 +3,7 @@
 
 use nalgebra::{UnitQuaternion, Vector3};
 
-use super::mjcf::{MjcfLayout, REFERENCE_CSV, Row};
+use super::mjcf_layout::{MjcfLayout, REFERENCE_CSV, Row};
 use crate::control::ReferenceMotion;
 use crate::model::{JointKind, Model};
 

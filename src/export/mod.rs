@@ -4,6 +4,7 @@
 //!   MuJoCo's generalized coordinates, so that `mj_inverse` can check them (see `docs/mjcf.md`).
 
 pub mod mjcf;
+mod mjcf_layout;
 mod mjcf_xml;
 
 pub use mjcf::{ExportError, MjcfFiles, MjcfLayout, write_mjcf};

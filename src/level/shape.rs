@@ -61,7 +61,7 @@ pub enum LevelShape {
     },
 }
 
-/// What [`LevelShape::check`] found in a mesh that is still usable (as a triangle soup).
+/// What `Level::add` found in a mesh that is still usable (as a triangle soup).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MeshReport {
     /// Triangles of zero area (repeated or collinear corners), dropped.
