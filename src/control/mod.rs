@@ -4,6 +4,7 @@
 
 pub mod character;
 pub mod discrete;
+mod evaluate;
 pub mod filter;
 pub mod gains;
 pub mod ground;
@@ -24,13 +25,12 @@ pub use character::{
     FaultKind, FreeRootFigures, GetUpConfig, GuardConfig, PreparedClip, RootConfig, RootEvent,
     RootPolicy, RootState,
 };
+pub use evaluate::{evaluate, evaluate_streamed};
 pub use gains::{Gains, JointGains, subtree_loads};
 pub use inverse::{JointWrenches, dense_oracle, newton_euler};
 pub use inverse_pass::ContinuousInverseDynamics;
 pub use kinematics::{BodyKinematics, BodyPose, GeneralizedState, Placement, Topology};
-pub use metrics::{
-    EvalOptions, Evaluation, Hit, HitFigures, JointError, evaluate, evaluate_streamed,
-};
+pub use metrics::{EvalOptions, Evaluation, Hit, HitFigures, JointError};
 pub use recorder::{ImpulseWork, RETURN_BAND_DEG, Recorder};
 pub use reference::{Dofs, GRAVITY, PreprocessConfig, ReferenceError, ReferenceMotion};
 pub use stream::PoseVelocities;
