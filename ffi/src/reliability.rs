@@ -198,28 +198,3 @@ pub unsafe extern "C" fn flinch_world_fault(
         Ok(())
     })
 }
-
-/// The status of a completed world step: `FLINCH_STATUS_RECOVERED` with a message naming the faults when the
-/// guard reset a character.
-pub fn step_status(function: &str, scene: &flinch_core::scene::Scene) -> Result<(), FfiError> {
-    match scene.faults() {
-        [] => Ok(()),
-        faults => Err(FfiError::new(
-            FlinchStatus::Recovered,
-            format!(
-                "{function}: the guard reset {} character(s) to their clip: {} (flinch_world_fault reads them)",
-                faults.len(),
-                faults
-                    .iter()
-                    .map(|f| format!(
-                        "{:#x} at t = {} s: {}",
-                        f.character.to_raw(),
-                        f.event.time,
-                        f.event.kind
-                    ))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-        )),
-    }
-}

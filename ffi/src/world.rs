@@ -204,6 +204,31 @@ pub unsafe extern "C" fn flinch_world_remove_character(
     })
 }
 
+/// The status of a completed world step: `FLINCH_STATUS_RECOVERED` with a message naming the faults when the
+/// guard reset a character.
+fn step_status(function: &str, scene: &flinch_core::scene::Scene) -> Result<(), FfiError> {
+    match scene.faults() {
+        [] => Ok(()),
+        faults => Err(FfiError::new(
+            FlinchStatus::Recovered,
+            format!(
+                "{function}: the guard reset {} character(s) to their clip: {} (flinch_world_fault reads them)",
+                faults.len(),
+                faults
+                    .iter()
+                    .map(|f| format!(
+                        "{:#x} at t = {} s: {}",
+                        f.character.to_raw(),
+                        f.event.time,
+                        f.event.kind
+                    ))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        )),
+    }
+}
+
 /// Advances a world by `dt` seconds (> 0): every character in fixed substeps no longer than its own step size,
 /// balls moved, ball hits turned into impulses (see `flinch_world_event_count`). Returns
 /// `FLINCH_STATUS_RECOVERED` when the simulation guard reset a character (see `flinch_world_fault`).
@@ -214,7 +239,7 @@ pub extern "C" fn flinch_world_step(world: FlinchWorld, dt: f64) -> FlinchStatus
         args::positive(F, "dt", dt)?;
         with_scene(F, world, |scene| {
             scene.step(dt).map_err(|e| scene_error(F, 0, e))?;
-            crate::reliability::step_status(F, scene)
+            step_status(F, scene)
         })
     })
 }
