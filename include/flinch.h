@@ -314,6 +314,16 @@ typedef struct FlinchCharacter {
 } FlinchCharacter;
 
 /**
+ * A world (a scene of characters and balls). Zero is never a valid handle. Destroy with `flinch_world_destroy`.
+ */
+typedef struct FlinchWorld {
+  /**
+   * Generational handle value (opaque).
+   */
+  uint64_t id;
+} FlinchWorld;
+
+/**
  * A rigid transform: position (m) and rotation as a unit quaternion `x, y, z, w`.
  */
 typedef struct FlinchTransform {
@@ -406,16 +416,6 @@ typedef struct FlinchColliderDesc {
    */
   const char *name;
 } FlinchColliderDesc;
-
-/**
- * A world (a scene of characters and balls). Zero is never a valid handle. Destroy with `flinch_world_destroy`.
- */
-typedef struct FlinchWorld {
-  /**
-   * Generational handle value (opaque).
-   */
-  uint64_t id;
-} FlinchWorld;
 
 /**
  * A collider in a world's level (generational: stale once removed, or when its world is destroyed; a collider
@@ -728,21 +728,11 @@ enum FlinchStatus flinch_character_destroy(struct FlinchCharacter character);
 const char *flinch_last_error(void);
 
 /**
- * Writes the default collider description to `*out`: a static floor plane (normal `{0, 1, 0}`) at the origin
- * (identity pose), the characters' own friction (-1), no restitution, every layer and mask bit, no arrays, no
- * name.
- *
- * # Safety
- * `out` is NULL or valid for one write.
- */
-enum FlinchStatus flinch_collider_desc_default(struct FlinchColliderDesc *out);
-
-/**
  * Adds a collider to a world's level and writes its handle to `*out`. A shape that is refused (a non-finite or
  * out-of-range size, a NaN vertex or height, an empty or fully degenerate mesh, an index past the vertices, a
  * hull of fewer than 4 points or of one plane) is `FLINCH_STATUS_INVALID_ARGUMENT` naming the shape's problem.
  * A character standing on a free root stands on the level's colliders in place of its fitted flat floor as
- * soon as the level holds any (pose the level so its floor is at `flinch_character_ground_floor`).
+ * soon as the level holds a static one (pose the level so its floor is at `flinch_character_ground_floor`).
  *
  * # Safety
  * `desc` is NULL or points to a description whose arrays and name are valid for its counts; `out` is NULL or
@@ -798,6 +788,25 @@ enum FlinchStatus flinch_world_load_level(struct FlinchWorld world,
                                           size_t *count);
 
 /**
+ * and `collider.layers & mask` are both nonzero (default: every bit of both, touching everything).
+ * Sets a character's collision layers against the level: it touches a collider when `layers & collider.mask`
+ */
+enum FlinchStatus flinch_character_set_level_layers(struct FlinchWorld world,
+                                                    struct FlinchCharacterKey key,
+                                                    uint32_t layers,
+                                                    uint32_t mask);
+
+/**
+ * Writes the default collider description to `*out`: a static floor plane (normal `{0, 1, 0}`) at the origin
+ * (identity pose), the characters' own friction (-1), no restitution, every layer and mask bit, no arrays, no
+ * name.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_collider_desc_default(struct FlinchColliderDesc *out);
+
+/**
  * Casts a ray from `origin` along `direction` (any length, nonzero; m, world) against a world's characters
  * (their collision capsules) and the colliders whose `layers` meet `mask`, up to `max_distance` (m, ≥ 0;
  * infinity allowed). Writes the first hit to `*out` and 1 to `*hit`, or `FLINCH_RAY_HIT_KIND_NONE` and 0. A
@@ -831,15 +840,6 @@ enum FlinchStatus flinch_world_cast_sphere(struct FlinchWorld world,
                                            uint32_t mask,
                                            struct FlinchRayHit *out,
                                            int32_t *hit);
-
-/**
- * Sets a character's collision layers against the level: it touches a collider when `layers & collider.mask`
- * and `collider.layers & mask` are both nonzero (default: every bit of both, touching everything).
- */
-enum FlinchStatus flinch_character_set_level_layers(struct FlinchWorld world,
-                                                    struct FlinchCharacterKey key,
-                                                    uint32_t layers,
-                                                    uint32_t mask);
 
 /**
  * Prepares a clip for simulation once: body model, preprocessing and inverse dynamics, gains (the cost of
