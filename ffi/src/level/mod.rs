@@ -9,9 +9,13 @@ mod desc;
 mod ray;
 
 use desc::collider_desc;
+#[cfg(test)]
+pub(crate) use desc::flinch_collider_desc_default;
 pub(crate) use desc::{ColliderParts, build_collider, isometry};
-pub use desc::{FlinchColliderDesc, FlinchColliderShape, flinch_collider_desc_default};
-pub use ray::{FlinchRayHit, FlinchRayHitKind, flinch_world_cast_ray, flinch_world_cast_sphere};
+pub use desc::{FlinchColliderDesc, FlinchColliderShape};
+pub use ray::{FlinchRayHit, FlinchRayHitKind};
+#[cfg(test)]
+pub(crate) use ray::{flinch_world_cast_ray, flinch_world_cast_sphere};
 
 use std::ffi::c_char;
 use std::path::Path;
