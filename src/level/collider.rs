@@ -10,7 +10,7 @@ use super::probe::MAX_DEPTH;
 use crate::contact::collision::shape::{from_vec, to_pose};
 use crate::scene::slab::RawKey;
 
-/// Identifies a collider of a [`Level`]; stale once removed (an error, never another collider). Keys of different
+/// Identifies a collider of a [`Level`](super::Level); stale once removed (an error, never another collider). Keys of different
 /// levels start at different generations, so a key from another level is refused too (unless that level has
 /// reused one slot 2¹⁶ times).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,7 +36,7 @@ pub type Bounds = (Point3<f64>, Point3<f64>);
 pub enum Motion {
     /// Never moves (a floor, a wall, a stair).
     Static,
-    /// Moved by the game each frame ([`Level::set_kinematic_pose`]): a swung bat, a door, a platform. Infinite
+    /// Moved by the game each frame ([`Level::set_kinematic_pose`](super::Level::set_kinematic_pose)): a swung bat, a door, a platform. Infinite
     /// mass: contacts push characters with its velocity and never slow it.
     Kinematic {
         /// Linear velocity of the collider origin (m/s, world).
@@ -143,7 +143,7 @@ impl Entry {
     }
 }
 
-/// One contact between a character's probe sphere and a collider (see [`Level::probe`]).
+/// One contact between a character's probe sphere and a collider (see [`Level::probe`](super::Level::probe)).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LevelTouch {
     /// The collider.
