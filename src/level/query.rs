@@ -83,19 +83,11 @@ impl Level {
     ) -> Option<LevelRayHit> {
         let dir = checked_ray(origin, direction, max_distance)?;
         let ray = Ray::new(to_vec(origin), to_vec(&dir));
-        let mut best: Option<LevelRayHit> = None;
-        for &i in &self.planes {
-            if let Some(e) = self
-                .entries
-                .get_by_index(i)
-                .filter(|e| e.layers & mask != 0)
-            {
-                let limit = best.map_or(max_distance, |b| b.distance);
-                if let Some(h) = self.ray_hit(i, e, &ray, limit) {
-                    best = Some(h);
-                }
-            }
-        }
+        let planes = self
+            .planes
+            .iter()
+            .filter_map(|&i| Some((i, self.entries.get_by_index(i)?)));
+        let mut best = self.nearest(&ray, planes, mask, max_distance);
         let limit = best.map_or(max_distance, |b| b.distance);
         let found = self.bvh.cast_ray(&ray, limit, |i, so_far| {
             let e = self
@@ -126,14 +118,23 @@ impl Level {
     ) -> Option<LevelRayHit> {
         let dir = checked_ray(origin, direction, max_distance)?;
         let ray = Ray::new(to_vec(origin), to_vec(&dir));
+        let all = self.entries.iter().map(|(k, e)| (k.index, e));
+        self.nearest(&ray, all, mask, max_distance)
+    }
+
+    /// The nearest hit of `ray` within `max_distance` on the `candidates` (slot, collider) whose layers meet
+    /// `mask`.
+    fn nearest<'a>(
+        &self,
+        ray: &Ray,
+        candidates: impl Iterator<Item = (u32, &'a Entry)>,
+        mask: u32,
+        max_distance: f64,
+    ) -> Option<LevelRayHit> {
         let mut best: Option<LevelRayHit> = None;
-        for (k, e) in self.entries.iter() {
-            if e.layers & mask == 0 {
-                continue;
-            }
-            if let Some(h) = self.ray_hit(k.index, e, &ray, max_distance)
-                && best.is_none_or(|b| h.distance < b.distance)
-            {
+        for (i, e) in candidates.filter(|(_, e)| e.layers & mask != 0) {
+            let limit = best.map_or(max_distance, |b| b.distance);
+            if let Some(h) = self.ray_hit(i, e, ray, limit) {
                 best = Some(h);
             }
         }

@@ -189,14 +189,14 @@ pub(super) fn capsule_contacts(
     }
     let free = c.root_policy().is_free();
     let friction = c.prepared().root_config().ground.friction;
-    let soles: Vec<usize> = c
-        .ground()
-        .map(|g| g.points.iter().map(|p| p.body).collect())
-        .unwrap_or_default();
     let (layers, mask) = c.level_layers();
     let reach = CAPSULE_MARGIN_M + level.max_speed() * h;
     for (b, body) in c.model().bodies.iter().enumerate() {
-        if !body.collides || (free && soles.contains(&b)) {
+        // A free root's feet stand on their sole points (probes), not on capsule contacts.
+        let sole = c
+            .ground()
+            .is_some_and(|g| g.points.iter().any(|p| p.body == b));
+        if !body.collides || (free && sole) {
             continue;
         }
         let frame = c.body_frame(b);
