@@ -353,30 +353,7 @@ fn c_and_cpp_engine_loops_stream_the_walk_and_react_like_the_rust_stream() {
     let dir = scratch("engine_loop");
     for (lang, shared) in [("c", false), ("c", true), ("cpp", false), ("cpp", true)] {
         let kind = if shared { "shared" } else { "static" };
-        let exe = dir.join(format!("engine_loop_{lang}_{kind}"));
-        if lang == "c" {
-            let src = vec![repo().join("samples/c/engine_loop.c")];
-            build(
-                "cc",
-                &src,
-                &exe,
-                shared,
-                &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
-            );
-        } else {
-            let mut src = vec![repo().join("samples/cpp/engine_loop.cpp")];
-            if shared {
-                src.push(repo().join("include/flinch/src/bridge.rs.cc"));
-                src.push(repo().join("include/rust/cxx.cc"));
-            }
-            build(
-                "c++",
-                &src,
-                &exe,
-                shared,
-                &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"],
-            );
-        }
+        let exe = build_sample(&dir, "engine_loop", lang, shared);
         let out = run(Command::new(&exe).arg(walk()).env_remove("LD_LIBRARY_PATH"));
         let s = engine_summary(&out);
         println!(
@@ -397,6 +374,36 @@ fn c_and_cpp_engine_loops_stream_the_walk_and_react_like_the_rust_stream() {
     }
 }
 
+/// Builds `samples/{c,cpp}/NAME.{c,cpp}` against the static or the shared library into `dir`, warnings as errors.
+fn build_sample(dir: &Path, name: &str, lang: &str, shared: bool) -> PathBuf {
+    let kind = if shared { "shared" } else { "static" };
+    let exe = dir.join(format!("{name}_{lang}_{kind}"));
+    if lang == "c" {
+        let src = vec![repo().join(format!("samples/c/{name}.c"))];
+        build(
+            "cc",
+            &src,
+            &exe,
+            shared,
+            &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
+        );
+    } else {
+        let mut src = vec![repo().join(format!("samples/cpp/{name}.cpp"))];
+        if shared {
+            src.push(repo().join("include/flinch/src/bridge.rs.cc"));
+            src.push(repo().join("include/rust/cxx.cc"));
+        }
+        build(
+            "c++",
+            &src,
+            &exe,
+            shared,
+            &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"],
+        );
+    }
+    exe
+}
+
 #[test]
 fn c_and_cpp_engine_worlds_walk_on_the_level_take_a_bat_and_bullets() {
     let dir = scratch("engine_world");
@@ -404,30 +411,7 @@ fn c_and_cpp_engine_worlds_walk_on_the_level_take_a_bat_and_bullets() {
     let mut bodies = Vec::new();
     for (lang, shared) in [("c", false), ("c", true), ("cpp", false), ("cpp", true)] {
         let kind = if shared { "shared" } else { "static" };
-        let exe = dir.join(format!("engine_world_{lang}_{kind}"));
-        if lang == "c" {
-            let src = vec![repo().join("samples/c/engine_world.c")];
-            build(
-                "cc",
-                &src,
-                &exe,
-                shared,
-                &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"],
-            );
-        } else {
-            let mut src = vec![repo().join("samples/cpp/engine_world.cpp")];
-            if shared {
-                src.push(repo().join("include/flinch/src/bridge.rs.cc"));
-                src.push(repo().join("include/rust/cxx.cc"));
-            }
-            build(
-                "c++",
-                &src,
-                &exe,
-                shared,
-                &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"],
-            );
-        }
+        let exe = build_sample(&dir, "engine_world", lang, shared);
         let out = run(Command::new(&exe)
             .arg(walk())
             .arg(&level)
