@@ -26,11 +26,13 @@ from .errors import (
     FlinchError,
     FlinchIOError,
     InvalidArgumentError,
+    MissingDependencyError,
     ParseError,
     SimulationError,
     StaleHandleError,
     UnknownBoneError,
 )
+from .usd import export_usd
 
 __all__ = [
     "BakeResult",
@@ -39,6 +41,7 @@ __all__ = [
     "HitEvent",
     "Scene",
     "bake",
+    "export_usd",
     "load",
     "find_bone",
     "errors",
@@ -46,6 +49,7 @@ __all__ = [
     "FlinchError",
     "FlinchIOError",
     "InvalidArgumentError",
+    "MissingDependencyError",
     "ParseError",
     "SimulationError",
     "StaleHandleError",
@@ -69,6 +73,8 @@ def bake(
     up: Optional[str] = None,
     drop_tpose: bool = False,
     animation: Optional[str] = None,
+    onto: Optional[PathLike] = None,
+    map: Optional[PathLike] = None,
 ) -> BakeResult:
     """Bakes a clip with scripted hits into an animation file, exactly as ``flinch bake INPUT -o OUTPUT``.
 
@@ -79,6 +85,11 @@ def bake(
     JSON text or file). ``threads`` bounds the preprocessing threads (1 when many clips bake at once). The output
     is written atomically: a failed bake leaves no file. Runs the same Rust function as the CLI, so the bytes are
     the CLI's.
+
+    ``onto`` retargets the clip onto that character file first, as ``flinch bake INPUT --onto CHARACTER`` (a
+    .glb/.gltf character keeps its meshes and skins in a glTF output; hits may name the clip's bones or the
+    character's); ``map`` is its bone-map override file (``--map``). The result's ``clip`` is the baked clip in
+    memory (on the character's skeleton with ``onto``): :func:`flinch.export_usd` writes it as UsdSkel.
 
     Raises FlinchIOError (unreadable input, missing output folder), ParseError, ConfigError (bad hits or config),
     UnknownBoneError (a hit names no bone), InvalidArgumentError, SimulationError.
@@ -97,6 +108,8 @@ def bake(
         up=up,
         drop_tpose=drop_tpose,
         animation=animation,
+        onto=None if onto is None else os.fspath(onto),
+        map=None if map is None else os.fspath(map),
     )
 
 

@@ -15,6 +15,7 @@ from .errors import ConfigError as ConfigError
 from .errors import FlinchError as FlinchError
 from .errors import FlinchIOError as FlinchIOError
 from .errors import InvalidArgumentError as InvalidArgumentError
+from .errors import MissingDependencyError as MissingDependencyError
 from .errors import ParseError as ParseError
 from .errors import SimulationError as SimulationError
 from .errors import StaleHandleError as StaleHandleError
@@ -37,8 +38,21 @@ def bake(
     up: Optional[str] = None,
     drop_tpose: bool = False,
     animation: Optional[str] = None,
+    onto: Optional[_Path] = None,
+    map: Optional[_Path] = None,
 ) -> BakeResult:
-    """Bakes a clip with scripted hits into an animation file, byte-identical to ``flinch bake``."""
+    """Bakes a clip with scripted hits into an animation file, byte-identical to ``flinch bake`` (``onto``: to
+    ``flinch bake --onto``)."""
+
+def export_usd(
+    source: Union[Clip, BakeResult, _Path],
+    path: _Path,
+    *,
+    name: Optional[str] = None,
+    require_motion: bool = True,
+    **load_options: Any,
+) -> str:
+    """Writes a clip (a Clip, a bake's result or a clip file) as UsdSkel (needs usd-core), atomically."""
 
 def find_bone(
     joint_names: Sequence[str],

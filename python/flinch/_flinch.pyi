@@ -53,6 +53,13 @@ class Clip:
         """Local rotations relative to rest, shape (frames, joints, 4), quaternions (x, y, z, w)."""
     def translations(self) -> _F64:
         """Local translations in the parent's frame (m), shape (frames, joints, 3)."""
+    def rest_rotations(self) -> _F64:
+        """Rest orientation of each joint in its parent's frame, shape (joints, 4), (x, y, z, w); a joint's local
+        rotation is ``rest_rotations()[j] * rotations()[f, j]``."""
+    def rest_translations(self) -> _F64:
+        """Rest offset of each joint in its parent's frame (m), shape (joints, 3)."""
+    def world_transforms(self) -> _F64:
+        """World transform of every joint at every frame (the core's forward kinematics), (frames, joints, 4, 4)."""
 
 class Character:
     """A clip's physically simulated character (Cline 2002): replays the clip, reacts to hits, returns to it."""
@@ -268,6 +275,9 @@ class BakeResult:
     @property
     def events(self) -> List[HitEvent]: ...
     @property
+    def clip(self) -> Clip:
+        """The baked clip in memory (on the character's skeleton with ``onto``), before the file's rounding."""
+    @property
     def metrics(self) -> Dict[str, Any]: ...
     @property
     def deviation(self) -> _F64:
@@ -286,4 +296,6 @@ def bake_file(
     up: Optional[str] = None,
     drop_tpose: bool = False,
     animation: Optional[str] = None,
+    onto: Optional[_Path] = None,
+    map: Optional[_Path] = None,
 ) -> BakeResult: ...

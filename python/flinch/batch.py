@@ -22,6 +22,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Unio
 __all__ = ["ClipResult", "BatchReport", "bake", "plan", "resolve_roles", "main"]
 
 CLIP_EXTENSIONS = (".bvh", ".gltf", ".glb")
+# usd/usda: UsdSkel through flinch.export_usd (needs usd-core); the others are flinch bake's own formats.
+FORMATS = ("bvh", "gltf", "glb", "usd", "usda")
 ROLE_PREFIX = "role:"
 
 
@@ -91,7 +93,8 @@ class BatchReport:
 
 def plan(inputs: Union[str, os.PathLike, Iterable], out_dir, fmt: Optional[str] = None) -> List[tuple]:
     """(input, output) pairs: a folder expands to its clip files (sorted); outputs are ``<stem>_reacted.<ext>`` in
-    ``out_dir`` as with ``flinch bake -o FOLDER`` (BVH for BVH inputs, GLB otherwise, or ``fmt``)."""
+    ``out_dir`` as with ``flinch bake -o FOLDER`` (BVH for BVH inputs, GLB otherwise, or ``fmt``: also ``usd``
+    (binary) or ``usda`` (text) UsdSkel)."""
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     files: List[str] = []
@@ -103,8 +106,8 @@ def plan(inputs: Union[str, os.PathLike, Iterable], out_dir, fmt: Optional[str] 
             )
         else:
             files.append(item)
-    if fmt is not None and fmt not in ("bvh", "gltf", "glb"):
-        raise ValueError(f"format {fmt!r}: expected bvh, gltf or glb")
+    if fmt is not None and fmt not in FORMATS:
+        raise ValueError(f"format {fmt!r}: expected {', '.join(FORMATS)}")
     pairs = []
     seen: Dict[str, str] = {}
     for f in files:
@@ -174,7 +177,10 @@ def bake_one(input: str, output: str, script: Optional[dict], options: dict) -> 
         )
         names = flinch.load(input, **_import_options(options)).joint_names if needs_roles else []
         resolved, result.bone = resolve_roles(script, names)
-        r = flinch.bake(input, output, resolved, **options)
+        if os.path.splitext(output)[1].lower() in flinch.usd.USD_EXTENSIONS:
+            r = _bake_usd(input, output, resolved, options)
+        else:
+            r = flinch.bake(input, output, resolved, **options)
         m = r.metrics
         result.status = "ok"
         result.frames = r.frames
@@ -187,6 +193,21 @@ def bake_one(input: str, output: str, script: Optional[dict], options: dict) -> 
         result.error = f"{type(e).__name__}: {e}"
     result.wall_s = time.perf_counter() - start
     return result
+
+
+def _bake_usd(input: str, output: str, script: Optional[dict], options: dict):
+    """A bake written as UsdSkel: flinch bakes into a temporary file (its own format: the input's BVH, else GLB),
+    :func:`flinch.export_usd` writes the bake's clip from memory, atomically; the temporary file is removed."""
+    import tempfile
+
+    import flinch
+
+    flinch.usd._pxr()  # a missing usd-core fails before the simulation
+    ext = ".bvh" if input.lower().endswith(".bvh") else ".glb"
+    with tempfile.TemporaryDirectory(prefix="flinch_usd_") as work:
+        r = flinch.bake(input, os.path.join(work, "baked" + ext), script, **options)
+        flinch.export_usd(r, output)
+    return r
 
 
 def _import_options(options: dict) -> dict:
@@ -284,7 +305,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--hits", help="hits script (JSON or TOML; bone 'role:right_forearm' is resolved per clip)")
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray instance)")
     p.add_argument("--num-cpus", type=int, help="CPUs of the local Ray instance (default: all)")
-    p.add_argument("--format", choices=["bvh", "gltf", "glb"], help="output format (default: bvh for BVH, else glb)")
+    p.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        help="output format (default: bvh for BVH, else glb; usd/usda: UsdSkel, needs usd-core)",
+    )
     p.add_argument("--rate", type=float, default=120.0, help="simulation rate in Hz (default 120)")
     p.add_argument("--config", help="character configuration (.json or .toml)")
     p.add_argument("--simulated", action="store_true", help="write the simulated pose instead of the layered clip")

@@ -13,6 +13,7 @@ __all__ = [
     "InvalidArgumentError",
     "SimulationError",
     "StaleHandleError",
+    "MissingDependencyError",
 ]
 
 
@@ -46,3 +47,8 @@ class SimulationError(FlinchError, RuntimeError):
 
 class StaleHandleError(FlinchError, LookupError):
     """A character moved into a scene, or a removed character or ball key, was used."""
+
+
+class MissingDependencyError(FlinchError, ImportError):
+    """An optional dependency is not installed (``flinch.export_usd`` needs Pixar's ``usd-core``); the message
+    says what to install."""

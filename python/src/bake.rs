@@ -1,18 +1,23 @@
-//! `bake_file` (the `flinch bake` of one clip: the same `flinch::bake::bake_file`, so the same bytes), its
-//! `BakeResult`, and the metrics dict shared with `Character.evaluate`.
+//! `bake_file` (the `flinch bake` of one clip: the same `flinch::bake::bake_file`, so the same bytes; with `onto`
+//! the `flinch bake --onto` retarget, `flinch::retarget::bake_onto`), its `BakeResult` (with the baked clip in
+//! memory), and the metrics dict shared with `Character.evaluate`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use numpy::PyArrayDyn;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::character::{Source, character_config, json_or_path};
+use crate::clip::Clip;
 use crate::convert::{array, import_options};
-use crate::errors::{Kind, bake as bake_error, error};
+use crate::errors::{Kind, bake as bake_error, error, import_kind};
 use crate::scene::HitEvent;
-use flinch_core::bake::{self, BakeMode, HitScript};
+use flinch_core::bake::{self, BakeMode, Baked, HitScript};
 use flinch_core::control::Evaluation;
+use flinch_core::io::{ImportError, ImportOptions, Imported, load_embedded_walk, load_file};
+use flinch_core::retarget::bake_onto;
 
 /// The metrics of a run as a dict (the figures `flinch eval` and `flinch bake` print).
 pub fn metrics_dict<'py>(py: Python<'py>, e: &Evaluation) -> PyResult<Bound<'py, PyDict>> {
@@ -53,6 +58,7 @@ pub struct BakeResult {
     duration: f64,
     events: Vec<HitEvent>,
     evaluation: Evaluation,
+    clip: Arc<Imported>,
 }
 
 #[pymethods]
@@ -61,6 +67,16 @@ impl BakeResult {
     #[getter]
     fn output(&self) -> PathBuf {
         self.output.clone()
+    }
+
+    /// The baked clip in memory (the written file's skeleton and motion, before the file format's rounding):
+    /// what `flinch.export_usd` writes.
+    #[getter]
+    fn clip(&self) -> Clip {
+        Clip {
+            imported: Arc::clone(&self.clip),
+            path: self.output.clone(),
+        }
     }
 
     /// Frames of the baked clip (the input clip's).
@@ -112,10 +128,11 @@ impl BakeResult {
     }
 }
 
-/// Bakes one clip file into `output` (see `flinch.bake`). GIL released during the bake.
+/// Bakes one clip file into `output` (see `flinch.bake`); with `onto`, retargets it onto that character file first
+/// (`flinch bake --onto`, `map` its bone-map file). GIL released during the bake.
 #[pyfunction]
 #[pyo3(signature = (input, output, *, hits=None, rate=120.0, config=None, simulated=false, threads=None,
-    unit=None, up=None, drop_tpose=false, animation=None))]
+    unit=None, up=None, drop_tpose=false, animation=None, onto=None, map=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn bake_file(
     py: Python<'_>,
@@ -130,7 +147,15 @@ pub fn bake_file(
     up: Option<&str>,
     drop_tpose: bool,
     animation: Option<String>,
+    onto: Option<PathBuf>,
+    map: Option<PathBuf>,
 ) -> PyResult<BakeResult> {
+    if map.is_some() && onto.is_none() {
+        return Err(error(
+            Kind::Argument,
+            "`map` needs `onto` (the character to retarget onto)",
+        ));
+    }
     let config = character_config(config, rate, threads)?;
     let script_error = |e: flinch_core::model::ConfigError| error(Kind::Config, e.to_string());
     let script = match hits {
@@ -146,26 +171,80 @@ pub fn bake_file(
     } else {
         BakeMode::Layered
     };
-    let summary = py
-        .detach(|| {
-            bake::bake_file(
-                input.as_deref(),
-                &output,
-                &script,
-                &config,
-                &import,
-                mode,
-                |_| {},
-            )
-        })
-        .map_err(bake_error)?;
-    let baked = summary.baked;
+    let (baked, duration, skeleton) = py.detach(|| -> PyResult<_> {
+        let (baked, duration) = match &onto {
+            Some(character) => {
+                let s = bake_onto(
+                    character,
+                    input.as_deref(),
+                    map.as_deref(),
+                    &output,
+                    &script,
+                    &config,
+                    &import,
+                    mode,
+                    |_| {},
+                )
+                .map_err(bake_error)?;
+                (s.baked, s.duration)
+            }
+            None => {
+                let s = bake::bake_file(
+                    input.as_deref(),
+                    &output,
+                    &script,
+                    &config,
+                    &import,
+                    mode,
+                    |_| {},
+                )
+                .map_err(bake_error)?;
+                (s.baked, s.duration)
+            }
+        };
+        let skeleton = baked_skeleton(input.as_deref(), onto.as_deref(), &import, &baked)?;
+        Ok((baked, duration, skeleton))
+    })?;
     Ok(BakeResult {
         output,
         frames: baked.clip.frames.len(),
         steps: baked.steps,
-        duration: summary.duration,
+        duration,
         events: baked.events.iter().map(HitEvent::new).collect(),
+        clip: Arc::new(Imported {
+            skeleton: skeleton.skeleton,
+            clip: baked.clip,
+            report: skeleton.report,
+        }),
         evaluation: baked.evaluation,
     })
+}
+
+/// The skeleton the bake wrote its clip on: the character's with `onto` (loaded as `bake_onto` loads it), else the
+/// input's, imported again with the bake's options (the bake does not hand its skeleton back; importing is
+/// deterministic, and the joint count is checked against the baked clip).
+fn baked_skeleton(
+    input: Option<&Path>,
+    onto: Option<&Path>,
+    import: &ImportOptions,
+    baked: &Baked,
+) -> PyResult<Imported> {
+    let loaded = match (onto, input) {
+        (Some(character), _) => load_file(character, &ImportOptions::default()),
+        (None, Some(path)) => load_file(path, import),
+        (None, None) => load_embedded_walk(import),
+    };
+    let mut imported = loaded.map_err(|e: ImportError| error(import_kind(&e), e.to_string()))?;
+    imported.drop_leading_tpose();
+    let joints = baked.clip.frames.first().map_or(0, |f| f.rotations.len());
+    if joints != imported.skeleton.len() {
+        return Err(error(
+            Kind::Simulation,
+            format!(
+                "the baked clip has {joints} joints but its skeleton {}",
+                imported.skeleton.len()
+            ),
+        ));
+    }
+    Ok(imported)
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use numpy::PyArrayDyn;
 use pyo3::prelude::*;
 
-use crate::convert::{array, flat_quaternions, flat_vectors, import_options};
+use crate::convert::{array, flat_matrices, flat_quaternions, flat_vectors, import_options};
 use crate::errors::{error, import_kind};
 use flinch_core::io::{Imported, load_file};
 
@@ -103,6 +103,39 @@ impl Clip {
             .flat_map(|f| flat_quaternions(&f.rotations))
             .collect();
         array(py, data, &[frames.len(), joints, 4])
+    }
+
+    /// Rest orientation of each joint in its parent's frame, shape (joints, 4), quaternions (x, y, z, w): a joint's
+    /// local rotation is `rest_rotations()[j] * rotations()[f, j]` (identity for BVH skeletons).
+    fn rest_rotations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f64>> {
+        let joints = &self.imported.skeleton.joints;
+        let q: Vec<_> = joints.iter().map(|j| j.rest_rotation).collect();
+        array(py, flat_quaternions(&q), &[joints.len(), 4])
+    }
+
+    /// Rest offset of each joint in its parent's frame (m), shape (joints, 3): the local translation of the rest
+    /// pose (a frame's translations add its position channels to it).
+    fn rest_translations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f64>> {
+        let joints = &self.imported.skeleton.joints;
+        let t: Vec<_> = joints.iter().map(|j| j.offset).collect();
+        array(py, flat_vectors(&t), &[joints.len(), 3])
+    }
+
+    /// World transform of every joint at every frame by the core's forward kinematics, shape
+    /// (frames, joints, 4, 4), row-major matrices acting on column vectors (metres, Y up).
+    fn world_transforms<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f64>> {
+        let skeleton = &self.imported.skeleton;
+        let frames = &self.imported.clip.frames;
+        let data = py.detach(|| {
+            let mut world = Vec::with_capacity(skeleton.len());
+            let mut data = Vec::with_capacity(frames.len() * skeleton.len() * 16);
+            for f in frames {
+                f.world_transforms_into(skeleton, &mut world);
+                data.extend(flat_matrices(&world));
+            }
+            data
+        });
+        array(py, data, &[frames.len(), skeleton.len(), 4, 4])
     }
 
     /// Local joint translations in the parent's frame (m), shape (frames, joints, 3).
