@@ -27,3 +27,4 @@ pub mod render;
 pub mod retarget;
 pub mod scene;
 pub mod skeleton;
+pub mod view_protocol;
