@@ -4,7 +4,13 @@ Panel: 3D View > Sidebar (N) > flinch. Pick the bone, the hit time, the directio
 impulse strength, or a projectile (a ball aimed at the bone), press "Simulate": the armature's action is exported
 to BVH, baked by flinch (``flinch.bake``, the same Rust function as ``flinch bake``) and the reacted motion comes
 back as a new action on the same armature (``<action>_flinch``). "Bake to file" writes the reacted motion to a
-.bvh/.glb/.gltf file instead. Needs the flinch Python package (the abi3 wheel) importable by Blender's Python.
+.bvh/.glb/.gltf file instead. "Retarget clip" takes a BVH/glTF clip file and puts it, retargeted onto the selected
+armature by flinch and hit as the panel says, on that armature as a new action (``<clip>_flinch``).
+
+Installs from one zip (blender/package.py): a Blender 4.2+ extension (blender_manifest.toml, the abi3 wheel in
+./wheels, installed by Blender), or a legacy add-on for Blender 3.x whose register() unpacks the bundled wheel
+into the add-on's folder (compiled modules cannot be imported from a zip) and puts it on sys.path; no pip, no
+network. A flinch package already importable is used as it is.
 """
 
 bl_info = {
@@ -17,9 +23,67 @@ bl_info = {
     "category": "Animation",
 }
 
+import os
+import shutil
+import sys
+import zipfile
+
 import bpy
 
 from . import transfer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# Why flinch cannot be imported (None once it can): shown in the panel and by the operators.
+_flinch_missing = None
+
+
+def bundled_wheel():
+    """The flinch wheel shipped in the add-on's ``wheels`` folder, or None."""
+    folder = os.path.join(HERE, "wheels")
+    if not os.path.isdir(folder):
+        return None
+    wheels = sorted(f for f in os.listdir(folder) if f.startswith("flinch-") and f.endswith(".whl"))
+    return os.path.join(folder, wheels[-1]) if wheels else None
+
+
+def ensure_flinch():
+    """Makes ``import flinch`` work: as it is when flinch is installed (a 4.2 extension's wheel, or pip), else
+    from the bundled wheel unpacked once into ``_vendor/<wheel name>`` beside this file (a wheel is a zip; its
+    compiled module must be a real file to load). Returns None, or why flinch is not available."""
+    try:
+        import flinch  # noqa: F401
+
+        return None
+    except ImportError as e:
+        why = f"the flinch package is not importable ({e})"
+    wheel = bundled_wheel()
+    if wheel is None:
+        return why + " and the add-on bundles no wheel: install the add-on from its zip (blender/package.py)"
+    target = os.path.join(HERE, "_vendor", os.path.basename(wheel)[: -len(".whl")])
+    try:
+        if not os.path.isfile(os.path.join(target, "flinch", "__init__.py")):
+            partial = target + ".partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            with zipfile.ZipFile(wheel) as z:
+                z.extractall(partial)
+            shutil.rmtree(target, ignore_errors=True)
+            os.replace(partial, target)
+    except (OSError, zipfile.BadZipFile) as e:
+        return f"cannot unpack the bundled wheel {wheel} into {target}: {e}"
+    if target not in sys.path:
+        sys.path.insert(0, target)
+    try:
+        import flinch  # noqa: F401, F811
+    except ImportError as e:
+        return f"the bundled wheel {os.path.basename(wheel)} does not load in this Blender's Python {sys.version.split()[0]}: {e}"
+    return None
+
+
+def _flinch_ok(operator):
+    if _flinch_missing is not None:
+        operator.report({"ERROR"}, f"flinch: {_flinch_missing}")
+        return False
+    return True
 
 __all__ = ["register", "unregister", "transfer"]
 
@@ -71,6 +135,8 @@ class FLINCH_OT_simulate(bpy.types.Operator):
     bl_options = {"REGISTER", "UNDO"}
 
     def execute(self, context):
+        if not _flinch_ok(self):
+            return {"CANCELLED"}
         obj, why = _armature(context)
         if obj is None:
             self.report({"ERROR"}, f"flinch: {why}")
@@ -93,6 +159,8 @@ class FLINCH_OT_bake(bpy.types.Operator):
     bl_label = "Bake to glTF/BVH"
 
     def execute(self, context):
+        if not _flinch_ok(self):
+            return {"CANCELLED"}
         obj, why = _armature(context)
         if obj is None:
             self.report({"ERROR"}, f"flinch: {why}")
@@ -107,6 +175,42 @@ class FLINCH_OT_bake(bpy.types.Operator):
         return {"FINISHED"}
 
 
+class FLINCH_OT_retarget(bpy.types.Operator):
+    """Retarget a BVH/glTF clip onto the selected armature with flinch, hit as the panel says: a new action on it"""
+
+    bl_idname = "flinch.retarget"
+    bl_label = "Retarget clip"
+    bl_options = {"REGISTER", "UNDO"}
+
+    filepath: bpy.props.StringProperty(name="Clip", description="Source clip (.bvh, .glb, .gltf)", subtype="FILE_PATH")
+    filter_glob: bpy.props.StringProperty(default="*.bvh;*.glb;*.gltf", options={"HIDDEN"})
+    react: bpy.props.BoolProperty(
+        name="Hit", description="Apply the panel's hit (off: the plain retarget)", default=True
+    )
+
+    def invoke(self, context, event):
+        context.window_manager.fileselect_add(self)
+        return {"RUNNING_MODAL"}
+
+    def execute(self, context):
+        if not _flinch_ok(self):
+            return {"CANCELLED"}
+        obj = context.active_object
+        if obj is None or obj.type != "ARMATURE":
+            self.report({"ERROR"}, "flinch: select the armature to retarget onto")
+            return {"CANCELLED"}
+        source = bpy.path.abspath(self.filepath)
+        try:
+            action, result = transfer.retarget(context, obj, context.scene.flinch, source, react=self.react)
+        except Exception as e:  # noqa: BLE001 - shown to the user, the scene is left as it was
+            self.report({"ERROR"}, f"flinch: {type(e).__name__}: {e}")
+            return {"CANCELLED"}
+        hit = result.metrics["hit"]
+        peak = f", peak {hit['peak_deg']:.1f}° at {hit['peak_joint']}" if hit else ""
+        self.report({"INFO"}, f"flinch: new action {action.name} on {obj.name}, {result.frames} frames{peak}")
+        return {"FINISHED"}
+
+
 class FLINCH_PT_panel(bpy.types.Panel):
     """The flinch panel of the 3D view's sidebar."""
 
@@ -118,6 +222,9 @@ class FLINCH_PT_panel(bpy.types.Panel):
     def draw(self, context):
         s = context.scene.flinch
         layout = self.layout
+        if _flinch_missing is not None:
+            layout.label(text="flinch is not available", icon="ERROR")
+            layout.label(text=_flinch_missing[:120])
         obj = context.active_object
         if obj is not None and obj.type == "ARMATURE":
             layout.prop_search(s, "bone", obj.data, "bones")
@@ -136,13 +243,19 @@ class FLINCH_PT_panel(bpy.types.Panel):
         layout.operator(FLINCH_OT_simulate.bl_idname)
         layout.prop(s, "output")
         layout.operator(FLINCH_OT_bake.bl_idname)
+        layout.separator()
+        layout.operator(FLINCH_OT_retarget.bl_idname, icon="ARMATURE_DATA")
 
 
-_classes = (FlinchSettings, FLINCH_OT_simulate, FLINCH_OT_bake, FLINCH_PT_panel)
+_classes = (FlinchSettings, FLINCH_OT_simulate, FLINCH_OT_bake, FLINCH_OT_retarget, FLINCH_PT_panel)
 
 
 def register():
-    """Registers the panel, the operators and ``Scene.flinch``."""
+    """Makes flinch importable (:func:`ensure_flinch`), registers the panel, the operators and ``Scene.flinch``."""
+    global _flinch_missing
+    _flinch_missing = ensure_flinch()
+    if _flinch_missing is not None:
+        print(f"flinch add-on: {_flinch_missing}")
     for c in _classes:
         bpy.utils.register_class(c)
     bpy.types.Scene.flinch = bpy.props.PointerProperty(type=FlinchSettings)

@@ -31,6 +31,18 @@ def import_bvh(**options):
     return bpy.ops.import_anim.bvh(**options)
 
 
+def import_gltf(**options):
+    """``bpy.ops.import_scene.gltf`` with Blender 3.4's importer made to run on NumPy >= 1.24 (Debian's Blender 3.4
+    with Debian's python3-numpy 1.24): it uses ``np.bool``, an alias NumPy removed; the builtin it stood for is
+    put back under that name when missing (likewise ``np.int``, ``np.float``, ``np.object``)."""
+    import numpy
+
+    for alias, builtin in (("bool", bool), ("int", int), ("float", float), ("object", object)):
+        if alias not in vars(numpy):
+            setattr(numpy, alias, builtin)
+    return bpy.ops.import_scene.gltf(**options)
+
+
 def blender_to_flinch(v):
     """A Blender world vector (Z up) in flinch's world axes (Y up), as Blender's BVH import maps them."""
     return [v[0], v[2], -v[1]]
@@ -122,6 +134,103 @@ def simulate(context, obj, settings):
         context.view_layer.objects.active = obj
         obj.select_set(True)
     return action, result
+
+
+def export_rig(context, obj, path):
+    """Writes the armature ``obj`` and the meshes it deforms (its children) as a GLB at rest (no animation) with
+    Blender's glTF exporter: the character flinch retargets onto."""
+    for o in context.view_layer.objects:
+        o.select_set(False)
+    obj.select_set(True)
+    for child in obj.children:
+        if child.type == "MESH":
+            child.select_set(True)
+    context.view_layer.objects.active = obj
+    bpy.ops.export_scene.gltf(
+        filepath=path, export_format="GLB", use_selection=True, export_animations=False, export_yup=True
+    )
+    if not os.path.exists(path):
+        raise RuntimeError(f"Blender's glTF exporter wrote no {path}")
+
+
+def retarget_hits(settings):
+    """The hits script of the panel's hit for a retarget (its bone a bone of the target armature, or a
+    ``role:`` such as ``role:right_forearm``), or None when the panel's hit is off."""
+    return hits_script(settings, settings.bone) if settings.bone else None
+
+
+def retarget(context, obj, settings, source, react=True):
+    """Retargets the clip file ``source`` (.bvh, .glb, .gltf) onto the armature ``obj`` with flinch (``flinch.bake``
+    with ``onto``: the same retarget as ``flinch bake --onto``), with the panel's hit when ``react``, and puts the
+    result on ``obj`` as a new action (``<clip>_flinch`` reacted, ``<clip>_retarget`` without the hit).
+
+    The armature (with the meshes it deforms) goes out at rest as a temporary GLB, flinch bakes the clip onto it
+    into another GLB (the same nodes, the reacted animation added), Blender's glTF importer reads that back as a
+    temporary armature, and its pose is copied onto ``obj`` bone by bone by name in world space
+    (:func:`copy_motion`). Returns (action, flinch result). The scene is left as it was on failure."""
+    import flinch
+
+    if not os.path.isfile(source):
+        raise flinch.FlinchIOError(f"{source}: no such clip file")
+    hits = retarget_hits(settings) if react else None
+    if react and hits is None:
+        raise ValueError("pick the bone to hit (a bone of the armature, or role:right_forearm)")
+    bone = settings.bone
+    if hits is not None and not bone.startswith("role:") and bone not in obj.data.bones:
+        raise flinch.UnknownBoneError(f"no bone named {bone!r} in {obj.name}")
+    scene = context.scene
+    frame_before = scene.frame_current
+    before = set(bpy.data.objects)
+    before_actions = set(bpy.data.actions)
+    work = tempfile.mkdtemp(prefix="flinch_retarget_")
+    rig = os.path.join(work, "target.glb")
+    baked = os.path.join(work, "reacted.glb")
+    try:
+        export_rig(context, obj, rig)
+        result = flinch.bake(source, baked, hits, rate=settings.rate, onto=rig)
+        import_gltf(filepath=baked)
+        imported = [o for o in bpy.data.objects if o not in before]
+        armatures = [o for o in imported if o.type == "ARMATURE"]
+        if len(armatures) != 1:
+            raise RuntimeError(f"the baked file {baked} imported {len(armatures)} armatures, expected 1")
+        temp = armatures[0]
+        reacted = _reacted_action(temp, before_actions)
+        temp.animation_data.action = reacted
+        start, end = action_range(reacted)
+        if obj.animation_data is None:
+            obj.animation_data_create()
+        stem = os.path.splitext(os.path.basename(source))[0]
+        name = f"{stem}_flinch" if react else f"{stem}_retarget"
+        action = copy_motion(context, temp, obj, start, end, name)
+    finally:
+        for o in [o for o in bpy.data.objects if o not in before]:
+            data = o.data
+            bpy.data.objects.remove(o)
+            if isinstance(data, bpy.types.Armature):
+                bpy.data.armatures.remove(data)
+            elif isinstance(data, bpy.types.Mesh):
+                bpy.data.meshes.remove(data)
+        keep = obj.animation_data.action if obj.animation_data else None
+        for a in [a for a in bpy.data.actions if a not in before_actions and a != keep]:
+            bpy.data.actions.remove(a)
+        scene.frame_set(frame_before)
+        for o in context.view_layer.objects:
+            o.select_set(False)
+        context.view_layer.objects.active = obj
+        obj.select_set(True)
+    return action, result
+
+
+def _reacted_action(temp, before_actions):
+    """The action the glTF importer made of the reacted animation on the temporary armature (the rig went out
+    without animations, so it is the armature's only new one)."""
+    actions = [a for a in bpy.data.actions if a not in before_actions]
+    mine = [a for a in actions if any(c.data_path.startswith("pose.bones") for c in a.fcurves)]
+    if temp.animation_data is not None and temp.animation_data.action in mine:
+        return temp.animation_data.action
+    if len(mine) != 1:
+        raise RuntimeError(f"the baked file has {len(mine)} bone animations ({[a.name for a in mine]}), expected 1")
+    return mine[0]
 
 
 def copy_motion(context, source, target, start, end, name):

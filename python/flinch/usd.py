@@ -23,8 +23,6 @@ import os
 import tempfile
 from typing import Any, List, Optional, Union
 
-import numpy as np
-
 from .errors import FlinchIOError, InvalidArgumentError, MissingDependencyError
 
 __all__ = ["export_usd", "USD_EXTENSIONS"]
@@ -57,8 +55,10 @@ def _clip_of(source: Any, load_options: dict):
     raise TypeError(f"export_usd: expected a flinch.Clip, a flinch.BakeResult or a clip path, got {type(source).__name__}")
 
 
-def _quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _quat_mul(a, b):
     """Hamilton products of (..., 4) quaternions stored (x, y, z, w)."""
+    import numpy as np
+
     ax, ay, az, aw = np.moveaxis(a, -1, 0)
     bx, by, bz, bw = np.moveaxis(b, -1, 0)
     return np.stack(
@@ -72,8 +72,10 @@ def _quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     )
 
 
-def _matrix(q: np.ndarray, t: np.ndarray) -> np.ndarray:
+def _matrix(q, t):
     """4x4 column-vector matrices of (..., 4) (x, y, z, w) rotations and (..., 3) translations."""
+    import numpy as np
+
     x, y, z, w = np.moveaxis(q, -1, 0)
     m = np.zeros(q.shape[:-1] + (4, 4))
     m[..., 0, 0] = 1 - 2 * (y * y + z * z)
@@ -150,6 +152,9 @@ def export_usd(
     extension, a clip without joints or frames, non-finite motion), FlinchIOError (missing or unwritable folder,
     a failed write; no file is left behind), and the loader's errors for a path.
     """
+    # numpy is imported here, not with the package: Blender's Python may lack it and never needs export_usd.
+    import numpy as np
+
     Gf, Sdf, Usd, UsdGeom, UsdSkel, Vt = _pxr()
     out = os.fspath(path)
     ext = _check_output(out)
