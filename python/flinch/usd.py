@@ -1,6 +1,6 @@
 """``flinch.export_usd``: a clip (loaded, baked, reacted) as UsdSkel through Pixar's own library (``usd-core``).
 
-The stage holds one ``SkelRoot`` (named after the clip's file) with a ``Skeleton`` and a ``SkelAnimation`` bound to
+The stage holds one ``SkelRoot`` (named after the output file) with a ``Skeleton`` and a ``SkelAnimation`` bound to
 it (``skel:animationSource``):
 
 - **Joints**: one path per flinch joint, in flinch's joint order (parents before children), built from the joint
@@ -125,10 +125,10 @@ def _check_output(path: str) -> str:
     return ext
 
 
-def _prim_name(clip) -> str:
+def _prim_name(out: str) -> str:
     from pxr import Tf
 
-    stem = os.path.splitext(os.path.basename(os.fspath(clip.path)))[0] if clip.path else ""
+    stem = os.path.splitext(os.path.basename(out))[0]
     return Tf.MakeValidIdentifier(stem) if stem else "flinch_clip"
 
 
@@ -144,7 +144,7 @@ def export_usd(
 
     ``source`` is a :class:`flinch.Clip`, the :class:`flinch.BakeResult` of :func:`flinch.bake` (its clip in
     memory, before the baked file's rounding) or a clip file (loaded with ``load_options``: ``unit``, ``up``,
-    ``rate``, ``drop_tpose``, ``animation``). ``name`` is the SkelRoot prim's name (default: the clip file's stem).
+    ``rate``, ``drop_tpose``, ``animation``). ``name`` is the SkelRoot prim's name (default: the output file's stem).
     A clip without motion (one frame: what the importers make of a file with no animation) is refused unless
     ``require_motion=False``, which writes its single pose.
 
@@ -207,7 +207,7 @@ def export_usd(
     stage.SetFramesPerSecond(rate)
     stage.SetStartTimeCode(0.0)
     stage.SetEndTimeCode(float(frames - 1))
-    root_name = name if name is not None else _prim_name(clip)
+    root_name = name if name is not None else _prim_name(out)
     if not Sdf.Path.IsValidIdentifier(root_name):
         raise InvalidArgumentError(f"{where}: SkelRoot name {root_name!r} is not a valid USD identifier")
     root = UsdSkel.Root.Define(stage, Sdf.Path("/" + root_name))

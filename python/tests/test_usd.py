@@ -140,6 +140,7 @@ def test_baked_clip_roundtrip(baked, walk, tmp_path):
     assert max_deg <= 1e-3, max_deg
     assert max_world_deg <= 1e-3, max_world_deg
     assert max_pos <= 1e-5, max_pos  # float3 translations: ~1e-7 relative
+    assert stage.GetDefaultPrim().GetName() == "walk_hit"
     errors, validators = checker_errors(out)
     print(f"figure usd_checker_errors {errors} ({validators} validators)")
     assert errors == 0
