@@ -12,6 +12,7 @@ mod interrupt;
 mod knockdown;
 mod onto;
 mod stick;
+mod view;
 mod world;
 
 use std::path::PathBuf;
@@ -80,6 +81,9 @@ enum Command {
     Bake(bake::BakeArgs),
     /// Write the character as MuJoCo XML plus the reference motion and inverse-dynamics forces (CSV).
     ExportMjcf(export_mjcf::ExportMjcfArgs),
+    /// A live viewer in the browser: a local server that runs the simulation and streams it to a page where the
+    /// characters are hit, thrown at and dragged (see docs/view.md).
+    View(view::ViewArgs),
 }
 
 /// A failure the CLI reports: usage/input errors exit with 2, the rest with 1.
@@ -121,6 +125,7 @@ fn main() -> ExitCode {
         Command::Bake(args) => bake::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::ExportMjcf(args) => export_mjcf::run(&args),
+        Command::View(args) => view::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -18,7 +18,7 @@ use crate::CliError;
 use crate::stick::stick_figure_of;
 
 /// The sample level, embedded so the demo runs from any folder.
-const LEVEL_GLB: &[u8] = include_bytes!("../../../samples/level/training_ground.glb");
+pub(crate) const LEVEL_GLB: &[u8] = include_bytes!("../../../samples/level/training_ground.glb");
 /// Time between filmstrip frames (s).
 const FRAME_STEP: f64 = 0.25;
 /// Simulated time of each knock-down (s): the fall, the rest and the get-up.

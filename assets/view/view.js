@@ -1,0 +1,158 @@
+// flinch view's page: connects to the session's WebSocket, asks for one pose frame per rendered frame, draws it,
+// plots the focused character and sends the controls' messages. `window.flinchView` exposes the state to tests.
+import { decodeFrame, FLAG_PAUSED, FLAG_RECORDING } from './protocol.js';
+import { Drawing } from './draw.js';
+import { Plots } from './plots.js';
+import { bindControls, fillSelects } from './controls.js';
+
+const $ = (id) => document.getElementById(id);
+
+class View {
+  constructor() {
+    this.drawing = new Drawing($('viewport'));
+    this.plots = new Plots($('plot'), $('events'));
+    this.paused = false;
+    this.recording = false;
+    this.history = [0, 0];
+    this.focus = 0;
+    this.sceneDesc = null;
+    this.frame = null;
+    this.newFrame = false;
+    this.asked = false;
+    this.events = [];
+    this.errors = [];
+    this.stats = { frameMs: [], latencyMs: [], frames: 0 };
+    this.pendingClick = null;
+    this.clickHits = 0;
+    const url = new URL('ws', window.location.href);
+    url.protocol = 'ws:';
+    this.ws = new WebSocket(url);
+    this.ws.binaryType = 'arraybuffer';
+    this.ws.onmessage = (e) => this.receive(e.data);
+    this.ws.onclose = () => this.say('disconnected from flinch view');
+    this.ws.onopen = () => this.ask();
+    bindControls(this);
+    requestAnimationFrame(() => this.tick());
+  }
+
+  send(m) {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(m));
+  }
+
+  ask() {
+    if (!this.asked && this.ws.readyState === WebSocket.OPEN) {
+      this.asked = true;
+      this.send({ type: 'frame' });
+    }
+  }
+
+  say(text) { $('message').textContent = text; }
+
+  clickSent(t) { this.pendingClick = { t, hits: this.clickHits + 1 }; }
+
+  receive(data) {
+    if (data instanceof ArrayBuffer) {
+      this.asked = false;
+      const frame = decodeFrame(data);
+      if (this.sceneDesc && frame.header.sceneVersion !== this.sceneDesc.version) return;
+      if (this.frame && frame.header.time < this.frame.header.time - 1e-9) this.plots.rewind(frame.header.time);
+      this.frame = frame;
+      this.newFrame = true;
+      this.clickHits = frame.header.clickHits;
+      if (this.pendingClick && frame.header.clickHits >= this.pendingClick.hits) {
+        this.stats.latencyMs.push(performance.now() - this.pendingClick.t);
+        this.pendingClick = null;
+      }
+      return;
+    }
+    const m = JSON.parse(data);
+    switch (m.type) {
+      case 'scene':
+        this.sceneDesc = m;
+        this.drawing.setScene(m);
+        this.drawing.setGhost($('ghost').checked);
+        fillSelects(m);
+        this.frame = null;
+        break;
+      case 'status':
+        this.paused = m.paused;
+        this.recording = m.recording;
+        this.history = m.history;
+        this.focus = m.focus;
+        this.plots.setChain(m.chain, m.chain_version);
+        $('play').textContent = m.paused ? 'Play' : 'Pause';
+        $('record').textContent = m.recording ? 'Stop recording' : 'Record';
+        if (m.characters[m.focus]) $('policy').value = m.characters[m.focus].policy;
+        $('character').value = String(m.focus);
+        break;
+      case 'plot':
+        this.plots.add(m);
+        break;
+      case 'event':
+        this.events.push(m);
+        this.plots.event(m.kind === 'state'
+          ? `${m.t.toFixed(3)} s  #${m.character} ${m.from} → ${m.to}`
+          : `${m.t.toFixed(3)} s  #${m.character} ${m.kind} ${m.bone || ''} ${m.impulse ? m.impulse.toFixed(2) + ' N·s' : ''} ${m.source || m.message || ''}`);
+        break;
+      case 'recorded': {
+        const box = $('downloads');
+        box.innerHTML = '';
+        for (const f of m.files) {
+          const a = document.createElement('a');
+          a.href = `download/${f}`;
+          a.textContent = f;
+          a.download = f;
+          box.appendChild(a);
+        }
+        break;
+      }
+      case 'error':
+        this.errors.push(m.message);
+        this.say(m.message);
+        break;
+      case 'info':
+        this.say(m.message);
+        break;
+      case 'stats':
+        this.serverStats = m;
+        break;
+      default:
+        break;
+    }
+  }
+
+  tick() {
+    const t0 = performance.now();
+    if (this.frame && this.newFrame) {
+      this.drawing.applyFrame(this.frame, $('ghost').checked);
+      this.newFrame = false;
+      const h = this.frame.header;
+      $('clock').textContent = `${h.time.toFixed(3)} s${h.flags & FLAG_PAUSED ? ' ⏸' : ''}${h.flags & FLAG_RECORDING ? ' ●' : ''}`;
+      const [a, b] = this.history;
+      $('scrub-v').textContent = `${a.toFixed(1)}–${b.toFixed(1)} s`;
+    }
+    if ($('follow').checked) this.drawing.follow(this.focus);
+    this.drawing.render();
+    this.plots.draw();
+    this.stats.frameMs.push(performance.now() - t0);
+    if (this.stats.frameMs.length > 600) this.stats.frameMs.shift();
+    this.stats.frames++;
+    this.ask();
+    requestAnimationFrame(() => this.tick());
+  }
+}
+
+const view = new View();
+window.flinchView = {
+  view,
+  get ready() { return !!(view.sceneDesc && view.frame); },
+  get scene() { return view.sceneDesc; },
+  get time() { return view.frame ? view.frame.header.time : 0; },
+  get events() { return view.events; },
+  get errors() { return view.errors; },
+  get plot() { return { chain: view.plots.chain, samples: view.plots.samples, peak: view.plots.peak }; },
+  get stats() { return view.stats; },
+  get serverStats() { return view.serverStats; },
+  screenPoint: (character, bone) => view.drawing.screenPoint(character, bone),
+  send: (m) => view.send(m),
+};

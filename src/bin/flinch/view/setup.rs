@@ -1,0 +1,188 @@
+//! What `flinch view` was started with: the clips (retargeted with `--onto`), their character configuration and
+//! the level. A client picks clips by index; no path ever comes from the page.
+
+use std::path::Path;
+
+use flinch::control::{Character, CharacterConfig};
+use flinch::io::Imported;
+use flinch::io::gltf_export::{GltfSource, load_source_file};
+use flinch::level::{Level, LevelFile, LoadOptions, load_level, load_level_file};
+use flinch::retarget::{RetargetOptions, load_onto, performer_config, retarget, travel_direction};
+use flinch::skeleton::{Clip, Skeleton};
+use nalgebra::Vector3;
+
+use super::ViewArgs;
+use super::level_mesh::LevelMesh;
+use crate::CliError;
+
+/// One clip the page can load.
+pub struct ClipSource {
+    /// Display name (the file, or the embedded walk).
+    pub name: String,
+    /// The skeleton the character simulates (the rig's with `--onto`).
+    pub skeleton: Skeleton,
+    /// The clip on that skeleton.
+    pub clip: Clip,
+    /// The import report of the file the skeleton came from (BVH recordings keep its unit and axes).
+    pub report: flinch::io::ImportReport,
+    /// The glTF document of the skeleton's file: a GLB recording keeps its meshes and skins.
+    pub gltf: Option<GltfSource>,
+    /// The character configuration (the performer's masses and frequencies with `--onto`).
+    pub config: CharacterConfig,
+    /// The horizontal direction the clip travels in (unit).
+    pub travel: Vector3<f64>,
+}
+
+/// The viewer's inputs.
+pub struct Setup {
+    /// The clips, in command-line order.
+    pub clips: Vec<ClipSource>,
+    /// The level's colliders, when one was given.
+    pub level: Option<Level>,
+    /// The level as triangles for the page.
+    pub level_mesh: Option<LevelMesh>,
+}
+
+fn input(e: impl std::fmt::Display) -> CliError {
+    CliError::Input(e.to_string())
+}
+
+fn is_gltf(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"))
+}
+
+impl Setup {
+    /// Loads the clips and the level named on the command line.
+    pub fn load(args: &ViewArgs) -> Result<Setup, CliError> {
+        let mut config = CharacterConfig::default();
+        config.preprocess.rate_hz = args.rate;
+        let files: Vec<Option<&Path>> = if args.clips.is_empty() {
+            vec![None]
+        } else {
+            args.clips.iter().map(|p| Some(p.as_path())).collect()
+        };
+        let mut clips = Vec::new();
+        for file in files {
+            clips.push(match &args.onto {
+                Some(rig) => onto_source(rig, file, &args.import, &config)?,
+                None => plain_source(file, &args.import, &config)?,
+            });
+        }
+        let (level, level_mesh) = match &args.level {
+            None => (None, None),
+            Some(path) => {
+                let file = if path.as_os_str() == "sample" {
+                    load_level(crate::world::LEVEL_GLB, None, &LoadOptions::default())
+                } else {
+                    load_level_file(path, None)
+                }
+                .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+                let (level, mesh) = level_of(&file)?;
+                (Some(level), Some(mesh))
+            }
+        };
+        Ok(Setup {
+            clips,
+            level,
+            level_mesh,
+        })
+    }
+
+    /// A character of clip `index`, its root path moved by `offset` (m, world).
+    pub fn character(&self, index: usize, offset: Vector3<f64>) -> Result<Character, String> {
+        let source = self
+            .clips
+            .get(index)
+            .ok_or_else(|| format!("no clip {index}: {} clips were given", self.clips.len()))?;
+        let mut clip = source.clip.clone();
+        let roots: Vec<usize> = (0..source.skeleton.len())
+            .filter(|&j| source.skeleton.joints[j].parent.is_none())
+            .collect();
+        for frame in &mut clip.frames {
+            for &j in &roots {
+                frame.translations[j] += offset;
+            }
+        }
+        Character::new(source.skeleton.clone(), clip, &source.config)
+            .map_err(|e| format!("{}: {e}", source.name))
+    }
+}
+
+fn level_of(file: &LevelFile) -> Result<(Level, LevelMesh), CliError> {
+    let mut level = Level::new();
+    let mut mesh = LevelMesh::default();
+    for desc in &file.colliders {
+        level.add(desc.clone()).map_err(input)?;
+        mesh.add(desc);
+    }
+    Ok((level, mesh))
+}
+
+fn plain_source(
+    file: Option<&Path>,
+    import: &crate::ImportArgs,
+    config: &CharacterConfig,
+) -> Result<ClipSource, CliError> {
+    let (name, imported) = import.load(file, Some(config.preprocess.rate_hz))?;
+    let gltf = match file {
+        Some(path) if is_gltf(path) => load_source_file(path, &import.options(None)?)
+            .ok()
+            .map(|(_, source)| source),
+        _ => None,
+    };
+    let Imported {
+        skeleton,
+        clip,
+        report,
+    } = imported;
+    Ok(ClipSource {
+        name,
+        travel: travel_direction(&skeleton, &clip),
+        skeleton,
+        clip,
+        report,
+        gltf,
+        config: config.clone(),
+    })
+}
+
+fn onto_source(
+    rig: &Path,
+    file: Option<&Path>,
+    import: &crate::ImportArgs,
+    config: &CharacterConfig,
+) -> Result<ClipSource, CliError> {
+    let onto = load_onto(rig, file, None, &import.options(None)?).map_err(input)?;
+    let name = format!(
+        "{} onto {}",
+        file.map_or(flinch::io::EMBEDDED_WALK_NAME.to_string(), |p| p
+            .display()
+            .to_string()),
+        rig.display()
+    );
+    let retargeted = retarget(
+        &onto.source.skeleton,
+        &onto.source.clip,
+        &onto.target.skeleton,
+        &onto.map,
+        &RetargetOptions::default(),
+    )
+    .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+    let config = performer_config(
+        &onto.source.skeleton,
+        &onto.target.skeleton,
+        &onto.tree,
+        config,
+    );
+    Ok(ClipSource {
+        name,
+        travel: travel_direction(&onto.target.skeleton, &retargeted.clip),
+        skeleton: onto.target.skeleton,
+        clip: retargeted.clip,
+        report: onto.target.report,
+        gltf: onto.gltf,
+        config,
+    })
+}
