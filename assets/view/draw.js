@@ -168,6 +168,25 @@ export class Drawing {
     return { x: r.left + (p.x + 1) / 2 * r.width, y: r.top + (1 - p.y) / 2 * r.height };
   }
 
+  // Puts the camera 3 m from a body on the side it sticks out to (the right forearm from the right), level with
+  // it, looking at it.
+  viewBone(ci, name) {
+    const ch = this.characters[ci];
+    if (!ch) return false;
+    const b = ch.bodies.findIndex((x) => x.name === name);
+    if (b < 0) return false;
+    const mesh = ch.sim[b].children[0] || ch.sim[b];
+    const p = mesh.getWorldPosition(new THREE.Vector3());
+    const root = ch.sim[0].position;
+    const side = new THREE.Vector3(p.x - root.x, 0, p.z - root.z);
+    if (side.lengthSq() < 1e-6) side.set(1, 0, 0);
+    side.normalize();
+    this.camera.position.set(p.x + side.x * 3, p.y + 0.4, p.z + side.z * 3);
+    this.controls.target.copy(p);
+    this.controls.update();
+    return true;
+  }
+
   render() {
     this.controls.update();
     this.renderer.render(this.scene, this.camera);

@@ -134,6 +134,11 @@ class View {
     if ($('follow').checked) this.drawing.follow(this.focus);
     this.drawing.render();
     this.plots.draw();
+    if (this.syncTiming) {
+      // Wait for the GPU (a 1-pixel read-back), so the time is the frame's whole render, not its submission.
+      const gl = this.drawing.renderer.getContext();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    }
     this.stats.frameMs.push(performance.now() - t0);
     if (this.stats.frameMs.length > 600) this.stats.frameMs.shift();
     this.stats.frames++;
@@ -154,5 +159,8 @@ window.flinchView = {
   get stats() { return view.stats; },
   get serverStats() { return view.serverStats; },
   screenPoint: (character, bone) => view.drawing.screenPoint(character, bone),
+  viewBone: (character, bone) => view.drawing.viewBone(character, bone),
+  set follow(on) { document.getElementById('follow').checked = on; },
+  set syncTiming(on) { view.syncTiming = on; },
   send: (m) => view.send(m),
 };

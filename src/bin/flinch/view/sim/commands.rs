@@ -70,7 +70,7 @@ impl Sim {
                         assist: None,
                     }],
                 );
-                if let Err(e) = self.rebuild() {
+                if let Err(e) = self.recast() {
                     self.placed = previous;
                     self.rebuild()?;
                     return Err(e);
@@ -204,7 +204,7 @@ impl Sim {
             policy: RootPolicy::Kinematic,
             assist: None,
         });
-        if let Err(e) = self.rebuild() {
+        if let Err(e) = self.recast() {
             self.placed.pop();
             self.rebuild()?;
             return Err(e);

@@ -126,6 +126,8 @@ pub struct Sim {
     paused: bool,
     scale: f64,
     click_hits: u32,
+    /// Click hits a step has carried (a frame shows a click's impulse from the step after it on).
+    applied_hits: u32,
     version: u32,
     history: Vec<SceneState>,
     drag: Option<Drag>,
@@ -156,6 +158,7 @@ impl Sim {
             paused,
             scale: 1.0,
             click_hits: 0,
+            applied_hits: 0,
             version: 0,
             history: Vec::new(),
             drag: None,
@@ -168,6 +171,13 @@ impl Sim {
         };
         sim.rebuild()?;
         Ok(sim)
+    }
+
+    /// Builds the scene from `placed` at time 0 with other characters than before: the timings, which compare
+    /// one scene with and without a page, start again.
+    fn recast(&mut self) -> Result<(), String> {
+        self.timing = Timing::default();
+        self.rebuild()
     }
 
     /// Builds the scene from `placed` at time 0.
@@ -297,6 +307,7 @@ impl Sim {
             self.publish_status();
             return;
         }
+        self.applied_hits = self.click_hits;
         self.collect_events();
         self.telemetry.sample(&self.scene, &self.keys, self.h);
         if let Some(r) = &mut self.recording {
@@ -378,7 +389,7 @@ impl Sim {
             &self.scene,
             &self.keys,
             self.version,
-            self.click_hits,
+            self.applied_hits,
             self.paused,
             self.recording.is_some(),
         );

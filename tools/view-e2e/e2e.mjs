@@ -1,0 +1,86 @@
+// End-to-end test of `flinch view` in a real browser (run by tests/view_e2e.rs): the system chromium in headless
+// mode, driven by puppeteer-core over the DevTools protocol (no browser is downloaded). Loads the page, clicks
+// the right forearm, waits for the hit event and the deviation in the plot data, saves a screenshot, then
+// measures the click-to-frame latency and the render time with 10 characters. Prints one JSON object.
+//
+// usage: node e2e.mjs URL SCREENSHOT.png
+import puppeteer from 'puppeteer-core';
+
+const [url, screenshot] = process.argv.slice(2);
+const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const result = { ok: false, steps: [] };
+
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ['--no-sandbox', '--disable-dev-shm-usage', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+    '--ignore-gpu-blocklist', '--window-size=1280,720'],
+});
+try {
+  const page = await browser.newPage();
+  const consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.setViewport({ width: 1280, height: 720 });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.flinchView && window.flinchView.ready, { timeout: 30000 });
+  result.steps.push('loaded');
+  // Let the page run 2 s: the server's timing of the steps with a page connected (against before it connected).
+  await sleep(2000);
+  await page.evaluate(() => window.flinchView.send({ type: 'stats' }));
+  await page.waitForFunction(() => window.flinchView.serverStats, { timeout: 10000 });
+  result.serverStats = await page.evaluate(() => window.flinchView.serverStats);
+
+  // The hit: pause, look at the right forearm from the right, click it, play.
+  await page.evaluate(() => { window.flinchView.follow = false; window.flinchView.send({ type: 'pause' }); });
+  await sleep(300);
+  await page.evaluate(() => window.flinchView.viewBone(0, 'RightForeArm'));
+  await sleep(200);
+  const point = await page.evaluate(() => window.flinchView.screenPoint(0, 'RightForeArm'));
+  result.clickPoint = point;
+  await page.mouse.click(point.x, point.y);
+  await page.waitForFunction(() => window.flinchView.events.some((e) => e.kind === 'hit' && e.source === 'click')
+    || window.flinchView.errors.length > 0, { timeout: 10000 });
+  result.hitEvent = await page.evaluate(() => window.flinchView.events.find((e) => e.source === 'click') || null);
+  result.errors = await page.evaluate(() => window.flinchView.errors.slice());
+  await page.evaluate(() => window.flinchView.send({ type: 'play' }));
+  await page.waitForFunction(() => window.flinchView.plot.peak >= 10, { timeout: 15000 }).catch(() => {});
+  await sleep(150);
+  result.peakDeviationDeg = await page.evaluate(() => window.flinchView.plot.peak);
+  result.chain = await page.evaluate(() => window.flinchView.plot.chain);
+  await page.screenshot({ path: screenshot });
+  result.steps.push('screenshot');
+
+  // Latency: clicks on the hips while the walk plays (the camera following), click to the first frame whose
+  // step carried the impulse.
+  await page.evaluate(() => { window.flinchView.follow = true; });
+  for (let i = 0; i < 6; i++) {
+    await sleep(400);
+    const p = await page.evaluate(() => window.flinchView.screenPoint(0, 'Hips'));
+    const before = await page.evaluate(() => window.flinchView.stats.latencyMs.length);
+    await page.mouse.click(p.x, p.y);
+    await page.waitForFunction((n) => window.flinchView.stats.latencyMs.length > n, { timeout: 5000 }, before)
+      .catch(() => {});
+  }
+  result.latencyMs = await page.evaluate(() => window.flinchView.stats.latencyMs.slice());
+
+  // Render time with 10 characters.
+  for (let i = 0; i < 9; i++) await page.evaluate(() => window.flinchView.send({ type: 'add_character', clip: 0 }));
+  await page.waitForFunction(() => window.flinchView.scene && window.flinchView.scene.characters.length === 10
+    && window.flinchView.ready, { timeout: 30000 });
+  await page.evaluate(() => { window.flinchView.syncTiming = true; window.flinchView.stats.frameMs.length = 0; });
+  await sleep(3000);
+  const frames = await page.evaluate(() => window.flinchView.stats.frameMs.slice());
+  frames.sort((a, b) => a - b);
+  result.frameMsMedian = frames.length ? frames[Math.floor(frames.length / 2)] : null;
+  result.frameMsMean = frames.length ? frames.reduce((a, b) => a + b, 0) / frames.length : null;
+  result.framesMeasured = frames.length;
+  result.consoleErrors = consoleErrors;
+  result.ok = true;
+} catch (e) {
+  result.error = String(e && e.stack || e);
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(result));
