@@ -68,6 +68,7 @@ export function bindControls(view) {
     if (tool() === 'hit') {
       view.clickSent(performance.now());
       send({ type: 'hit', origin, direction, strength: Number($('strength').value) });
+      view.ask();
     } else if (tool() === 'throw') {
       send({ type: 'throw', origin, direction, speed: Number($('speed').value) });
     }
@@ -85,7 +86,7 @@ export function fillSelects(desc) {
       o.textContent = text;
       sel.appendChild(o);
     });
-    if (Number(keep) < items.length) sel.value = keep;
+    if (keep !== '' && Number(keep) < items.length) sel.value = keep;
   };
   fill($('character'), desc.characters.map((c, i) => `${i}: ${c.policy}`));
   fill($('clip'), desc.clips);

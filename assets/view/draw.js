@@ -45,7 +45,7 @@ export class Drawing {
     const a = new THREE.Vector3(c[0], c[1], c[2]);
     const b = new THREE.Vector3(c[3], c[4], c[5]);
     const len = a.distanceTo(b);
-    const mesh = new THREE.Mesh(new THREE.CapsuleGeometry(c[6], len, 4, 12), material);
+    const mesh = new THREE.Mesh(new THREE.CapsuleGeometry(c[6], len, 3, 10), material);
     mesh.position.copy(a).add(b).multiplyScalar(0.5);
     if (len > 1e-9) {
       mesh.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), b.clone().sub(a).normalize());

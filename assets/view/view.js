@@ -21,7 +21,7 @@ class View {
     this.asked = false;
     this.events = [];
     this.errors = [];
-    this.stats = { frameMs: [], latencyMs: [], frames: 0 };
+    this.stats = { frameMs: [], latencyMs: [], arrivalMs: [], frames: 0 };
     this.pendingClick = null;
     this.clickHits = 0;
     const url = new URL('ws', window.location.href);
@@ -59,9 +59,8 @@ class View {
       this.frame = frame;
       this.newFrame = true;
       this.clickHits = frame.header.clickHits;
-      if (this.pendingClick && frame.header.clickHits >= this.pendingClick.hits) {
-        this.stats.latencyMs.push(performance.now() - this.pendingClick.t);
-        this.pendingClick = null;
+      if (this.pendingClick && !this.pendingClick.received && frame.header.clickHits >= this.pendingClick.hits) {
+        this.pendingClick.received = performance.now();
       }
       return;
     }
@@ -134,10 +133,18 @@ class View {
     if ($('follow').checked) this.drawing.follow(this.focus);
     this.drawing.render();
     this.plots.draw();
-    if (this.syncTiming) {
+    const click = this.pendingClick;
+    if (this.syncTiming || (click && click.received)) {
       // Wait for the GPU (a 1-pixel read-back), so the time is the frame's whole render, not its submission.
       const gl = this.drawing.renderer.getContext();
       gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    }
+    if (click && click.received) {
+      // Click to the end of drawing the first frame whose step carried the impulse; and to its arrival.
+      const now = performance.now();
+      this.stats.latencyMs.push(now - click.t);
+      this.stats.arrivalMs.push(click.received - click.t);
+      this.pendingClick = null;
     }
     this.stats.frameMs.push(performance.now() - t0);
     if (this.stats.frameMs.length > 600) this.stats.frameMs.shift();

@@ -32,8 +32,12 @@ try {
   await page.waitForFunction(() => window.flinchView.serverStats, { timeout: 10000 });
   result.serverStats = await page.evaluate(() => window.flinchView.serverStats);
 
-  // The hit: pause, look at the right forearm from the right, click it, play.
-  await page.evaluate(() => { window.flinchView.follow = false; window.flinchView.send({ type: 'pause' }); });
+  // The hit: from the clip's start, at 0.9 s pause, look at the right forearm from the right, click it, play.
+  const version = await page.evaluate(() => window.flinchView.scene.version);
+  await page.evaluate(() => { window.flinchView.follow = false; window.flinchView.send({ type: 'restart' }); });
+  await page.waitForFunction((v) => window.flinchView.ready && window.flinchView.scene.version > v
+    && window.flinchView.time > 0.9, { timeout: 20000 }, version);
+  await page.evaluate(() => window.flinchView.send({ type: 'pause' }));
   await sleep(300);
   await page.evaluate(() => window.flinchView.viewBone(0, 'RightForeArm'));
   await sleep(200);
@@ -46,7 +50,7 @@ try {
   result.errors = await page.evaluate(() => window.flinchView.errors.slice());
   await page.evaluate(() => window.flinchView.send({ type: 'play' }));
   await page.waitForFunction(() => window.flinchView.plot.peak >= 10, { timeout: 15000 }).catch(() => {});
-  await sleep(150);
+  await sleep(100);
   result.peakDeviationDeg = await page.evaluate(() => window.flinchView.plot.peak);
   result.chain = await page.evaluate(() => window.flinchView.plot.chain);
   await page.screenshot({ path: screenshot });
@@ -54,7 +58,7 @@ try {
 
   // Latency: clicks on the hips while the walk plays (the camera following), click to the first frame whose
   // step carried the impulse.
-  await page.evaluate(() => { window.flinchView.follow = true; });
+  await page.evaluate(() => { window.flinchView.follow = true; window.flinchView.send({ type: 'restart' }); });
   for (let i = 0; i < 6; i++) {
     await sleep(400);
     const p = await page.evaluate(() => window.flinchView.screenPoint(0, 'Hips'));
@@ -64,6 +68,7 @@ try {
       .catch(() => {});
   }
   result.latencyMs = await page.evaluate(() => window.flinchView.stats.latencyMs.slice());
+  result.arrivalMs = await page.evaluate(() => window.flinchView.stats.arrivalMs.slice());
 
   // Render time with 10 characters.
   for (let i = 0; i < 9; i++) await page.evaluate(() => window.flinchView.send({ type: 'add_character', clip: 0 }));

@@ -22,10 +22,13 @@ fn vec3(v: [f64; 3]) -> Vector3<f64> {
 impl Sim {
     /// Applies one message of session `session`.
     pub(super) fn handle(&mut self, session: u64, message: ClientMessage) {
+        // A click's impulse shows from the next step's frame: a frame before it would only delay that one (the
+        // page asks for one frame at a time).
+        let redraw = !matches!(message, ClientMessage::Hit { .. });
         if let Err(e) = self.apply(session, message) {
             self.notice(Some(session), describe::error(&e));
         }
-        self.dirty = true;
+        self.dirty |= redraw;
     }
 
     fn character_index(&self, i: usize) -> Result<flinch::scene::CharacterKey, String> {
