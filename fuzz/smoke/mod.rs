@@ -221,7 +221,8 @@ smoke_tests!(
     character_config,
     ffi_clip_memory,
     ffi_character_config,
-    level
+    level,
+    view_message
 );
 
 #[test]

@@ -82,7 +82,33 @@ pub const TARGETS: &[Target] = &[
         run: level,
         kind: InputKind::Gltf,
     },
+    Target {
+        name: "view_message",
+        run: view_message,
+        kind: InputKind::Config,
+    },
 ];
+
+/// A `flinch view` client message (JSON) and a pose frame: the parser, the validation and the frame decoder
+/// must refuse what they do not accept without panicking; an accepted message survives a JSON round trip, a
+/// decoded frame re-encodes to the same bytes; the request guards read any path and header.
+pub fn view_message(data: &[u8]) {
+    use flinch_core::view_protocol::frame::Frame;
+    use flinch_core::view_protocol::guard::{host_allowed, origin_allowed, split_path};
+    use flinch_core::view_protocol::parse_client_message;
+    if let Ok(m) = parse_client_message(data) {
+        let text = serde_json::to_string(&m).expect("a parsed message serialises");
+        assert_eq!(parse_client_message(text.as_bytes()), Ok(m));
+    }
+    if let Ok(frame) = Frame::decode(data) {
+        assert_eq!(frame.encode(), data);
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = split_path(text);
+        let _ = host_allowed(Some(text), 8940, Some("example"));
+        let _ = origin_allowed(Some(text), 8940, None);
+    }
+}
 
 /// What a successful import feeds: forward kinematics of the first and last frames, the physical model with
 /// the default configuration, and for small clips a BVH write of a few frames read back.
