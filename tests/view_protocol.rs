@@ -213,7 +213,7 @@ fn requests_need_the_token_an_allowed_host_and_origin() {
         "cross-site"
     );
     assert_eq!(
-        server.get(&format!("/s/wrong/ws"), &host, &ws_headers).0,
+        server.get("/s/wrong/ws", &host, &ws_headers).0,
         403,
         "wrong token"
     );
