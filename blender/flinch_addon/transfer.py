@@ -4,10 +4,15 @@ Why through BVH: ``flinch.bake`` (the function behind ``flinch bake``) takes a c
 exporter writes any armature's action, whatever it was imported from. The baked BVH is imported as a temporary
 armature and its pose copied onto the original armature bone by bone in world space (so the rest poses need not
 match: a glTF armature works like a BVH one), then the temporary armature is removed.
+
+The retarget (:func:`retarget`) goes the other way round: the armature at rest out as GLB (the character), the
+clip file baked onto it by flinch into a GLB of the same nodes, read back with Blender's glTF importer and copied
+onto the armature the same way.
 """
 
 import math
 import os
+import shutil
 import tempfile
 
 import bpy
@@ -218,6 +223,7 @@ def retarget(context, obj, settings, source, react=True):
             o.select_set(False)
         context.view_layer.objects.active = obj
         obj.select_set(True)
+        shutil.rmtree(work, ignore_errors=True)
     return action, result
 
 

@@ -244,9 +244,7 @@ def export_usd(
         ok = stage.GetRootLayer().Export(tmp)
         if not ok or os.path.getsize(tmp) == 0:
             raise FlinchIOError(f"{out}: USD could not write the stage")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's file is 0600; the output gets a plain file's mode
         os.replace(tmp, out)
     except Exception as e:
         try:
@@ -259,6 +257,18 @@ def export_usd(
             raise FlinchIOError(f"{out}: cannot write: {e}") from e
         raise FlinchIOError(f"{out}: USD could not write the stage: {e}") from e
     return out
+
+
+def _umask() -> int:
+    """The process's umask, read without setting it (``os.umask`` would change it for every thread meanwhile)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
 
 
 def _version() -> str:

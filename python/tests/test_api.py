@@ -141,6 +141,31 @@ def test_bake_is_the_cli_bake(walk, tmp_path, flinch_bin):
         assert py.read_bytes() == cli.read_bytes(), ext
 
 
+def test_bake_onto_is_the_cli_bake_onto(walk, tmp_path, flinch_bin, data):
+    """flinch.bake(onto=) runs the CLI's retarget: the same bytes as `flinch bake --onto`, and its in-memory clip
+    is on the character's skeleton."""
+    robot = data / "gltf" / "RobotExpressive_threejs_reexport.glb"
+    hits = [{"type": "impulse", "time": 1.0, "bone": "RightForeArm", "impulse": [8.0, 0.0, 0.0]}]
+    script = tmp_path / "hits.json"
+    script.write_text(json.dumps({"hits": hits}))
+    cli = tmp_path / "cli.glb"
+    subprocess.run(
+        [flinch_bin, "bake", str(walk), "--onto", str(robot), "-o", str(cli), "--hits", str(script)],
+        check=True,
+        capture_output=True,
+    )
+    py = tmp_path / "py.glb"
+    r = flinch.bake(walk, py, hits, onto=robot)
+    assert py.read_bytes() == cli.read_bytes()
+    assert r.clip.joint_names == flinch.load(robot).joint_names
+    assert r.clip.frame_count == r.frames
+    with pytest.raises(flinch.InvalidArgumentError, match="map"):
+        flinch.bake(walk, tmp_path / "x.glb", map=script)
+    with pytest.raises(flinch.FlinchError, match="missing_rig.glb"):
+        flinch.bake(walk, tmp_path / "y.glb", onto=tmp_path / "missing_rig.glb")
+    assert not (tmp_path / "y.glb").exists()
+
+
 def test_errors_are_python_exceptions(walk, tmp_path, data):
     with pytest.raises(flinch.FlinchIOError) as e:
         flinch.load(tmp_path / "missing.bvh")
