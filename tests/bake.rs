@@ -247,3 +247,123 @@ fn bad_scripts_are_errors() {
     let c = character_clip(&imported).unwrap();
     assert!(bake(c, &nan, BakeMode::Layered, |_| {}).is_err());
 }
+
+/// The read-back figures measure the file: the embedded walk written as is reads 0 mm from its own floor and
+/// its own limb directions; the same walk written 20 mm higher reads 20 mm, and with the right forearm turned
+/// 30° its limbs read off the source; a bake's summary carries the figures of the file it wrote.
+#[test]
+fn read_back_figures_measure_the_written_file() {
+    use flinch::bake::{OutputOptions, ReadbackLimits, ReadbackPlan, bake_file_with, read_back};
+    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    let (sk, clip) = (&imported.skeleton, &imported.clip);
+    let plan = ReadbackPlan::new(sk, clip);
+    assert_eq!(plan.feet.len(), 2);
+    assert_eq!(plan.limbs.len(), 8);
+    let stances: usize = plan
+        .feet
+        .iter()
+        .map(|f| f.stance.windows(2).filter(|w| !w[0] && w[1]).count() + f.stance[0] as usize)
+        .sum();
+    assert!(
+        (4..=8).contains(&stances),
+        "{stances} stances on a 2.8 s walk"
+    );
+    let dir = out_dir("readback");
+    let source = WriteSource {
+        report: &imported.report,
+        gltf: None,
+    };
+    let opts = ImportOptions {
+        unit: Some(imported.report.unit),
+        up_axis: Some(imported.report.up_axis),
+        ..ImportOptions::default()
+    };
+    let measure = |clip: &Clip, name: &str| {
+        let path = dir.join(name);
+        write_baked(&path, sk, clip, source).unwrap();
+        read_back(&path, None, &opts, sk, &plan).unwrap()
+    };
+    let same = measure(clip, "same.bvh");
+    println!("figure readback_same {same:?}");
+    assert_eq!(same.frames, clip.frames.len());
+    assert!(same.limb_dir_deg < 1e-3, "{same:?}");
+    // Raw mocap rolls heel to toe: its ankles move 4-7 cm in a stance, and its planted heights spread by 4 cm.
+    assert!(
+        same.skate_mm > 10.0 && same.foot_height_p95_mm > 10.0,
+        "{same:?}"
+    );
+    let mut raised = clip.clone();
+    for f in &mut raised.frames {
+        f.translations[0].y += 0.02;
+    }
+    let up = measure(&raised, "raised.bvh");
+    println!(
+        "figure readback_raised_foot_height_mm {:.3} mm",
+        up.foot_height_p95_mm
+    );
+    // The 95th percentile of |height| over the stances: the raise on top of the walk's own spread; the skate and
+    // the limbs do not change.
+    let raise = up.foot_height_median_mm - same.foot_height_median_mm;
+    println!("figure readback_raise_mm {raise:.4} mm");
+    assert!((raise - 20.0).abs() < 0.01, "{up:?} vs {same:?}");
+    assert!(
+        same.foot_height_median_mm.abs() < 1e-6,
+        "the walk's own floor"
+    );
+    assert!((up.skate_mm - same.skate_mm).abs() < 1e-3 && up.limb_dir_deg < 1e-3);
+    let over = up.failures(&ReadbackLimits::default());
+    assert!(
+        over.iter().any(|m| m.contains("from the floor")),
+        "{over:?}"
+    );
+    let mut turned = clip.clone();
+    let forearm = sk.find("RightForeArm").unwrap();
+    let turn = nalgebra::UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 30f64.to_radians());
+    for f in &mut turned.frames {
+        f.rotations[forearm] *= turn;
+    }
+    let off = measure(&turned, "turned.bvh");
+    // One limb of eight 30° off: 3.75° on average.
+    println!(
+        "figure readback_turned_limb_dir_deg {:.3} deg",
+        off.limb_dir_deg
+    );
+    assert!((off.limb_dir_deg - 3.75).abs() < 0.5, "{off:?}");
+
+    // A bake reports the figures of its file, and --keep-unreacted needs a format with room for two clips.
+    let out = dir.join("baked.glb");
+    let options = OutputOptions {
+        name: Some("hit".into()),
+        keep_unreacted: true,
+    };
+    let s = bake_file_with(
+        None,
+        &out,
+        &HitScript::default(),
+        &CharacterConfig::default(),
+        &ImportOptions::default(),
+        BakeMode::Layered,
+        &options,
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(s.animation, "hit");
+    assert_eq!(s.readback.frames, s.baked.clip.frames.len());
+    assert!(s.readback.limb_dir_deg < 0.01, "{:?}", s.readback);
+    let names = flinch::io::gltf_import::animation_names(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(names, ["hit", "hit_unreacted"]);
+    let bvh = dir.join("baked.bvh");
+    let e = bake_file_with(
+        None,
+        &bvh,
+        &HitScript::default(),
+        &CharacterConfig::default(),
+        &ImportOptions::default(),
+        BakeMode::Layered,
+        &options,
+        |_| {},
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("holds one clip"), "{e}");
+    assert!(!bvh.exists());
+}

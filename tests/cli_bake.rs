@@ -185,12 +185,35 @@ fn a_gltf_bake_keeps_the_source_meshes_and_validates() {
     for key in ["meshes", "skins", "materials"] {
         assert_eq!(count(&input, key), count(&out, key), "{key}");
     }
-    assert_eq!(count(&out, "animations"), 1);
+    // Every animation of the input is kept and the reacted one added, named after the clip baked (the first).
+    assert_eq!(count(&out, "animations"), count(&input, "animations") + 1);
+    let first = gltf::Gltf::open(&input)
+        .unwrap()
+        .animations()
+        .next()
+        .unwrap()
+        .name()
+        .unwrap()
+        .to_string();
+    let names: Vec<String> = gltf::Gltf::open(&out)
+        .unwrap()
+        .animations()
+        .map(|a| a.name().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(names.last(), Some(&format!("{first}_reacted")), "{names:?}");
+    assert!(
+        stdout.contains(&format!("read back '{first}_reacted'")),
+        "{stdout}"
+    );
     if let Some(report) = common::gltf_validate(&out) {
         assert_eq!(report["numErrors"].as_u64(), Some(0), "{report}");
     }
     let before = flinch::io::load_file(&input, &Default::default()).unwrap();
-    let after = flinch::io::load_file(&out, &Default::default()).unwrap();
+    let reacted = flinch::io::ImportOptions {
+        animation: Some(format!("{first}_reacted")),
+        ..Default::default()
+    };
+    let after = flinch::io::load_file(&out, &reacted).unwrap();
     let (d0, d1) = (before.clip.duration(), after.clip.duration());
     assert!((d0 - d1).abs() < 1.0 / 60.0, "duration {d0} -> {d1}");
 }

@@ -194,7 +194,19 @@ fn assert_kept(source_bytes: &[u8], written: &[u8], label: &str) -> usize {
             .collect()
     };
     assert_eq!(names(&sj), names(&wj), "{label}: node names");
-    assert_eq!(wj["animations"].as_array().unwrap().len(), 1, "{label}");
+    // The source's animations are kept as they were (no orphaned accessors), the written one added after them.
+    let source_animations = sj["animations"].as_array().map_or(&[][..], Vec::as_slice);
+    let written_animations = wj["animations"].as_array().unwrap();
+    assert_eq!(
+        written_animations.len(),
+        source_animations.len() + 1,
+        "{label}"
+    );
+    assert_eq!(
+        &written_animations[..source_animations.len()],
+        source_animations,
+        "{label}"
+    );
     let mut compared = 0;
     for a in kept_accessors(&sj) {
         let (sa, wa) = (&sj["accessors"][a as usize], &wj["accessors"][a as usize]);
@@ -285,8 +297,9 @@ fn check_source_file(path: &Path, opts: &ImportOptions, tag: &str) -> Vec<String
             ext == "glb",
             "{name}: container"
         );
+        // The written animation, after the source's own (kept).
         let reopts = ImportOptions {
-            animation: None,
+            animation: Some("baked".into()),
             ..opts.clone()
         };
         let (re, map) =

@@ -292,13 +292,20 @@ fn the_robot_baked_with_a_hits_file_keeps_its_document() {
         .expect("the ball hit the robot");
     assert!(hit.peak_deg >= 15.0, "{hit:?}");
 
-    // The robot's own document comes back: its meshes and skins, and one animation on its 43 joints.
+    // The robot's own document comes back: its meshes, skins and 14 animations, and the reacted one on its 43
+    // joints, named after the clip.
     let bytes = std::fs::read(&out).unwrap();
     let (doc, _, _) = gltf_parts(&bytes);
     assert_eq!(doc["meshes"].as_array().map(Vec::len), Some(19));
     assert_eq!(doc["skins"].as_array().map(Vec::len), Some(4));
-    assert_eq!(doc["animations"].as_array().map(Vec::len), Some(1));
-    let back = flinch::io::load_file(&out, &ImportOptions::default()).unwrap();
+    assert_eq!(doc["animations"].as_array().map(Vec::len), Some(15));
+    assert_eq!(doc["animations"][14]["name"], "cmu_02_01_walk_reacted");
+    assert_eq!(s.animation, "cmu_02_01_walk_reacted");
+    let opts = ImportOptions {
+        animation: Some(s.animation.clone()),
+        ..ImportOptions::default()
+    };
+    let back = flinch::io::load_file(&out, &opts).unwrap();
     assert_eq!(back.skeleton.len(), onto.target.skeleton.len());
     assert_eq!(back.clip.frames.len(), r.clip.frames.len());
     if let Some(v) = common::gltf_validate(&out) {
@@ -416,7 +423,8 @@ fn cli_bakes_onto_the_robot_and_prints_the_map() {
         assert!(out.contains(needle), "missing {needle}:\n{out}");
     }
 
-    // samples/hits.json names the clip's bones (RightForeArm, Head): they land on the robot's.
+    // samples/hits.json names the clip's bones (RightForeArm, Head): they land on the robot's. --check holds the
+    // file read back to the limits; --keep-unreacted adds the retargeted clip.
     let hits = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/hits.json");
     let out_file = std::env::temp_dir().join(format!("flinch_cli_onto_{}.glb", std::process::id()));
     let (code, out, err) = common::flinch(&[
@@ -426,6 +434,8 @@ fn cli_bakes_onto_the_robot_and_prints_the_map() {
         walk,
         "--hits",
         hits,
+        "--check",
+        "--keep-unreacted",
         "-o",
         out_file.to_str().unwrap(),
     ]);
@@ -436,9 +446,61 @@ fn cli_bakes_onto_the_robot_and_prints_the_map() {
         out.contains("ball hit LowerArmR") && out.contains("impulse hit"),
         "{out}"
     );
-    if let Some(v) = common::gltf_validate(&out_file) {
+    assert!(out.contains("read back 'cmu_02_01_walk_reacted'"), "{out}");
+    let names = |bytes: &[u8]| -> Vec<String> {
+        let (doc, _, _) = gltf_parts(bytes);
+        doc["animations"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|x| x["name"].as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let input_names = names(&std::fs::read(robot).unwrap());
+    let output_bytes = std::fs::read(&out_file).unwrap();
+    let output_names = names(&output_bytes);
+    let mut expected = input_names.clone();
+    expected.extend([
+        "cmu_02_01_walk_reacted".into(),
+        "cmu_02_01_walk_reacted_unreacted".into(),
+    ]);
+    assert_eq!(output_names, expected);
+    println!(
+        "figure animations_kept {} count (input {})",
+        output_names.len() - 2,
+        input_names.len()
+    );
+    // The output grows by about the two new animations' data: keys for 43 joints x 343 frames, rotations (16 B)
+    // and a few translations (12 B), twice: under 0.6 MB.
+    let grown = output_bytes.len() as f64 - std::fs::metadata(robot).unwrap().len() as f64;
+    println!("figure output_growth_bytes {grown:.0} B");
+    assert!((0.0..600_000.0).contains(&grown), "{grown}");
+    if let (Some(v), Some(input)) = (
+        common::gltf_validate(&out_file),
+        common::gltf_validate(std::path::Path::new(robot)),
+    ) {
         assert_eq!(v["numErrors"].as_u64(), Some(0), "{v}");
+        let unused = |v: &serde_json::Value| v["codes"]["UNUSED_OBJECT"].as_u64().unwrap_or(0);
+        println!(
+            "figure unused_objects_added {} count",
+            unused(&v) as i64 - unused(&input) as i64
+        );
+        assert_eq!(unused(&v), unused(&input), "{v}\n{input}");
     }
+    // The figures of the file as read back, per the issue: planted feet within 10 mm of the floor, no skate.
+    let figure = |name: &str| -> f64 {
+        let line = out.lines().find(|l| l.contains("read back")).unwrap();
+        let at = line
+            .find(name)
+            .unwrap_or_else(|| panic!("{name} in {line}"));
+        let number = line[..at].split_whitespace().last().unwrap();
+        number.parse().unwrap_or_else(|e| panic!("{number}: {e}"))
+    };
+    let (height, skate) = (figure("mm from the floor"), figure("mm over"));
+    println!("figure readback_foot_height_mm {height} mm\nfigure readback_skate_mm {skate} mm");
+    assert!(height <= 10.0 && skate <= 10.0, "{out}");
     let _ = std::fs::remove_file(&out_file);
 
     // The Fox: refused with the roles it lacks, exit status 2, nothing written.

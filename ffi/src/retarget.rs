@@ -74,6 +74,8 @@ pub fn bake_summary(s: &OntoSummary) -> BakeSummary {
     BakeSummary {
         baked: s.baked.clone(),
         duration: s.duration,
+        animation: s.animation.clone(),
+        readback: s.readback.clone(),
     }
 }
 

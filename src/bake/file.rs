@@ -3,7 +3,10 @@
 
 use std::path::Path;
 
-use super::output::{OutputFormat, WriteSource, write_baked};
+use super::output::{
+    OutputFormat, OutputOptions, WriteSource, check_keep_unreacted, write_and_read_back,
+};
+use super::readback::{Readback, ReadbackPlan};
 use super::run::{BakeError, BakeMode, Baked, bake};
 use super::script::HitScript;
 use crate::control::{Character, CharacterConfig};
@@ -31,13 +34,29 @@ pub struct BakeSummary {
     pub baked: Baked,
     /// Seconds of motion simulated.
     pub duration: f64,
+    /// The reacted animation's name in the file.
+    pub animation: String,
+    /// The written file read back and measured.
+    pub readback: Readback,
 }
 
-/// Bakes `input` (the embedded CMU walk when `None`) with `script` into `output` (format by extension).
-///
-/// A glTF/GLB input's document is kept so glTF output carries its meshes and skins; BVH output keeps a BVH
-/// input's layout, unit and up axis. Errors name the file. The output's extension and folder are checked before
-/// any work; the file is written atomically, so a failed bake leaves no partial output.
+/// The name of the clip a file holds: a glTF input's animation, else the file's stem (the embedded walk's name).
+pub(crate) fn clip_name(input: Option<&Path>, gltf: Option<&gltf_export::GltfSource>) -> String {
+    if let Some(name) = gltf.and_then(|g| {
+        let i = g.mapping.animation?;
+        g.animation_names().get(i).cloned()
+    }) {
+        return name;
+    }
+    input
+        .and_then(Path::file_stem)
+        .map_or("cmu_02_01_walk".to_string(), |s| {
+            s.to_string_lossy().into_owned()
+        })
+}
+
+/// Bakes `input` (the embedded CMU walk when `None`) with `script` into `output` (format by extension), the
+/// reacted animation named after the clip: [`bake_file_with`] with the default [`OutputOptions`].
 pub fn bake_file(
     input: Option<&Path>,
     output: &Path,
@@ -45,9 +64,33 @@ pub fn bake_file(
     config: &CharacterConfig,
     import: &ImportOptions,
     mode: BakeMode,
+    progress: impl FnMut(BakeStage),
+) -> Result<BakeSummary, BakeError> {
+    let options = OutputOptions::default();
+    bake_file_with(
+        input, output, script, config, import, mode, &options, progress,
+    )
+}
+
+/// Bakes `input` (the embedded CMU walk when `None`) with `script` into `output` (format by extension).
+///
+/// A glTF/GLB input's document is kept so glTF output carries its meshes, skins and animations, with the reacted
+/// one added (named per `options`); BVH output keeps a BVH input's layout, unit and up axis. The file written is
+/// read back and measured ([`BakeSummary::readback`]). Errors name the file. The output's extension and folder
+/// are checked before any work; the file is written atomically, so a failed bake leaves no partial output.
+#[allow(clippy::too_many_arguments)]
+pub fn bake_file_with(
+    input: Option<&Path>,
+    output: &Path,
+    script: &HitScript,
+    config: &CharacterConfig,
+    import: &ImportOptions,
+    mode: BakeMode,
+    options: &OutputOptions,
     mut progress: impl FnMut(BakeStage),
 ) -> Result<BakeSummary, BakeError> {
     check_output(input, output)?;
+    check_keep_unreacted(output, options).map_err(BakeError::Write)?;
     progress(BakeStage::Preparing);
     let name = input.map_or("the embedded walk".to_string(), |p| p.display().to_string());
     let in_file = |e: BakeError| BakeError::Clip {
@@ -81,6 +124,7 @@ pub fn bake_file(
     let report = imported.report.clone();
     let character = Character::from_imported(imported, config).map_err(|e| in_file(e.into()))?;
     let skeleton = character.skeleton().clone();
+    let unreacted = character.clip().clone();
     let duration = character.reference().duration();
     let baked = bake(character, script, mode, |f| {
         progress(BakeStage::Simulating(f))
@@ -91,8 +135,26 @@ pub fn bake_file(
         report: &report,
         gltf: gltf.as_ref(),
     };
-    write_baked(output, &skeleton, &baked.clip, source).map_err(BakeError::Write)?;
-    Ok(BakeSummary { baked, duration })
+    let plan = ReadbackPlan::new(&skeleton, &unreacted);
+    let clip_name = clip_name(input, gltf.as_ref());
+    let written = write_and_read_back(
+        output,
+        &skeleton,
+        &baked.clip,
+        &unreacted,
+        &clip_name,
+        options,
+        source,
+        import,
+        &plan,
+    )
+    .map_err(BakeError::Write)?;
+    Ok(BakeSummary {
+        baked,
+        duration,
+        animation: written.animation,
+        readback: written.readback,
+    })
 }
 
 /// The output must have a known extension and an existing folder and must not be the input ([`BakeError::Write`]

@@ -3,11 +3,16 @@
 
 mod file;
 mod output;
+mod readback;
 mod run;
 mod script;
 
-pub(crate) use file::check_output;
-pub use file::{BakeStage, BakeSummary, bake_file};
-pub use output::{OutputFormat, WriteSource, write_baked};
+pub use file::{BakeStage, BakeSummary, bake_file, bake_file_with};
+pub(crate) use file::{check_output, clip_name};
+pub use output::{OutputFormat, OutputOptions, WriteSource, write_baked, write_baked_animations};
+pub(crate) use output::{check_keep_unreacted, write_and_read_back};
+pub use readback::{
+    FootRef, LimbRef, Readback, ReadbackLimits, ReadbackPlan, StanceFigure, directions, read_back,
+};
 pub use run::{BakeError, BakeMode, Baked, bake};
 pub use script::{HitScript, PointSpace, ScriptedHit};

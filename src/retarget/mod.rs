@@ -24,7 +24,7 @@ pub use chains::{Key, Tree};
 pub use figures::RetargetFigures;
 pub use ik::Limb;
 pub use map::{BonePair, Correspondence, MapFile};
-pub use onto::{Onto, OntoSummary, bake_onto, load_onto, map_text};
+pub use onto::{Onto, OntoSummary, bake_onto, bake_onto_with, load_onto, map_text};
 pub use response::hit_scale;
 pub use roles::{OPTIONAL_ROLES, REQUIRED_ROLES, RoleMap, find_roles, roles_with_overrides};
 pub use solve::Placement;
@@ -182,16 +182,44 @@ pub fn retarget(
         .map(|&k| align.target_rest[tree.keys[k].target].translation.vector.y)
         .sum::<f64>()
         / feet.len().max(1) as f64;
-    let placement = Placement {
+    // Heights above the floor: the legs (hip joints over the ankles) scale by their rest heights, each rig keeps
+    // its own pelvis height above its hip joints.
+    let mean_y = |rest: &[nalgebra::Isometry3<f64>], roles: [&str; 2], side: fn(&Key) -> usize| {
+        let ys: Vec<f64> = roles
+            .iter()
+            .filter_map(|r| tree.key(r))
+            .map(|k| rest[side(k)].translation.vector.y)
+            .collect();
+        (!ys.is_empty()).then(|| ys.iter().sum::<f64>() / ys.len() as f64)
+    };
+    let heights = |rest: &[nalgebra::Isometry3<f64>], side: fn(&Key) -> usize| {
+        let pelvis = rest[side(&tree.keys[0])].translation.vector.y;
+        let hips = mean_y(rest, ["left_thigh", "right_thigh"], side)?;
+        let ankles = mean_y(rest, ["left_foot", "right_foot"], side)?;
+        Some((pelvis - hips, hips - ankles))
+    };
+    let source_heights = heights(&align.source_rest, |k| k.source);
+    let target_heights = heights(&align.target_rest, |k| k.target);
+    // A rest pose whose legs do not stand (shorter than a tenth of the leg, or a ratio off the leg ratio by more
+    // than 2x) keeps the leg ratio and no pelvis offsets.
+    let ((source_hips, source_legs), (target_hips, target_legs)) =
+        match (source_heights, target_heights) {
+            (Some(s), Some(t))
+                if s.1 > 0.1 * align.source_leg
+                    && (0.5..=2.0).contains(&(t.1 / s.1 / align.leg_ratio)) =>
+            {
+                (s, t)
+            }
+            _ => ((0.0, 1.0), (0.0, align.leg_ratio)),
+        };
+    let mut placement = Placement {
         ratio: align.leg_ratio,
+        height_ratio: target_legs / source_legs,
+        source_hips,
+        target_hips,
         source_ankle: stance::quantile(&ankle_heights, 0.05),
         target_ankle,
     };
-    let mut frames: Vec<_> = source_world
-        .iter()
-        .map(|w| solve::solve_frame(target, &tree, &align, &placement, w))
-        .collect();
-
     let effectors = effectors(
         source,
         target,
@@ -203,8 +231,31 @@ pub fn retarget(
         clip,
         opts,
     );
+    // The stances found, the source's floor is where its planted ankles stand (their median height), not the
+    // lowest heights the ankles reach: on the CMU walk the two differ by 4-7 cm, which the retarget put between
+    // the robot's planted feet and its floor (or bent its knees to plant them).
+    let planted: Vec<f64> = effectors
+        .iter()
+        .filter(|e| e.role.ends_with("_foot"))
+        .filter_map(|e| key(&e.role).map(|k| (e, tree.keys[k].source)))
+        .flat_map(|(e, j)| {
+            source_world
+                .iter()
+                .zip(&e.stance)
+                .filter(|(_, s)| **s)
+                .map(move |(w, _)| w[j].translation.vector.y)
+        })
+        .collect();
+    if !planted.is_empty() {
+        placement.source_ankle = stance::quantile(&planted, 0.5);
+    }
+    let mut frames: Vec<_> = source_world
+        .iter()
+        .map(|w| solve::solve_frame(target, &tree, &align, &placement, w))
+        .collect();
     if opts.cleanup {
         let blend = (opts.blend_s / clip.frame_time).round() as usize;
+        feet_to_floor(target, &effectors, &mut frames);
         let goals: Vec<Vec<Vector3<f64>>> = effectors
             .iter()
             .map(|e| {
@@ -212,7 +263,8 @@ pub fn retarget(
                     .iter()
                     .map(|p| e.limb.end_position(&p.world_transforms(target)))
                     .collect();
-                stance::plant_goals(&track, &e.stance, e.min_y, blend)
+                let on_floor = e.role.ends_with("_foot");
+                stance::plant_goals(&track, &e.stance, e.min_y, on_floor, blend)
             })
             .collect();
         lower_pelvis(target, &effectors, &goals, &mut frames, blend);
@@ -363,6 +415,53 @@ fn source_ankle_rest(tree: &Tree, align: &Alignment) -> f64 {
 /// the stance began needs a longer leg at the ends of the stance than the source had, the source's leg being
 /// nearly straight there already. The drop is the largest any foot needs, widened and smoothed over `blend`
 /// frames so that it does not pop, and at most a fifth of the leg.
+/// Moves the root up or down so that each stance's planted ankles stand at their rest height above the floor,
+/// the legs' angles untouched: the offset of a frame is the mean over the feet in stance of (rest ankle height −
+/// the stance's mean ankle height), linearly interpolated between stances. A mocap floor is not the target's
+/// (the CMU walk's planted ankles differ by 3 cm from stance to stance, 6 cm on a 3 m robot): pinning the feet
+/// by IK alone bent the knees and cost 1-2° of limb direction; the root carries the difference instead.
+fn feet_to_floor(target: &Skeleton, effectors: &[Effector], frames: &mut [crate::skeleton::Pose]) {
+    let n = frames.len();
+    let mut sum = vec![0.0f64; n];
+    let mut count = vec![0usize; n];
+    for e in effectors.iter().filter(|e| e.role.ends_with("_foot")) {
+        let heights: Vec<f64> = frames
+            .iter()
+            .map(|p| e.limb.end_position(&p.world_transforms(target)).y)
+            .collect();
+        for (a, b) in stance::runs(&e.stance, true) {
+            let mean = heights[a..=b].iter().sum::<f64>() / (b + 1 - a) as f64;
+            for f in a..=b {
+                sum[f] += e.min_y - mean;
+                count[f] += 1;
+            }
+        }
+    }
+    let known: Vec<(usize, f64)> = (0..n)
+        .filter(|&f| count[f] > 0)
+        .map(|f| (f, sum[f] / count[f] as f64))
+        .collect();
+    let (Some(&first), Some(&last)) = (known.first(), known.last()) else {
+        return;
+    };
+    let mut next = 0;
+    for (f, pose) in frames.iter_mut().enumerate() {
+        while next + 1 < known.len() && known[next].0 < f {
+            next += 1;
+        }
+        let offset = if f <= first.0 {
+            first.1
+        } else if f >= last.0 {
+            last.1
+        } else {
+            let (b, vb) = known[next];
+            let (a, va) = known[next - 1];
+            va + (vb - va) * (f - a) as f64 / (b - a) as f64
+        };
+        pose.translations[0].y += offset;
+    }
+}
+
 fn lower_pelvis(
     target: &Skeleton,
     effectors: &[Effector],

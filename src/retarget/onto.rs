@@ -8,7 +8,9 @@ use super::chains::Tree;
 use super::map::{Correspondence, MapFile};
 use super::{RetargetOptions, Retargeted, performer_config, retarget};
 use crate::bake::{
-    BakeError, BakeMode, BakeStage, Baked, HitScript, ScriptedHit, WriteSource, bake, write_baked,
+    BakeError, BakeMode, BakeStage, Baked, HitScript, LimbRef, OutputOptions, Readback,
+    ReadbackPlan, ScriptedHit, WriteSource, bake, check_keep_unreacted,
+    clip_name as file_clip_name, directions, write_and_read_back,
 };
 use crate::control::{Character, CharacterConfig};
 use crate::io::gltf_export::{GltfSource, load_source_file};
@@ -25,6 +27,10 @@ pub struct OntoSummary {
     pub baked: Baked,
     /// Seconds of motion simulated.
     pub duration: f64,
+    /// The reacted animation's name in the file.
+    pub animation: String,
+    /// The written file read back and measured (limb directions against the source clip).
+    pub readback: Readback,
 }
 
 /// A loaded retarget job: the clip, the character (with its glTF document when it is one) and the map.
@@ -134,8 +140,54 @@ fn translate_hits(script: &HitScript, onto: &Onto) -> HitScript {
     out
 }
 
+/// The read-back plan of a retarget: the target's feet over the stances the retarget planted, above the floor its
+/// rest pose stands on, and its limbs against the source clip's (the same key bones, joint to the next key down).
+fn onto_plan(onto: &Onto, retargeted: &super::Retargeted) -> ReadbackPlan {
+    let mut plan = ReadbackPlan::new(&onto.target.skeleton, &retargeted.clip);
+    // The floor is where the character's rest pose stands, not where the retargeted clip put its feet.
+    plan.floor_y = 0.0;
+    for foot in &mut plan.feet {
+        let role = format!("{}_foot", foot.side);
+        if let Some(e) = retargeted.effectors.iter().find(|e| e.role == role) {
+            foot.stance = e.stance.clone();
+        }
+    }
+    let source_world: Vec<_> = onto
+        .source
+        .clip
+        .frames
+        .iter()
+        .map(|p| p.world_transforms(&onto.source.skeleton))
+        .collect();
+    let mut limbs = Vec::new();
+    for side in ["left", "right"] {
+        for (bone, next) in [
+            ("upper_arm", "forearm"),
+            ("forearm", "hand"),
+            ("thigh", "shin"),
+            ("shin", "foot"),
+        ] {
+            let (Some(k), Some(n)) = (
+                retargeted.tree.key(&format!("{side}_{bone}")),
+                retargeted.tree.key(&format!("{side}_{next}")),
+            ) else {
+                continue;
+            };
+            limbs.push(LimbRef {
+                role: k.role.clone(),
+                joint: k.target,
+                tip: n.target,
+                reference: directions(&source_world, k.source, n.source),
+            });
+        }
+    }
+    plan.limbs = limbs;
+    plan
+}
+
 /// Retargets `clip` onto `character`, bakes it with `script` and writes `output` (format by extension; a glTF
-/// character written as glTF keeps its document). Errors name the files; nothing is written on failure.
+/// character written as glTF keeps its document and animations, the reacted clip added): [`bake_onto_with`]
+/// with the default [`OutputOptions`].
 #[allow(clippy::too_many_arguments)]
 pub fn bake_onto(
     character: &Path,
@@ -146,11 +198,35 @@ pub fn bake_onto(
     config: &CharacterConfig,
     import: &ImportOptions,
     mode: BakeMode,
+    progress: impl FnMut(BakeStage),
+) -> Result<OntoSummary, BakeError> {
+    let options = OutputOptions::default();
+    bake_onto_with(
+        character, clip, map_file, output, script, config, import, mode, &options, progress,
+    )
+}
+
+/// Retargets `clip` onto `character`, bakes it with `script` and writes `output` (format by extension; a glTF
+/// character written as glTF keeps its document and animations, the reacted clip named per `options` added,
+/// and with `keep_unreacted` the retargeted clip too). The file is read back and measured
+/// ([`OntoSummary::readback`]). Errors name the files; nothing is written on failure.
+#[allow(clippy::too_many_arguments)]
+pub fn bake_onto_with(
+    character: &Path,
+    clip: Option<&Path>,
+    map_file: Option<&Path>,
+    output: &Path,
+    script: &HitScript,
+    config: &CharacterConfig,
+    import: &ImportOptions,
+    mode: BakeMode,
+    options: &OutputOptions,
     mut progress: impl FnMut(BakeStage),
 ) -> Result<OntoSummary, BakeError> {
     // Neither input may be overwritten: the character's own file is the likeliest mistake.
     crate::bake::check_output(Some(character), output)?;
     crate::bake::check_output(clip, output)?;
+    check_keep_unreacted(output, options).map_err(BakeError::Write)?;
     progress(BakeStage::Preparing);
     let onto = load_onto(character, clip, map_file, import)?;
     let retargeted = retarget(
@@ -189,11 +265,25 @@ pub fn bake_onto(
         report: &onto.target.report,
         gltf: onto.gltf.as_ref(),
     };
-    write_baked(output, &onto.target.skeleton, &baked.clip, source).map_err(BakeError::Write)?;
+    let plan = onto_plan(&onto, &retargeted);
+    let written = write_and_read_back(
+        output,
+        &onto.target.skeleton,
+        &baked.clip,
+        &retargeted.clip,
+        &file_clip_name(clip, None),
+        options,
+        source,
+        &ImportOptions::default(),
+        &plan,
+    )
+    .map_err(BakeError::Write)?;
     Ok(OntoSummary {
         retargeted,
         baked,
         duration,
+        animation: written.animation,
+        readback: written.readback,
     })
 }
 

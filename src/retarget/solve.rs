@@ -10,8 +10,16 @@ use crate::skeleton::{Pose, Skeleton, slerp_short};
 /// from the floor the feet stand on.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Placement {
-    /// Target / source leg length.
+    /// Target / source leg length: the horizontal scale (stride).
     pub ratio: f64,
+    /// Target / source rest height of the hip joints (thigh roots) above the ankles: the vertical scale of the
+    /// legs. It differs from the leg ratio when a rig's legs do not hang straight in its rest pose.
+    pub height_ratio: f64,
+    /// Source rest height of the pelvis key above its hip joints (m).
+    pub source_hips: f64,
+    /// Target rest height of the pelvis key above its hip joints (m). A rig whose pelvis joint sits far above its
+    /// thighs (RobotExpressive: the pelvis placed by the leg ratio alone put its walk 0.3 m above its floor).
+    pub target_hips: f64,
     /// Source ankle height when planted (low percentile over the clip).
     pub source_ankle: f64,
     /// Target ankle height in the target rest pose (its feet on its floor).
@@ -23,7 +31,9 @@ impl Placement {
     pub fn pelvis(&self, p: &Vector3<f64>) -> Vector3<f64> {
         Vector3::new(
             p.x * self.ratio,
-            self.target_ankle + (p.y - self.source_ankle) * self.ratio,
+            self.target_ankle
+                + self.target_hips
+                + (p.y - self.source_ankle - self.source_hips) * self.height_ratio,
             p.z * self.ratio,
         )
     }

@@ -7,7 +7,9 @@ mod clip;
 mod joint_tree;
 mod measure;
 pub mod roles;
+pub mod stance;
 
 pub use clip::{Clip, Pose, slerp_short};
 pub use joint_tree::{Channel, Joint, Skeleton, SkeletonError};
 pub use measure::{extent, pose_points, rest_height, rest_points};
+pub use stance::StanceThresholds;

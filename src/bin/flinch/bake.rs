@@ -4,9 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use flinch::bake::{BakeError, BakeMode, BakeStage, Baked, HitScript, OutputFormat, bake_file};
+use flinch::bake::{
+    BakeError, BakeMode, BakeStage, Baked, HitScript, OutputFormat, OutputOptions, Readback,
+    ReadbackLimits, bake_file_with,
+};
 use flinch::io::atomic::same_file;
-use flinch::retarget::{Retargeted, bake_onto};
+use flinch::retarget::{Retargeted, bake_onto_with};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -45,6 +48,18 @@ pub struct BakeArgs {
     /// With --onto: the bone map override file (.json or .toml: [source]/[target] role = "bone", plant).
     #[arg(long, value_name = "FILE", requires = "onto")]
     map: Option<PathBuf>,
+    /// Name of the reacted animation in glTF output (default: the clip's name + `_reacted`); the file's own
+    /// animations are kept.
+    #[arg(long, value_name = "NAME")]
+    name: Option<String>,
+    /// Also write the unreacted (retargeted) clip as a second animation, `NAME_unreacted` (glTF output).
+    #[arg(long)]
+    keep_unreacted: bool,
+    /// Fail when the file read back passes the limits: planted feet over 10 mm from the floor (95th
+    /// percentile), a stance skating over 10 mm, limbs over 15 deg from the source on average, or a frame count
+    /// or length other than the bake's.
+    #[arg(long)]
+    check: bool,
     #[command(flatten)]
     import: ImportArgs,
 }
@@ -65,6 +80,10 @@ struct Done {
     baked: Baked,
     /// The retarget, with `--onto`.
     retarget: Option<Retargeted>,
+    /// The reacted animation's name in the file.
+    animation: String,
+    /// The file read back.
+    readback: Readback,
 }
 
 /// The output path of each input.
@@ -166,9 +185,13 @@ fn run_job(
         BakeError::Write(m) => CliError::Other(m),
         e => CliError::Input(e.to_string()),
     };
-    let (baked, duration, retarget) = match &args.onto {
+    let options = OutputOptions {
+        name: args.name.clone(),
+        keep_unreacted: args.keep_unreacted,
+    };
+    let (baked, duration, retarget, animation, readback) = match &args.onto {
         Some(character) => {
-            let s = bake_onto(
+            let s = bake_onto_with(
                 character,
                 job.input.as_deref(),
                 args.map.as_deref(),
@@ -177,23 +200,26 @@ fn run_job(
                 &config,
                 &import,
                 mode,
+                &options,
                 progress,
             )
             .map_err(cli_error)?;
-            (s.baked, s.duration, Some(s.retargeted))
+            let r = Some(s.retargeted);
+            (s.baked, s.duration, r, s.animation, s.readback)
         }
         None => {
-            let s = bake_file(
+            let s = bake_file_with(
                 job.input.as_deref(),
                 &job.output,
                 script,
                 &config,
                 &import,
                 mode,
+                &options,
                 progress,
             )
             .map_err(cli_error)?;
-            (s.baked, s.duration, None)
+            (s.baked, s.duration, None, s.animation, s.readback)
         }
     };
     bar.finish_with_message("done");
@@ -205,6 +231,8 @@ fn run_job(
         wall_s: start.elapsed().as_secs_f64(),
         baked,
         retarget,
+        animation,
+        readback,
     })
 }
 
@@ -241,6 +269,7 @@ fn print_summary(d: &Done) {
             e.energy_j
         );
     }
+    print_readback(d);
     let ev = &d.baked.evaluation;
     match &ev.hit {
         Some(h) => println!(
@@ -258,6 +287,28 @@ fn print_summary(d: &Done) {
             "  unperturbed: tracking {:.2e} deg rms, max joint gap {:.2e} mm",
             ev.track_rms_deg, ev.max_joint_gap_mm
         ),
+    }
+}
+
+/// Prints what the file holds, read back: its animation, length and frames, the feet per stance and the limbs.
+fn print_readback(d: &Done) {
+    let r = &d.readback;
+    println!(
+        "  read back '{}': {} frames, {:.3} s; planted feet {:.2} mm from the floor (95th pct; median {:+.2} mm), skate max {:.2} mm over {} stances, limbs {:.2} deg from the source",
+        d.animation,
+        r.frames,
+        r.duration_s,
+        r.foot_height_p95_mm,
+        r.foot_height_median_mm,
+        r.skate_mm,
+        r.stances.len(),
+        r.limb_dir_deg
+    );
+    for s in &r.stances {
+        println!(
+            "    {:5} stance {:6.3}-{:6.3} s: skate {:6.2} mm, height {:6.2} mm (95th pct)",
+            s.side, s.start_s, s.end_s, s.skate_mm, s.height_p95_mm
+        );
     }
 }
 
@@ -296,11 +347,16 @@ pub fn run(args: &BakeArgs) -> Result<(), CliError> {
     let wall = start.elapsed().as_secs_f64();
     let mut failures = Vec::new();
     let mut simulated = 0.0;
+    let limits = ReadbackLimits::default();
+    let mut over_limits = Vec::new();
     for r in results {
         match r {
             Ok(done) => {
                 print_summary(&done);
                 simulated += done.simulated_s;
+                if args.check {
+                    over_limits.extend(done.readback.failures(&limits));
+                }
             }
             Err(e) => failures.push(e),
         }
@@ -317,6 +373,12 @@ pub fn run(args: &BakeArgs) -> Result<(), CliError> {
         "figure bake_realtime_factor {:.1} x",
         simulated / wall.max(1e-9)
     );
+    if !over_limits.is_empty() {
+        failures.push(CliError::Other(format!(
+            "--check: the files read back pass the limits: {}",
+            over_limits.join("; ")
+        )));
+    }
     match failures.len() {
         0 => Ok(()),
         1 => Err(failures.remove(0)),

@@ -1,14 +1,14 @@
 //! A document from a source glTF: everything kept (meshes, skins, materials, textures, images, samplers,
 //! nodes, scenes, extensions, extras), all buffers merged into one with the bufferViews re-pointed, external
-//! images embedded, and the animations replaced by the clip.
+//! images embedded, and the clips added as animations after the source's own.
 
 use serde_json::{Value, json};
 
 use super::animation::animation;
 use super::bin::Bin;
 use super::node_tracks::source_tracks;
-use super::{GltfExportError, GltfSource, GltfWriteOptions};
-use crate::skeleton::{Clip, Skeleton};
+use super::{GltfExportError, GltfSource, NamedClip, unique_name};
+use crate::skeleton::Skeleton;
 
 fn array_len(doc: &Value, key: &str) -> usize {
     doc.get(key).and_then(Value::as_array).map_or(0, Vec::len)
@@ -21,11 +21,13 @@ fn bad(what: String) -> GltfExportError {
 /// The merged document and its buffer bytes.
 pub(crate) fn source_document(
     skeleton: &Skeleton,
-    clip: &Clip,
+    clips: &[NamedClip<'_>],
     src: &GltfSource,
-    opts: &GltfWriteOptions,
 ) -> Result<(Value, Vec<u8>), GltfExportError> {
-    let tracks = source_tracks(skeleton, clip, src)?;
+    let tracks = clips
+        .iter()
+        .map(|c| source_tracks(skeleton, c.clip, src))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut doc = src.json.clone();
     let mut bin = Bin::new(array_len(&doc, "bufferViews"), array_len(&doc, "accessors"));
 
@@ -45,6 +47,11 @@ pub(crate) fn source_document(
         }
     }
 
+    // 1b. The kept animations must validate: a source whose animation accessors sit in strided bufferViews (the
+    //     2017 Fox: 126 errors) gets the stride dropped where it is the element size (the same bytes, read the
+    //     same way by every accessor of the view).
+    drop_tight_animation_strides(&mut doc);
+
     // 2. External images into bufferViews (the output is self-contained).
     if let Some(images) = doc.get_mut("images").and_then(Value::as_array_mut) {
         for (image, embed) in images.iter_mut().zip(&src.images) {
@@ -61,7 +68,7 @@ pub(crate) fn source_document(
     // 3. Animated nodes given as a matrix get the importer's decomposition as TRS (channels cannot target a
     //    node with a matrix).
     if let Some(nodes) = doc.get_mut("nodes").and_then(Value::as_array_mut) {
-        for t in &tracks {
+        for t in tracks.iter().flatten() {
             let node = nodes
                 .get_mut(t.node)
                 .and_then(Value::as_object_mut)
@@ -80,18 +87,30 @@ pub(crate) fn source_document(
         }
     }
 
-    // 4. The clip replaces every animation.
-    let anim = animation(
-        &mut bin,
-        &tracks,
-        clip.frames.len(),
-        clip.frame_time,
-        &opts.animation_name,
-    )?;
+    // 4. The clips join the source's animations (kept: every accessor they use stays referenced).
     let obj = doc
         .as_object_mut()
         .ok_or_else(|| bad("the document is not a JSON object".into()))?;
-    obj.insert("animations".into(), json!([anim]));
+    let list = obj.entry("animations").or_insert_with(|| json!([]));
+    let list = list
+        .as_array_mut()
+        .ok_or_else(|| bad("'animations' is not an array".into()))?;
+    let mut taken: Vec<String> = list
+        .iter()
+        .filter_map(|a| a.get("name").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    for (named, tracks) in clips.iter().zip(&tracks) {
+        let name = unique_name(named.name, &taken);
+        let clip = named.clip;
+        list.push(animation(
+            &mut bin,
+            tracks,
+            clip.frames.len(),
+            clip.frame_time,
+            &name,
+        )?);
+        taken.push(name);
+    }
     for (key, new) in [
         ("bufferViews", &mut bin.views),
         ("accessors", &mut bin.accessors),
@@ -103,4 +122,73 @@ pub(crate) fn source_document(
         list.append(new);
     }
     Ok((doc, bin.data))
+}
+
+/// Bytes per element of an accessor (`type` components × `componentType` size), if known.
+fn element_size(accessor: &Value) -> Option<u64> {
+    let components = match accessor.get("type")?.as_str()? {
+        "SCALAR" => 1,
+        "VEC2" => 2,
+        "VEC3" => 3,
+        "VEC4" => 4,
+        "MAT2" => 4,
+        "MAT3" => 9,
+        "MAT4" => 16,
+        _ => return None,
+    };
+    let size = match accessor.get("componentType")?.as_u64()? {
+        5120 | 5121 => 1,
+        5122 | 5123 => 2,
+        5125 | 5126 => 4,
+        _ => return None,
+    };
+    Some(components * size)
+}
+
+/// Removes `byteStride` from the bufferViews read by animation samplers when every accessor of the view has
+/// that stride as its element size (tightly packed: the stride says nothing the default does not). Views whose
+/// stride interleaves are left as they are.
+fn drop_tight_animation_strides(doc: &mut Value) {
+    let accessors = doc
+        .get("accessors")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let view_of = |a: u64| {
+        accessors
+            .get(a as usize)
+            .and_then(|x| x.get("bufferView"))
+            .and_then(Value::as_u64)
+    };
+    let mut views: Vec<u64> = doc
+        .get("animations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a.get("samplers").and_then(Value::as_array))
+        .flatten()
+        .flat_map(|s| [s.get("input"), s.get("output")])
+        .filter_map(|x| x.and_then(Value::as_u64))
+        .filter_map(view_of)
+        .collect();
+    views.sort_unstable();
+    views.dedup();
+    let Some(list) = doc.get_mut("bufferViews").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for v in views {
+        let Some(view) = list.get_mut(v as usize).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let Some(stride) = view.get("byteStride").and_then(Value::as_u64) else {
+            continue;
+        };
+        let tight = accessors
+            .iter()
+            .filter(|a| a.get("bufferView").and_then(Value::as_u64) == Some(v))
+            .all(|a| element_size(a) == Some(stride));
+        if tight {
+            view.remove("byteStride");
+        }
+    }
 }

@@ -7,14 +7,13 @@ use super::animation::animation;
 use super::bin::Bin;
 use super::bones::bone_mesh;
 use super::node_tracks::skeleton_tracks;
-use super::{GltfExportError, GltfWriteOptions};
-use crate::skeleton::{Clip, Skeleton};
+use super::{GltfExportError, NamedClip, unique_name};
+use crate::skeleton::Skeleton;
 
 /// The document and its buffer bytes.
 pub(crate) fn skeleton_document(
     skeleton: &Skeleton,
-    clip: &Clip,
-    opts: &GltfWriteOptions,
+    clips: &[NamedClip<'_>],
 ) -> Result<(Value, Vec<u8>), GltfExportError> {
     let n = skeleton.len();
     let mut nodes: Vec<Value> = skeleton
@@ -39,14 +38,21 @@ pub(crate) fn skeleton_document(
         }
     }
     let mut bin = Bin::new(0, 0);
-    let tracks = skeleton_tracks(skeleton, clip);
-    let anim = animation(
-        &mut bin,
-        &tracks,
-        clip.frames.len(),
-        clip.frame_time,
-        &opts.animation_name,
-    )?;
+    let mut animations = Vec::with_capacity(clips.len());
+    let mut taken = Vec::with_capacity(clips.len());
+    for named in clips {
+        let tracks = skeleton_tracks(skeleton, named.clip);
+        let name = unique_name(named.name, &taken);
+        let clip = named.clip;
+        animations.push(animation(
+            &mut bin,
+            &tracks,
+            clip.frames.len(),
+            clip.frame_time,
+            &name,
+        )?);
+        taken.push(name);
+    }
     let mut doc = Map::new();
     doc.insert(
         "asset".into(),
@@ -72,7 +78,7 @@ pub(crate) fn skeleton_document(
     }
     doc.insert("scenes".into(), json!([{ "nodes": scene_nodes }]));
     doc.insert("nodes".into(), Value::Array(nodes));
-    doc.insert("animations".into(), json!([anim]));
+    doc.insert("animations".into(), Value::Array(animations));
     doc.insert(
         "accessors".into(),
         Value::Array(std::mem::take(&mut bin.accessors)),

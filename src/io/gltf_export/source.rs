@@ -40,6 +40,24 @@ impl GltfSource {
     pub fn json(&self) -> &Value {
         &self.json
     }
+
+    /// The names of the source's animations (`#i` for an unnamed one), in order.
+    pub fn animation_names(&self) -> Vec<String> {
+        self.json
+            .get("animations")
+            .and_then(Value::as_array)
+            .map(|list| {
+                list.iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        a.get("name")
+                            .and_then(Value::as_str)
+                            .map_or_else(|| format!("#{i}"), str::to_string)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
 }
 
 /// The media type of an image file, from its extension (the types glTF and its common extensions allow).
