@@ -22,6 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 flight: 0.2,
             }],
             restitution,
+            ..HitScript::default()
         };
         let baked = bake(character, &script, BakeMode::Layered, |_| {})?;
         let first = baked.events.first().ok_or("the ball missed")?;

@@ -5,6 +5,7 @@ mod file;
 mod output;
 mod readback;
 mod run;
+mod scale;
 mod script;
 
 pub use file::{BakeStage, BakeSummary, bake_file, bake_file_with};
@@ -15,4 +16,5 @@ pub use readback::{
     FootRef, LimbRef, Readback, ReadbackLimits, ReadbackPlan, StanceFigure, directions, read_back,
 };
 pub use run::{BakeError, BakeMode, Baked, bake};
-pub use script::{HitScript, PointSpace, ScriptedHit};
+pub use scale::{REFERENCE_HEIGHT_M, REFERENCE_MASS_KG, ScaledHit, froude, scale_hits};
+pub use script::{HitScale, HitScript, PointSpace, ScriptedHit};

@@ -2,9 +2,11 @@
 
 use nalgebra::{UnitQuaternion, Vector3};
 
+use super::scale::{ScaledHit, froude, scale_hits};
 use super::script::{HitScript, PointSpace, ScriptedHit};
 use crate::control::{Character, CharacterError, Evaluation, ImpulseWork, Recorder};
 use crate::scene::{Ball, HitEvent, Scene, SceneError, aimed_ball};
+use crate::skeleton::rest_height;
 use crate::skeleton::{Clip, Pose, slerp_short};
 
 /// What the baked clip holds.
@@ -74,6 +76,8 @@ pub struct Baked {
     pub events: Vec<HitEvent>,
     /// Simulation steps run.
     pub steps: usize,
+    /// What each body-relative hit became (empty for an absolute hits file).
+    pub scaled: Vec<ScaledHit>,
 }
 
 /// A scripted impulse resolved to a body.
@@ -203,6 +207,13 @@ pub fn bake(
     mode: BakeMode,
     mut progress: impl FnMut(f64),
 ) -> Result<Baked, BakeError> {
+    let (mass, height) = (
+        character.model().total_mass(),
+        rest_height(character.skeleton()),
+    );
+    let (k, size) = froude(mass, height);
+    let (script, scaled) = scale_hits(script, size, |_| k).map_err(BakeError::Script)?;
+    let script = &script;
     let pending = schedule(&character, script)?;
     let h = character.step_size();
     let end = character.reference().duration();
@@ -282,6 +293,7 @@ pub fn bake(
         evaluation,
         events,
         steps,
+        scaled,
     })
 }
 

@@ -10,6 +10,8 @@
 //!   ] }
 //! ```
 //! Units: seconds, metres, kilograms, N·s; world axes are flinch's (Y up, metres), whatever the clip's file used.
+//! With `"scale": "body"` the hits are stated for a 1.75 m, 70 kg performer and scaled to the character
+//! ([`crate::bake::scale_hits`]).
 
 use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
@@ -90,6 +92,19 @@ fn default_flight() -> f64 {
     0.2
 }
 
+/// What a hits file's numbers mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HitScale {
+    /// As stated: N·s, m/s, kg, m (the default).
+    #[default]
+    Absolute,
+    /// Stated for a 1.75 m, 70 kg performer; each hit becomes the same blow in the character's scale
+    /// (momenta × m·√s, aimed balls' radii × s; see [`crate::bake::scale_hits`]). A retarget scales by its
+    /// per-bone lever ratio against the clip's performer.
+    Body,
+}
+
 /// A hits file.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -98,6 +113,8 @@ pub struct HitScript {
     pub hits: Vec<ScriptedHit>,
     /// Newton restitution of ball hits in [0, 1] (default 0).
     pub restitution: f64,
+    /// `absolute` (default) or `body`: the hits stated for a reference performer, scaled to the character.
+    pub scale: HitScale,
 }
 
 impl HitScript {
@@ -161,6 +178,7 @@ impl HitScript {
                 space: PointSpace::World,
             }],
             restitution: 0.0,
+            scale: HitScale::Absolute,
         }
     }
 }

@@ -59,6 +59,7 @@ pub fn scaled_ball(
             flight: 0.2,
         }],
         restitution: 0.0,
+        ..HitScript::default()
     }
 }
 

@@ -5,18 +5,21 @@
 use std::path::Path;
 
 use super::chains::Tree;
+use super::hit_scale;
 use super::map::{Correspondence, MapFile};
 use super::{RetargetOptions, Retargeted, performer_config, retarget};
 use crate::bake::{
     BakeError, BakeMode, BakeStage, Baked, HitScript, LimbRef, OutputOptions, Readback,
     ReadbackPlan, ScriptedHit, WriteSource, bake, check_keep_unreacted,
-    clip_name as file_clip_name, directions, write_and_read_back,
+    clip_name as file_clip_name, directions, froude, scale_hits, write_and_read_back,
 };
 use crate::control::{Character, CharacterConfig};
 use crate::io::gltf_export::{GltfSource, load_source_file};
 use crate::io::gltf_import::GltfImportError;
 use crate::io::{Format, ImportError, ImportOptions, Imported, load_embedded_walk, load_file};
 use crate::skeleton::Skeleton;
+use crate::skeleton::rest_height;
+use crate::skeleton::roles::resolve_bone;
 
 /// What `flinch bake --onto` did.
 #[derive(Debug, Clone)]
@@ -243,6 +246,7 @@ pub fn bake_onto_with(
         file: name.clone(),
         source: Box::new(e),
     };
+    let user_config = config;
     let config = performer_config(
         &onto.source.skeleton,
         &onto.target.skeleton,
@@ -255,11 +259,42 @@ pub fn bake_onto_with(
         &config,
     )
     .map_err(|e| in_file(e.into()))?;
+    // Body-relative hits are stated for the reference performer (1.75 m, 70 kg): Froude's factor takes them to
+    // the clip's performer (whose mass the character carries), the lever ratio of the bone hit (hit_scale) from
+    // the performer's segment to the character's, so the blow turns it as it turns the performer's; a free
+    // ball scales by the size alone.
+    let size = retargeted.leg_ratio;
+    let (performer, _) = froude(
+        character.model().total_mass(),
+        rest_height(&onto.source.skeleton),
+    );
+    let (script, scaled) = scale_hits(&script, size, |hit| {
+        let bone = match hit {
+            ScriptedHit::Impulse { bone, .. } | ScriptedHit::AimedBall { bone, .. } => bone,
+            ScriptedHit::Ball { .. } => return performer * size.sqrt(),
+        };
+        resolve_bone(&onto.target.skeleton, bone)
+            .ok()
+            .and_then(|j| {
+                let name = &onto.target.skeleton.joints[j].name;
+                hit_scale(
+                    &onto.source.skeleton,
+                    &onto.target.skeleton,
+                    &onto.tree,
+                    user_config,
+                    name,
+                )
+            })
+            .unwrap_or(size.sqrt())
+            * performer
+    })
+    .map_err(BakeError::Script)?;
     let duration = character.reference().duration();
-    let baked = bake(character, &script, mode, |f| {
+    let mut baked = bake(character, &script, mode, |f| {
         progress(BakeStage::Simulating(f))
     })
     .map_err(in_file)?;
+    baked.scaled = scaled;
     progress(BakeStage::Writing);
     let source = WriteSource {
         report: &onto.target.report,

@@ -259,6 +259,12 @@ fn print_summary(d: &Done) {
             f.limb_dir_err_deg
         );
     }
+    for h in &d.baked.scaled {
+        println!(
+            "  body-relative hit {} (x{:.3}): {}",
+            h.index, h.factor, h.text
+        );
+    }
     for e in &d.baked.events {
         let source = if e.ball.is_some() { "ball" } else { "impulse" };
         println!(

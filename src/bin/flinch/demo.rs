@@ -208,6 +208,7 @@ pub fn run(args: &DemoArgs) -> Result<(), CliError> {
                 flight: 0.2,
             }],
             restitution: 0.0,
+            ..HitScript::default()
         }
     };
     println!(
