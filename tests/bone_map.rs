@@ -443,3 +443,69 @@ fn odd_skeletons_never_panic() {
         assert!(resolve_bone(&sk, "role:left_hand").is_err());
     }
 }
+
+/// A VR full-body tracking recording (`tests/data/vr_tracking_hmd_root.bvh`: written for this test, hierarchy in
+/// the order such rigs use, `HMD → Head → Neck → Chest → Waist → Hip → legs`, no arms, a generated knee-bend
+/// sway): the hips are where the legs branch, the trunk runs up the tree to the neck and head, and the skeleton
+/// is a partial humanoid that bakes with a hit on a shin (its root, the headset, is the kinematic root the clip
+/// carries) and refuses a hit on an arm with a clear message.
+#[test]
+fn a_skeleton_rooted_at_the_headset_is_a_partial_humanoid() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vr_tracking_hmd_root.bvh");
+    let imported = load_file(&path, &ImportOptions::default()).unwrap();
+    let sk = &imported.skeleton;
+    let map = BoneMap::new(sk);
+    println!("{}", map.to_text(sk));
+    for (r, name) in [
+        (Role::Hips, "Hip"),
+        (Role::Spine, "Waist"),
+        (Role::Chest, "Chest"),
+        (Role::Neck, "Neck"),
+        (Role::Head, "Head"),
+        (Role::Limb(Side::Left, Limb::Thigh), "LeftUpperLeg"),
+        (Role::Limb(Side::Right, Limb::Shin), "RightLowerLeg"),
+        (Role::Limb(Side::Left, Limb::Foot), "LeftFoot"),
+        (Role::Limb(Side::Right, Limb::Toe), "RightToes"),
+    ] {
+        assert_eq!(bone(sk, &map, r), name, "{r}");
+    }
+    assert!(map.get(Role::Limb(Side::Right, Limb::Forearm)).is_none());
+    let partial = map.partial_humanoid().expect("a partial humanoid");
+    assert!(partial.contains("without arms"), "{partial}");
+    // Hits on the bones it has; a hit on a missing arm is refused, saying why.
+    assert_eq!(
+        resolve_bone(sk, "role:head").map(|j| sk.joints[j].name.as_str()),
+        Ok("Head")
+    );
+    let e = resolve_bone(sk, "role:right_forearm")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("partial humanoid without arms"), "{e}");
+    use flinch::bake::{BakeMode, HitScript, bake};
+    use flinch::control::{Character, CharacterConfig};
+    let character =
+        Character::from_imported(imported.clone(), &CharacterConfig::default()).unwrap();
+    let script = HitScript::impulse(
+        "role:left_shin",
+        0.5,
+        nalgebra::Vector3::new(0.0, 0.0, 10.0),
+    );
+    let baked = bake(character, &script, BakeMode::Layered, |_| {}).unwrap();
+    let hit = baked.evaluation.hit.expect("the shin hit");
+    println!(
+        "figure vr_shin_hit_peak_deg {:.2} deg at {}",
+        hit.peak_deg, hit.peak_joint
+    );
+    assert!(hit.peak_deg > 2.0, "{hit:?}");
+    assert_eq!(baked.clip.frames.len(), imported.clip.frames.len());
+    let character = Character::from_imported(imported, &CharacterConfig::default()).unwrap();
+    let script = HitScript::impulse(
+        "role:right_forearm",
+        0.5,
+        nalgebra::Vector3::new(3.0, 0.0, 0.0),
+    );
+    let e = bake(character, &script, BakeMode::Layered, |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("partial humanoid without arms"), "{e}");
+}

@@ -48,10 +48,32 @@ pub(super) fn by_name(sk: &Skeleton, tree: &RestTree) -> [Option<RoleBone>; ROLE
             }
         }
     }
+    let get = |r: Role| out[r.index()].map(|b| b.joint);
+    let thighs = (
+        get(Role::Limb(Side::Left, Limb::Thigh)),
+        get(Role::Limb(Side::Right, Limb::Thigh)),
+    );
+    // Where the legs branch: the hips, whatever joint the file made its root.
+    let legs_meet = match thighs {
+        (Some(l), Some(r)) => Some(tree.lca(l, r)),
+        _ => None,
+    };
     let head = pick(tree, &said, None, |j| said[j] == Some(Said::Head));
-    // The neck is on the way to the head when there is one.
+    // A skeleton rooted at the head end (a VR tracking recording: HMD → Head → Neck → Chest → Waist → Hip → legs)
+    // has the head above the legs' branching point in the tree: the trunk runs up the tree from the hips.
+    let inverted =
+        matches!((head, legs_meet), (Some(h), Some(m)) if h != m && tree.is_ancestor_or_self(h, m));
+    // The neck is on the way from the hips to the head when there is one.
     let neck = pick(tree, &said, None, |j| {
-        said[j] == Some(Said::Neck) && head.is_none_or(|h| tree.is_ancestor_or_self(j, h))
+        said[j] == Some(Said::Neck)
+            && head.is_none_or(|h| {
+                if inverted {
+                    tree.is_ancestor_or_self(h, j)
+                        && legs_meet.is_none_or(|m| tree.is_ancestor_or_self(j, m))
+                } else {
+                    tree.is_ancestor_or_self(j, h)
+                }
+            })
     });
     // A named neck ending the chain carries the head (DeepMimic's `neck` link is its head).
     let (head, neck) = match (head, neck) {
@@ -62,6 +84,31 @@ pub(super) fn by_name(sk: &Skeleton, tree: &RestTree) -> [Option<RoleBone>; ROLE
     out[Role::Neck.index()] = neck.and_then(name);
     // The top of the trunk: below the neck, else where the arms meet, else below the head.
     let get = |r: Role| out[r.index()].map(|b| b.joint);
+    if inverted && let (Some(m), Some(upper)) = (legs_meet, neck.or(head)) {
+        // "Below" is toward the hips, down the tree: the trunk is the path from the neck (or head) to the hips.
+        let path = tree.path(upper, m);
+        let hips = m;
+        let found = if said[hips] == Some(Said::Hips) {
+            Found::Name
+        } else {
+            Found::Structure
+        };
+        out[Role::Hips.index()] = Some(RoleBone { joint: hips, found });
+        let mut chain: Vec<usize> = path
+            .into_iter()
+            .filter(|&j| j != hips && said[j] != Some(Said::Hips))
+            .collect();
+        chain.reverse();
+        for (role, j) in spread_trunk(&chain) {
+            let found = if said[j] == Some(Said::Trunk) {
+                Found::Name
+            } else {
+                Found::Structure
+            };
+            out[role.index()] = Some(RoleBone { joint: j, found });
+        }
+        return out;
+    }
     let arm_top =
         |s: Side| get(Role::Limb(s, Limb::Shoulder)).or(get(Role::Limb(s, Limb::UpperArm)));
     let arms_meet = match (arm_top(Side::Left), arm_top(Side::Right)) {
@@ -72,10 +119,6 @@ pub(super) fn by_name(sk: &Skeleton, tree: &RestTree) -> [Option<RoleBone>; ROLE
         .and_then(|n| tree.parent[n])
         .or(arms_meet)
         .or_else(|| head.and_then(|h| tree.parent[h]));
-    let thighs = (
-        get(Role::Limb(Side::Left, Limb::Thigh)),
-        get(Role::Limb(Side::Right, Limb::Thigh)),
-    );
     let named_hips = pick(tree, &said, None, |j| said[j] == Some(Said::Hips));
     // Where the legs and the trunk meet; a joint named `Hips` elsewhere (MakeHuman's walk rig hangs the legs
     // under a `Hips` beside the spine) is not the hips.

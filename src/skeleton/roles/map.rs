@@ -236,6 +236,32 @@ impl BoneMap {
             .collect()
     }
 
+    /// What a map that is not a full humanoid still has, when it is a **partial humanoid**: hips, spine and head
+    /// with both legs or both arms (a VR full-body tracking recording has no arms). `None` for a full humanoid and
+    /// for anything with less. Such a skeleton is simulated and takes hits on the bones it has; a hit naming a
+    /// missing role is refused with this description.
+    pub fn partial_humanoid(&self) -> Option<String> {
+        let has = |roles: &[Role]| roles.iter().all(|r| self.get(*r).is_some());
+        let sides = |limbs: &[Limb]| -> Vec<Role> {
+            [Side::Left, Side::Right]
+                .into_iter()
+                .flat_map(|s| limbs.iter().map(move |&l| Role::Limb(s, l)))
+                .collect()
+        };
+        let trunk = has(&[Role::Hips, Role::Spine, Role::Head]);
+        let legs = has(&sides(&[Limb::Thigh, Limb::Shin, Limb::Foot]));
+        let arms = has(&sides(&[Limb::UpperArm, Limb::Forearm, Limb::Hand]));
+        match (trunk, legs, arms) {
+            (true, true, false) => {
+                Some("a partial humanoid without arms (trunk, head and legs mapped)".into())
+            }
+            (true, false, true) => {
+                Some("a partial humanoid without legs (trunk, head and arms mapped)".into())
+            }
+            _ => None,
+        }
+    }
+
     /// The role joint `joint` plays, if any.
     pub fn role_of(&self, joint: usize) -> Option<Role> {
         self.iter().find(|(_, b)| b.joint == joint).map(|(r, _)| r)

@@ -80,10 +80,13 @@ fn resolve_with(
     let map = map();
     map.get(role).ok_or_else(|| {
         let notes = map.notes();
-        let why = match map.require_humanoid() {
-            Err(e) => format!(": {e}"),
-            Ok(()) if notes.is_empty() => String::new(),
-            Ok(()) => format!(" ({})", notes.join("; ")),
+        let why = match (map.partial_humanoid(), map.require_humanoid()) {
+            (Some(partial), Err(_)) => {
+                format!(": the skeleton is {partial}, hits go to the bones it has")
+            }
+            (None, Err(e)) => format!(": {e}"),
+            (_, Ok(())) if notes.is_empty() => String::new(),
+            (_, Ok(())) => format!(" ({})", notes.join("; ")),
         };
         BoneLookupError::RoleNotMapped {
             reference: reference.to_string(),
