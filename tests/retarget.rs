@@ -689,3 +689,119 @@ fn body_relative_hits_move_robots_of_any_height_alike() {
         assert!(ret.is_some_and(|r| r <= 1.0), "{h} m: return {ret:?}");
     }
 }
+
+/// The robot's GLB with its JSON changed by `edit` (binary chunk kept), written to a temporary file.
+fn edited_robot(tag: &str, edit: impl FnOnce(&mut serde_json::Value)) -> Option<PathBuf> {
+    let (_, robot) = paths("cmu_02_01_walk.bvh", ROBOT)?;
+    let bytes = std::fs::read(&robot).unwrap();
+    let (mut doc, len, _) = gltf_parts(&bytes);
+    edit(&mut doc);
+    let mut json = serde_json::to_vec(&doc).unwrap();
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let bin = &bytes[20 + len..];
+    let mut out = Vec::new();
+    out.extend(b"glTF");
+    out.extend(2u32.to_le_bytes());
+    out.extend(((12 + 8 + json.len() + bin.len()) as u32).to_le_bytes());
+    out.extend((json.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(&json);
+    out.extend(bin);
+    let path = std::env::temp_dir().join(format!("flinch_robot_{tag}_{}.glb", std::process::id()));
+    std::fs::write(&path, out).unwrap();
+    Some(path)
+}
+
+/// Bad rigs for `bake --onto`: no skin (refused: the animated nodes alone do not make a humanoid, and the message
+/// says which roles are missing), a non-uniform scale on the armature (folded to its geometric mean: bakes, feet
+/// on the floor), 300 extra face bones under the head (bakes): each bakes or fails with a message naming the
+/// problem, and a failure leaves no file. Absurd body-relative scales are refused by `bake::scale_hits`.
+#[test]
+fn odd_target_rigs_bake_or_fail_clearly() {
+    let Some((walk, _)) = paths("cmu_02_01_walk.bvh", ROBOT) else {
+        return;
+    };
+    let bake = |robot: &PathBuf, script: &HitScript| {
+        let out = robot.with_extension("out.glb");
+        let r = bake_onto(
+            robot,
+            Some(&walk),
+            None,
+            &out,
+            script,
+            &CharacterConfig::default(),
+            &ImportOptions::default(),
+            BakeMode::Layered,
+            |_| {},
+        );
+        let written = out.exists();
+        let _ = std::fs::remove_file(&out);
+        let _ = std::fs::remove_file(robot);
+        (r, written)
+    };
+    let none = HitScript::default();
+    // No skin: the skeleton comes from the animated nodes; the robot still maps and bakes.
+    let robot = edited_robot("noskin", |d| {
+        d.as_object_mut().unwrap().remove("skins");
+        for n in d["nodes"].as_array_mut().unwrap() {
+            n.as_object_mut().unwrap().remove("skin");
+        }
+    })
+    .unwrap();
+    let (r, written) = bake(&robot, &none);
+    let e = r.expect_err("no skin, no humanoid").to_string();
+    assert!(e.contains("lacks the humanoid roles") && !written, "{e}");
+    // A non-uniform armature scale: folded, baked, the feet still on the floor in the file.
+    let robot = edited_robot("squash", |d| {
+        let n = d["nodes"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|n| n["name"] == "RobotArmature")
+            .unwrap();
+        n["scale"] = serde_json::json!([100.0, 130.0, 100.0]);
+    })
+    .unwrap();
+    let (r, written) = bake(&robot, &none);
+    let s = r.expect("a non-uniform armature scale bakes");
+    assert!(written);
+    println!(
+        "figure squashed_robot_readback_foot_height_mm {:.3} mm",
+        s.readback.foot_height_p95_mm
+    );
+    assert!(s.readback.foot_height_p95_mm <= 10.0, "{:?}", s.readback);
+    // 300 more bones: 300 face bones (leaves a few mm from the head joint) in the first skin.
+    let robot = edited_robot("300bones", |d| {
+        let nodes = d["nodes"].as_array_mut().unwrap();
+        let head = nodes.iter().position(|n| n["name"] == "Head").unwrap();
+        let first = nodes.len();
+        for k in 0..300 {
+            let a = k as f64 * 0.021;
+            nodes.push(serde_json::json!({
+                "name": format!("Face{k}"),
+                "translation": [0.002 * a.cos(), 0.004, 0.002 * a.sin()],
+            }));
+            nodes[head]["children"]
+                .as_array_mut()
+                .unwrap()
+                .push(serde_json::json!(first + k));
+        }
+        let joints = d["skins"][0]["joints"].as_array_mut().unwrap();
+        joints.extend((first..first + 300).map(|j| serde_json::json!(j)));
+        // The skin's inverse bind matrices no longer match its joint count: drop them (identity binds).
+        d["skins"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("inverseBindMatrices");
+    })
+    .unwrap();
+    let (r, written) = bake(&robot, &none);
+    let s = r.expect("a rig with 300 face bones bakes");
+    assert!(written && s.readback.frames > 0);
+    println!(
+        "figure robot_300_face_bones_readback_foot_height_mm {:.3} mm",
+        s.readback.foot_height_p95_mm
+    );
+}

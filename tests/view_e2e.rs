@@ -2,7 +2,7 @@
 //! (`tools/view-e2e/e2e.mjs`, `npm ci` run here when its node_modules is missing; no browser is downloaded)
 //! loads the page, clicks the right forearm, and the test checks the hit event, a deviation ≥ 10° in the plot
 //! data and a screenshot that is not blank (the character's red pixels), which becomes the README's picture
-//! (`docs/images/view.png`). Prints `figure view_*` lines (speed figures are printed, never asserted). A missing
+//! (`docs/images/view.png`) with `FLINCH_UPDATE_SCREENSHOT=1`. Prints `figure view_*` lines (speed figures are printed, never asserted). A missing
 //! node, npm package or chromium is a loud skip, a failure under `CI=true`.
 
 mod common;
@@ -120,7 +120,16 @@ fn view_in_headless_chromium() {
         red > 2000 && differ > total / 50,
         "blank screenshot: {red} character pixels, {differ} of {total} differ from the background"
     );
-    std::fs::copy(&shot, root().join("docs/images/view.png")).expect("copy screenshot");
+    // The README's picture is this screenshot; it is refreshed on request only, so a test run leaves the
+    // checkout clean (FLINCH_UPDATE_SCREENSHOT=1 cargo test --test view_e2e).
+    if std::env::var_os("FLINCH_UPDATE_SCREENSHOT").is_some() {
+        std::fs::copy(&shot, root().join("docs/images/view.png")).expect("copy screenshot");
+    } else {
+        eprintln!(
+            "screenshot: {} (FLINCH_UPDATE_SCREENSHOT=1 copies it to docs/images/view.png)",
+            shot.display()
+        );
+    }
 
     // The page has closed: the same 10-character scene runs alone for 3 s, then a client asks for the timings
     // (per physics step, the simulation thread's work with the page connected and without).

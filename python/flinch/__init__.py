@@ -75,6 +75,8 @@ def bake(
     animation: Optional[str] = None,
     onto: Optional[PathLike] = None,
     map: Optional[PathLike] = None,
+    name: Optional[str] = None,
+    keep_unreacted: bool = False,
 ) -> BakeResult:
     """Bakes a clip with scripted hits into an animation file, exactly as ``flinch bake INPUT -o OUTPUT``.
 
@@ -90,6 +92,10 @@ def bake(
     .glb/.gltf character keeps its meshes and skins in a glTF output; hits may name the clip's bones or the
     character's); ``map`` is its bone-map override file (``--map``). The result's ``clip`` is the baked clip in
     memory (on the character's skeleton with ``onto``): :func:`flinch.export_usd` writes it as UsdSkel.
+
+    A glTF output keeps the file's own animations and adds the reacted one, named ``name`` (default
+    ``<clip>_reacted``); ``keep_unreacted`` adds the unperturbed clip as ``<name>_unreacted``. The result's
+    ``readback`` holds the figures of the written file read back (what ``flinch bake --check`` holds to limits).
 
     Raises FlinchIOError (unreadable input, missing output folder), ParseError, ConfigError (bad hits or config),
     UnknownBoneError (a hit names no bone), InvalidArgumentError, SimulationError.
@@ -110,6 +116,8 @@ def bake(
         animation=animation,
         onto=None if onto is None else os.fspath(onto),
         map=None if map is None else os.fspath(map),
+        name=name,
+        keep_unreacted=keep_unreacted,
     )
 
 

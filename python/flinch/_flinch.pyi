@@ -282,6 +282,12 @@ class BakeResult:
     @property
     def deviation(self) -> _F64:
         """Per step: time (s) and largest joint deviation (degrees), shape (steps, 2)."""
+    @property
+    def animation(self) -> str:
+        """The reacted animation's name in the file."""
+    @property
+    def readback(self) -> Dict[str, Any]:
+        """The written file read back and measured (frames, feet per stance, limbs, failures)."""
 
 def bake_file(
     input: Optional[_Path],
@@ -298,4 +304,6 @@ def bake_file(
     animation: Optional[str] = None,
     onto: Optional[_Path] = None,
     map: Optional[_Path] = None,
+    name: Optional[str] = None,
+    keep_unreacted: bool = False,
 ) -> BakeResult: ...

@@ -14,10 +14,10 @@ use crate::clip::Clip;
 use crate::convert::{array, import_options};
 use crate::errors::{Kind, bake as bake_error, error, import_kind};
 use crate::scene::HitEvent;
-use flinch_core::bake::{self, BakeMode, Baked, HitScript};
+use flinch_core::bake::{self, BakeMode, Baked, HitScript, OutputOptions, Readback};
 use flinch_core::control::Evaluation;
 use flinch_core::io::{ImportError, ImportOptions, Imported, load_embedded_walk, load_file};
-use flinch_core::retarget::bake_onto;
+use flinch_core::retarget::bake_onto_with;
 
 /// The metrics of a run as a dict (the figures `flinch eval` and `flinch bake` print).
 pub fn metrics_dict<'py>(py: Python<'py>, e: &Evaluation) -> PyResult<Bound<'py, PyDict>> {
@@ -59,6 +59,8 @@ pub struct BakeResult {
     events: Vec<HitEvent>,
     evaluation: Evaluation,
     clip: Arc<Imported>,
+    animation: String,
+    readback: Readback,
 }
 
 #[pymethods]
@@ -109,6 +111,47 @@ impl BakeResult {
         metrics_dict(py, &self.evaluation)
     }
 
+    /// The reacted animation's name in the file (glTF; `<clip>_reacted` unless `name` chose one).
+    #[getter]
+    fn animation(&self) -> String {
+        self.animation.clone()
+    }
+
+    /// The written file read back with flinch's importer and measured (what `flinch bake` prints as "read
+    /// back"): `frames`, `duration_s`, `foot_height_p95_mm`, `foot_height_median_mm`, `skate_mm`, `limb_dir_deg`,
+    /// `stances` (a list of dicts: `side`, `start_s`, `end_s`, `skate_mm`, `height_p95_mm`) and `failures` (the
+    /// limits of `flinch bake --check` it passes over, as sentences; empty when within them).
+    #[getter]
+    fn readback<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = &self.readback;
+        let d = PyDict::new(py);
+        d.set_item("frames", r.frames)?;
+        d.set_item("duration_s", r.duration_s)?;
+        d.set_item("foot_height_p95_mm", r.foot_height_p95_mm)?;
+        d.set_item("foot_height_median_mm", r.foot_height_median_mm)?;
+        d.set_item("skate_mm", r.skate_mm)?;
+        d.set_item("limb_dir_deg", r.limb_dir_deg)?;
+        let stances = r
+            .stances
+            .iter()
+            .map(|s| {
+                let x = PyDict::new(py);
+                x.set_item("side", s.side)?;
+                x.set_item("start_s", s.start_s)?;
+                x.set_item("end_s", s.end_s)?;
+                x.set_item("skate_mm", s.skate_mm)?;
+                x.set_item("height_p95_mm", s.height_p95_mm)?;
+                Ok(x)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        d.set_item("stances", stances)?;
+        d.set_item(
+            "failures",
+            r.failures(&flinch_core::bake::ReadbackLimits::default()),
+        )?;
+        Ok(d)
+    }
+
     /// Per step: time (s) and the largest joint deviation from the reference (degrees), shape (steps, 2).
     #[getter]
     fn deviation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f64>> {
@@ -132,7 +175,8 @@ impl BakeResult {
 /// (`flinch bake --onto`, `map` its bone-map file). GIL released during the bake.
 #[pyfunction]
 #[pyo3(signature = (input, output, *, hits=None, rate=120.0, config=None, simulated=false, threads=None,
-    unit=None, up=None, drop_tpose=false, animation=None, onto=None, map=None))]
+    unit=None, up=None, drop_tpose=false, animation=None, onto=None, map=None, name=None,
+    keep_unreacted=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn bake_file(
     py: Python<'_>,
@@ -149,7 +193,13 @@ pub fn bake_file(
     animation: Option<String>,
     onto: Option<PathBuf>,
     map: Option<PathBuf>,
+    name: Option<String>,
+    keep_unreacted: bool,
 ) -> PyResult<BakeResult> {
+    let options = OutputOptions {
+        name,
+        keep_unreacted,
+    };
     if map.is_some() && onto.is_none() {
         return Err(error(
             Kind::Argument,
@@ -171,10 +221,10 @@ pub fn bake_file(
     } else {
         BakeMode::Layered
     };
-    let (baked, duration, skeleton) = py.detach(|| -> PyResult<_> {
-        let (baked, duration) = match &onto {
+    let (baked, duration, skeleton, animation, readback) = py.detach(|| -> PyResult<_> {
+        let (baked, duration, animation, readback) = match &onto {
             Some(character) => {
-                let s = bake_onto(
+                let s = bake_onto_with(
                     character,
                     input.as_deref(),
                     map.as_deref(),
@@ -183,27 +233,29 @@ pub fn bake_file(
                     &config,
                     &import,
                     mode,
+                    &options,
                     |_| {},
                 )
                 .map_err(bake_error)?;
-                (s.baked, s.duration)
+                (s.baked, s.duration, s.animation, s.readback)
             }
             None => {
-                let s = bake::bake_file(
+                let s = bake::bake_file_with(
                     input.as_deref(),
                     &output,
                     &script,
                     &config,
                     &import,
                     mode,
+                    &options,
                     |_| {},
                 )
                 .map_err(bake_error)?;
-                (s.baked, s.duration)
+                (s.baked, s.duration, s.animation, s.readback)
             }
         };
         let skeleton = baked_skeleton(input.as_deref(), onto.as_deref(), &import, &baked)?;
-        Ok((baked, duration, skeleton))
+        Ok((baked, duration, skeleton, animation, readback))
     })?;
     Ok(BakeResult {
         output,
@@ -217,6 +269,8 @@ pub fn bake_file(
             report: skeleton.report,
         }),
         evaluation: baked.evaluation,
+        animation,
+        readback,
     })
 }
 

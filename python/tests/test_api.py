@@ -159,6 +159,16 @@ def test_bake_onto_is_the_cli_bake_onto(walk, tmp_path, flinch_bin, data):
     assert py.read_bytes() == cli.read_bytes()
     assert r.clip.joint_names == flinch.load(robot).joint_names
     assert r.clip.frame_count == r.frames
+    # The robot's 14 clips are kept, the reacted one is added and the file read back: feet on the floor.
+    assert r.animation == "cmu_02_01_walk_reacted"
+    rb = r.readback
+    assert rb["frames"] == r.frames and rb["failures"] == []
+    assert rb["foot_height_p95_mm"] <= 10.0 and rb["skate_mm"] <= 10.0 and len(rb["stances"]) >= 4
+    both = flinch.bake(walk, tmp_path / "both.glb", hits, onto=robot, name="hit", keep_unreacted=True)
+    assert both.animation == "hit"
+    hit = flinch.load(tmp_path / "both.glb", animation="hit")
+    unreacted = flinch.load(tmp_path / "both.glb", animation="hit_unreacted")
+    assert hit.frame_count == unreacted.frame_count == r.frames
     with pytest.raises(flinch.InvalidArgumentError, match="map"):
         flinch.bake(walk, tmp_path / "x.glb", map=script)
     with pytest.raises(flinch.FlinchError, match="missing_rig.glb"):
