@@ -336,34 +336,26 @@ fn read_back_figures_measure_the_written_file() {
         name: Some("hit".into()),
         keep_unreacted: true,
     };
-    let s = bake_file_with(
-        None,
-        &out,
-        &HitScript::default(),
-        &CharacterConfig::default(),
-        &ImportOptions::default(),
-        BakeMode::Layered,
-        &options,
-        |_| {},
-    )
-    .unwrap();
+    let bake_to = |path: &std::path::Path| {
+        bake_file_with(
+            None,
+            path,
+            &HitScript::default(),
+            &CharacterConfig::default(),
+            &ImportOptions::default(),
+            BakeMode::Layered,
+            &options,
+            |_| {},
+        )
+    };
+    let s = bake_to(&out).unwrap();
     assert_eq!(s.animation, "hit");
     assert_eq!(s.readback.frames, s.baked.clip.frames.len());
     assert!(s.readback.limb_dir_deg < 0.01, "{:?}", s.readback);
     let names = flinch::io::gltf_import::animation_names(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(names, ["hit", "hit_unreacted"]);
     let bvh = dir.join("baked.bvh");
-    let e = bake_file_with(
-        None,
-        &bvh,
-        &HitScript::default(),
-        &CharacterConfig::default(),
-        &ImportOptions::default(),
-        BakeMode::Layered,
-        &options,
-        |_| {},
-    )
-    .unwrap_err();
+    let e = bake_to(&bvh).unwrap_err();
     assert!(e.to_string().contains("holds one clip"), "{e}");
     assert!(!bvh.exists());
 }

@@ -52,30 +52,40 @@ pub fn box_mesh(name: &str, lo: Vector3<f64>, hi: Vector3<f64>) -> LevelMesh {
     m
 }
 
+/// A closed box between corners `lo` and `hi`: its 8 corners (bit 0, 1, 2 of the index pick x, y, z from `hi`)
+/// and 12 triangles, counter-clockwise seen from outside.
+pub fn box_triangles(lo: Vector3<f64>, hi: Vector3<f64>) -> (Vec<Point3<f64>>, Vec<[u32; 3]>) {
+    let c = |i: usize| {
+        Point3::new(
+            if i & 1 == 0 { lo.x } else { hi.x },
+            if i & 2 == 0 { lo.y } else { hi.y },
+            if i & 4 == 0 { lo.z } else { hi.z },
+        )
+    };
+    // Faces as quads (outward, counter-clockwise): -x, +x, -y, +y, -z, +z.
+    let quads: [[u32; 4]; 6] = [
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+    ];
+    let triangles = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .collect();
+    ((0..8).map(c).collect(), triangles)
+}
+
 impl LevelMesh {
     /// Appends a closed box between corners `lo` and `hi`.
     pub fn add_box(&mut self, lo: Vector3<f64>, hi: Vector3<f64>) {
-        let c = |i: usize| {
-            Point3::new(
-                if i & 1 == 0 { lo.x } else { hi.x },
-                if i & 2 == 0 { lo.y } else { hi.y },
-                if i & 4 == 0 { lo.z } else { hi.z },
-            )
-        };
         let base = self.vertices.len() as u32;
-        self.vertices.extend((0..8).map(c));
-        // Faces as quads (outward, counter-clockwise): -x, +x, -y, +y, -z, +z.
-        for q in [
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-        ] {
-            self.triangles.push([base + q[0], base + q[1], base + q[2]]);
-            self.triangles.push([base + q[0], base + q[2], base + q[3]]);
-        }
+        let (vertices, triangles) = box_triangles(lo, hi);
+        self.vertices.extend(vertices);
+        self.triangles
+            .extend(triangles.iter().map(|t| t.map(|i| base + i)));
     }
 
     /// Appends a closed prism: the profile `(x, y)` polygon (counter-clockwise seen from −z... any convex one)

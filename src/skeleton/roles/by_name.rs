@@ -85,28 +85,11 @@ pub(super) fn by_name(sk: &Skeleton, tree: &RestTree) -> [Option<RoleBone>; ROLE
     // The top of the trunk: below the neck, else where the arms meet, else below the head.
     let get = |r: Role| out[r.index()].map(|b| b.joint);
     if inverted && let (Some(m), Some(upper)) = (legs_meet, neck.or(head)) {
-        // "Below" is toward the hips, down the tree: the trunk is the path from the neck (or head) to the hips.
-        let path = tree.path(upper, m);
-        let hips = m;
-        let found = if said[hips] == Some(Said::Hips) {
-            Found::Name
-        } else {
-            Found::Structure
-        };
-        out[Role::Hips.index()] = Some(RoleBone { joint: hips, found });
-        let mut chain: Vec<usize> = path
-            .into_iter()
-            .filter(|&j| j != hips && said[j] != Some(Said::Hips))
-            .collect();
+        // "Below" is toward the hips, down the tree: the trunk is the path from the neck (or head, exclusive)
+        // down to the hips, and bottom to top is its reverse.
+        let mut chain = tree.path(upper, m);
         chain.reverse();
-        for (role, j) in spread_trunk(&chain) {
-            let found = if said[j] == Some(Said::Trunk) {
-                Found::Name
-            } else {
-                Found::Structure
-            };
-            out[role.index()] = Some(RoleBone { joint: j, found });
-        }
+        place_trunk(&mut out, &said, m, &chain);
         return out;
     }
     let arm_top =
@@ -127,29 +110,42 @@ pub(super) fn by_name(sk: &Skeleton, tree: &RestTree) -> [Option<RoleBone>; ROLE
         _ => named_hips,
     };
     if let Some(h) = hips {
-        let found = if said[h] == Some(Said::Hips) {
+        let chain = top.map(|t| tree.path(h, t)).unwrap_or_default();
+        place_trunk(&mut out, &said, h, &chain);
+    }
+    out
+}
+
+/// Places the hips at `hips` and the trunk roles over `chain` (the joints from the hips up to the top of the
+/// trunk, bottom to top; the hips and joints named as hips skipped), each found by name when its name says so.
+fn place_trunk(
+    out: &mut [Option<RoleBone>; ROLE_COUNT],
+    said: &[Option<Said>],
+    hips: usize,
+    chain: &[usize],
+) {
+    let found = |j: usize, named: Said| {
+        if said[j] == Some(named) {
             Found::Name
         } else {
             Found::Structure
-        };
-        out[Role::Hips.index()] = Some(RoleBone { joint: h, found });
-        if let Some(t) = top {
-            let chain: Vec<usize> = tree
-                .path(h, t)
-                .into_iter()
-                .filter(|&j| said[j] != Some(Said::Hips))
-                .collect();
-            for (role, j) in spread_trunk(&chain) {
-                let found = if said[j] == Some(Said::Trunk) {
-                    Found::Name
-                } else {
-                    Found::Structure
-                };
-                out[role.index()] = Some(RoleBone { joint: j, found });
-            }
         }
+    };
+    out[Role::Hips.index()] = Some(RoleBone {
+        joint: hips,
+        found: found(hips, Said::Hips),
+    });
+    let trunk: Vec<usize> = chain
+        .iter()
+        .copied()
+        .filter(|&j| j != hips && said[j] != Some(Said::Hips))
+        .collect();
+    for (role, j) in spread_trunk(&trunk) {
+        out[role.index()] = Some(RoleBone {
+            joint: j,
+            found: found(j, Said::Trunk),
+        });
     }
-    out
 }
 
 /// The trunk roles over the joints between the hips and the neck, bottom to top: one joint is the spine; two are

@@ -51,24 +51,7 @@ impl LevelMesh {
                 self.push(desc, &corners, &[[0, 2, 1], [0, 3, 2]]);
             }
             LevelShape::Box { half_extents: h } => {
-                let corners: Vec<Point3<f64>> = (0..8)
-                    .map(|i| {
-                        let sign = |bit: usize| if i & bit != 0 { 1.0 } else { -1.0 };
-                        Point3::new(sign(1) * h.x, sign(2) * h.y, sign(4) * h.z)
-                    })
-                    .collect();
-                let faces = [
-                    [0, 4, 6, 2],
-                    [1, 3, 7, 5],
-                    [0, 1, 5, 4],
-                    [2, 6, 7, 3],
-                    [0, 2, 3, 1],
-                    [4, 5, 7, 6],
-                ];
-                let tris: Vec<[u32; 3]> = faces
-                    .iter()
-                    .flat_map(|f| [[f[0], f[1], f[2]], [f[0], f[2], f[3]]])
-                    .collect();
+                let (corners, tris) = flinch::level::sample::box_triangles(-h, *h);
                 self.push(desc, &corners, &tris);
             }
             LevelShape::Sphere { radius } => {
