@@ -627,22 +627,9 @@ fn body_relative_hits_move_robots_of_any_height_alike() {
         ..absolute.clone()
     };
     let run = |height: f64, script: &HitScript| {
-        let robot = scaled_robot(height).unwrap();
-        let out = robot.with_extension("out.glb");
-        let s = bake_onto(
-            &robot,
-            Some(&walk),
-            None,
-            &out,
-            script,
-            &CharacterConfig::default(),
-            &ImportOptions::default(),
-            BakeMode::Layered,
-            |_| {},
-        )
-        .unwrap();
-        let _ = std::fs::remove_file(&robot);
-        let _ = std::fs::remove_file(&out);
+        let (s, written) = bake_robot(&scaled_robot(height).unwrap(), &walk, script);
+        let s = s.unwrap();
+        assert!(written);
         let hit = s.baked.evaluation.hit.clone().expect("hit figures");
         (hit.peak_deg, hit.return_s, s.baked.scaled.clone())
     };
@@ -668,6 +655,34 @@ fn body_relative_hits_move_robots_of_any_height_alike() {
         );
         assert!(ret.is_some_and(|r| r <= 1.0), "{h} m: return {ret:?}");
     }
+}
+
+/// Bakes `walk` onto the robot file `robot` with `script`; the result and whether a file was written (both
+/// files are removed).
+fn bake_robot(
+    robot: &std::path::Path,
+    walk: &std::path::Path,
+    script: &HitScript,
+) -> (
+    Result<flinch::retarget::OntoSummary, flinch::bake::BakeError>,
+    bool,
+) {
+    let out = robot.with_extension("out.glb");
+    let r = bake_onto(
+        robot,
+        Some(walk),
+        None,
+        &out,
+        script,
+        &CharacterConfig::default(),
+        &ImportOptions::default(),
+        BakeMode::Layered,
+        |_| {},
+    );
+    let written = out.exists();
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(robot);
+    (r, written)
 }
 
 /// The robot's GLB with its JSON changed by `edit` (binary chunk kept), written to a temporary file.
@@ -703,24 +718,7 @@ fn odd_target_rigs_bake_or_fail_clearly() {
     let Some((walk, _)) = paths("cmu_02_01_walk.bvh", ROBOT) else {
         return;
     };
-    let bake = |robot: &PathBuf, script: &HitScript| {
-        let out = robot.with_extension("out.glb");
-        let r = bake_onto(
-            robot,
-            Some(&walk),
-            None,
-            &out,
-            script,
-            &CharacterConfig::default(),
-            &ImportOptions::default(),
-            BakeMode::Layered,
-            |_| {},
-        );
-        let written = out.exists();
-        let _ = std::fs::remove_file(&out);
-        let _ = std::fs::remove_file(robot);
-        (r, written)
-    };
+    let bake = |robot: &PathBuf, script: &HitScript| bake_robot(robot, &walk, script);
     let none = HitScript::default();
     // No skin: the skeleton comes from the animated nodes; the robot still maps and bakes.
     let robot = edited_robot("noskin", |d| {
