@@ -312,8 +312,9 @@ fn read_back_figures_measure_the_written_file() {
     );
     assert!((up.skate_mm - same.skate_mm).abs() < 1e-3 && up.limb_dir_deg < 1e-3);
     let over = up.failures(&ReadbackLimits::default());
+    assert!((up.added_foot_height_p95_mm - 20.0).abs() < 0.01, "{up:?}");
     assert!(
-        over.iter().any(|m| m.contains("from the floor")),
+        over.iter().any(|m| m.contains("off their height")),
         "{over:?}"
     );
     let mut turned = clip.clone();

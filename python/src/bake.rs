@@ -119,7 +119,9 @@ impl BakeResult {
 
     /// The written file read back with flinch's importer and measured (what `flinch bake` prints as "read
     /// back"): `frames`, `duration_s`, `foot_height_p95_mm`, `foot_height_median_mm`, `skate_mm`, `limb_dir_deg`,
-    /// `stances` (a list of dicts: `side`, `start_s`, `end_s`, `skate_mm`, `height_p95_mm`) and `failures` (the
+    /// `added_skate_mm` and `added_foot_height_p95_mm` (what the bake added to the source clip's own),
+    /// `stances` (a list of dicts: `side`, `start_s`, `end_s`, `skate_mm`, `height_p95_mm`, `source_skate_mm`) and
+    /// `failures` (the
     /// limits of `flinch bake --check` it passes over, as sentences; empty when within them).
     #[getter]
     fn readback<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -131,6 +133,8 @@ impl BakeResult {
         d.set_item("foot_height_median_mm", r.foot_height_median_mm)?;
         d.set_item("skate_mm", r.skate_mm)?;
         d.set_item("limb_dir_deg", r.limb_dir_deg)?;
+        d.set_item("added_skate_mm", r.added_skate_mm)?;
+        d.set_item("added_foot_height_p95_mm", r.added_foot_height_p95_mm)?;
         let stances = r
             .stances
             .iter()
@@ -141,6 +145,7 @@ impl BakeResult {
                 x.set_item("end_s", s.end_s)?;
                 x.set_item("skate_mm", s.skate_mm)?;
                 x.set_item("height_p95_mm", s.height_p95_mm)?;
+                x.set_item("source_skate_mm", s.source_skate_mm)?;
                 Ok(x)
             })
             .collect::<PyResult<Vec<_>>>()?;

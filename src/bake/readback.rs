@@ -51,6 +51,9 @@ pub struct ReadbackPlan {
     pub feet: Vec<FootRef>,
     /// The limb bones.
     pub limbs: Vec<LimbRef>,
+    /// The clip the bake started from (on the written skeleton): the file's feet are also measured against its
+    /// own, so a mocap clip's own heel roll is not counted against the bake.
+    pub reference: Clip,
     /// Frames the file should hold.
     pub frames: usize,
     /// Seconds per frame the file should hold.
@@ -185,6 +188,7 @@ impl ReadbackPlan {
             limbs,
             frames: reference.frames.len(),
             frame_time: reference.frame_time,
+            reference: reference.clone(),
         }
     }
 }
@@ -216,8 +220,10 @@ pub struct StanceFigure {
     pub end_s: f64,
     /// Largest horizontal drift of the ankle from where the stance began (mm).
     pub skate_mm: f64,
-    /// 95th percentile of |height of the foot's lowest point above the floor| over the stance (mm).
+    /// 95th percentile of |height of the foot above the floor| over the stance (mm).
     pub height_p95_mm: f64,
+    /// The same stance's skate in the clip the bake started from (mm): a mocap ankle rolls heel to toe.
+    pub source_skate_mm: f64,
 }
 
 /// The figures of a written file, read back.
@@ -243,6 +249,12 @@ pub struct Readback {
     pub skate_mm: f64,
     /// Mean angle between the file's limb directions and the source's over the clip (degrees).
     pub limb_dir_deg: f64,
+    /// What the bake added to the skate: the largest over the stances of the file's skate minus the source
+    /// clip's in the same stance (mm, 0 when none grew).
+    pub added_skate_mm: f64,
+    /// What the bake added to the planted feet's height: 95th percentile over the planted frames of |the file's
+    /// height − the source clip's| (mm).
+    pub added_foot_height_p95_mm: f64,
 }
 
 /// The limits `bake --check` holds a file to.
@@ -285,21 +297,23 @@ impl Readback {
                 self.file, self.duration_s, self.expected_duration_s
             ));
         }
-        if self.foot_height_p95_mm > limits.foot_height_mm {
+        if self.added_foot_height_p95_mm > limits.foot_height_mm {
             out.push(format!(
-                "{}: planted feet {:.2} mm from the floor (95th percentile; limit {} mm)",
-                self.file, self.foot_height_p95_mm, limits.foot_height_mm
+                "{}: planted feet {:.2} mm off their height in the source clip (95th percentile; limit {} mm)",
+                self.file, self.added_foot_height_p95_mm, limits.foot_height_mm
             ));
         }
         if let Some(s) = self
             .stances
             .iter()
-            .filter(|s| s.skate_mm > limits.skate_mm)
-            .max_by(|a, b| a.skate_mm.total_cmp(&b.skate_mm))
+            .filter(|s| s.skate_mm - s.source_skate_mm > limits.skate_mm)
+            .max_by(|a, b| {
+                (a.skate_mm - a.source_skate_mm).total_cmp(&(b.skate_mm - b.source_skate_mm))
+            })
         {
             out.push(format!(
-                "{}: the {} foot skates {:.2} mm in its stance at {:.2}-{:.2} s (limit {} mm)",
-                self.file, s.side, s.skate_mm, s.start_s, s.end_s, limits.skate_mm
+                "{}: the {} foot skates {:.2} mm in its stance at {:.2}-{:.2} s, {:.2} mm in the source clip (limit {} mm more)",
+                self.file, s.side, s.skate_mm, s.start_s, s.end_s, s.source_skate_mm, limits.skate_mm
             ));
         }
         if self.limb_dir_deg > limits.limb_dir_deg {
@@ -346,34 +360,18 @@ pub fn read_back(
         .collect();
     let frames = world.len();
     let dt = file.clip.frame_time;
-    let mut stances = Vec::new();
-    let mut heights = Vec::new();
-    let mut signed = Vec::new();
-    for foot in &plan.feet {
-        // `world` is reindexed to the skeleton's joints, whose end sites are rigid offsets (glTF has none).
-        let height = |f: usize| rise(skeleton, &world[f], foot) - plan.floor_y;
-        let stance = &foot.stance[..foot.stance.len().min(frames)];
-        for (a, b) in runs(stance, true) {
-            let start = world[a][foot.ankle].translation.vector;
-            let mut skate: f64 = 0.0;
-            let mut h = Vec::with_capacity(b + 1 - a);
-            for (f, w) in world.iter().enumerate().take(b + 1).skip(a) {
-                let d = w[foot.ankle].translation.vector - start;
-                skate = skate.max((d.x * d.x + d.z * d.z).sqrt());
-                let y = height(f);
-                signed.push(y);
-                h.push(y.abs());
-            }
-            stances.push(StanceFigure {
-                side: foot.side,
-                start_s: a as f64 * dt,
-                end_s: b as f64 * dt,
-                skate_mm: skate * 1000.0,
-                height_p95_mm: quantile(&h, 0.95) * 1000.0,
-            });
-            heights.extend(h);
-        }
+    let reference = world_frames(skeleton, &plan.reference);
+    let (mut stances, heights) = feet(skeleton, &world, plan, dt);
+    let (source, source_heights) = feet(skeleton, &reference, plan, dt);
+    for (s, r) in stances.iter_mut().zip(&source) {
+        s.source_skate_mm = r.skate_mm;
     }
+    let added: Vec<f64> = heights
+        .iter()
+        .zip(&source_heights)
+        .map(|(a, b)| (a - b).abs())
+        .collect();
+    let abs: Vec<f64> = heights.iter().map(|h| h.abs()).collect();
     let mut sum = 0.0;
     let mut count = 0usize;
     for limb in &plan.limbs {
@@ -391,10 +389,55 @@ pub fn read_back(
         expected_frames: plan.frames,
         duration_s: frames.saturating_sub(1) as f64 * dt,
         expected_duration_s: plan.frames.saturating_sub(1) as f64 * plan.frame_time,
-        foot_height_p95_mm: quantile(&heights, 0.95) * 1000.0,
-        foot_height_median_mm: quantile(&signed, 0.5) * 1000.0,
+        foot_height_p95_mm: quantile(&abs, 0.95) * 1000.0,
+        foot_height_median_mm: quantile(&heights, 0.5) * 1000.0,
         skate_mm: stances.iter().map(|s| s.skate_mm).fold(0.0, f64::max),
+        added_skate_mm: stances
+            .iter()
+            .map(|s| s.skate_mm - s.source_skate_mm)
+            .fold(0.0, f64::max),
+        added_foot_height_p95_mm: quantile(&added, 0.95) * 1000.0,
         stances,
         limb_dir_deg: if count > 0 { sum / count as f64 } else { 0.0 },
     })
+}
+
+/// The stances of both feet measured on `world` (the written skeleton's world transforms per frame): each
+/// stance's skate and height figures, and the signed height of the planted feet over every planted frame (m),
+/// stance after stance.
+fn feet(
+    skeleton: &Skeleton,
+    world: &[Vec<nalgebra::Isometry3<f64>>],
+    plan: &ReadbackPlan,
+    dt: f64,
+) -> (Vec<StanceFigure>, Vec<f64>) {
+    let frames = world.len();
+    let mut stances = Vec::new();
+    let mut heights = Vec::new();
+    for foot in &plan.feet {
+        // `world` is on the skeleton's joints, whose end sites are rigid offsets (glTF has none).
+        let height = |f: usize| rise(skeleton, &world[f], foot) - plan.floor_y;
+        let stance = &foot.stance[..foot.stance.len().min(frames)];
+        for (a, b) in runs(stance, true) {
+            let start = world[a][foot.ankle].translation.vector;
+            let mut skate: f64 = 0.0;
+            let mut h = Vec::with_capacity(b + 1 - a);
+            for (f, w) in world.iter().enumerate().take(b + 1).skip(a) {
+                let d = w[foot.ankle].translation.vector - start;
+                skate = skate.max((d.x * d.x + d.z * d.z).sqrt());
+                h.push(height(f));
+            }
+            let abs: Vec<f64> = h.iter().map(|x| x.abs()).collect();
+            stances.push(StanceFigure {
+                side: foot.side,
+                start_s: a as f64 * dt,
+                end_s: b as f64 * dt,
+                skate_mm: skate * 1000.0,
+                height_p95_mm: quantile(&abs, 0.95) * 1000.0,
+                source_skate_mm: 0.0,
+            });
+            heights.extend(h);
+        }
+    }
+    (stances, heights)
 }

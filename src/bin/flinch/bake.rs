@@ -55,9 +55,9 @@ pub struct BakeArgs {
     /// Also write the unreacted (retargeted) clip as a second animation, `NAME_unreacted` (glTF output).
     #[arg(long)]
     keep_unreacted: bool,
-    /// Fail when the file read back passes the limits: planted feet over 10 mm from the floor (95th
-    /// percentile), a stance skating over 10 mm, limbs over 15 deg from the source on average, or a frame count
-    /// or length other than the bake's.
+    /// Fail when the file read back passes the limits: planted feet moved over 10 mm off their height in the
+    /// source clip (95th percentile), a stance skating 10 mm more than in the source, limbs over 15 deg from the
+    /// source on average, or a frame count or length other than the bake's.
     #[arg(long)]
     check: bool,
     #[command(flatten)]
@@ -300,7 +300,7 @@ fn print_summary(d: &Done) {
 fn print_readback(d: &Done) {
     let r = &d.readback;
     println!(
-        "  read back '{}': {} frames, {:.3} s; planted feet {:.2} mm from the floor (95th pct; median {:+.2} mm), skate max {:.2} mm over {} stances, limbs {:.2} deg from the source",
+        "  read back '{}': {} frames, {:.3} s; planted feet {:.2} mm from the floor (95th pct; median {:+.2} mm), skate max {:.2} mm over {} stances, limbs {:.2} deg from the source; added by the bake: {:.2} mm height, {:.2} mm skate",
         d.animation,
         r.frames,
         r.duration_s,
@@ -308,12 +308,14 @@ fn print_readback(d: &Done) {
         r.foot_height_median_mm,
         r.skate_mm,
         r.stances.len(),
-        r.limb_dir_deg
+        r.limb_dir_deg,
+        r.added_foot_height_p95_mm,
+        r.added_skate_mm
     );
     for s in &r.stances {
         println!(
-            "    {:5} stance {:6.3}-{:6.3} s: skate {:6.2} mm, height {:6.2} mm (95th pct)",
-            s.side, s.start_s, s.end_s, s.skate_mm, s.height_p95_mm
+            "    {:5} stance {:6.3}-{:6.3} s: skate {:6.2} mm ({:.2} in the source), height {:6.2} mm (95th pct)",
+            s.side, s.start_s, s.end_s, s.skate_mm, s.source_skate_mm, s.height_p95_mm
         );
     }
 }
