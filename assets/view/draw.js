@@ -1,16 +1,49 @@
 // The 3D view: characters as their collision capsules (simulated: solid; the clip: a translucent ghost), balls,
 // the floor or the level, an orbit camera that can follow a character.
+//
+// Every capsule of every character is drawn by two instanced meshes (a low-poly open cylinder for the shafts and
+// a sphere for the caps), the ghost by two more: four draw calls for any number of characters. A frame only
+// rewrites the instance matrices (preallocated; nothing is allocated per frame).
 import * as THREE from './three.module.min.js';
 import { OrbitControls } from './OrbitControls.js';
 
 const SIM_COLOR = 0xd9503f;
 const GHOST_COLOR = 0x4f8fe0;
+const UP = new THREE.Vector3(0, 1, 0);
+
+// Scratch values of the per-frame loops.
+const _m = new THREE.Matrix4();
+const _p = new THREE.Vector3();
+const _q = new THREE.Quaternion();
+const _s = new THREE.Vector3(1, 1, 1);
+
+// Instanced capsules of one look (simulated or ghost): shafts and caps.
+class CapsuleSet {
+  constructor(world, cylinder, sphere, material, count) {
+    this.shafts = new THREE.InstancedMesh(cylinder, material, Math.max(1, count));
+    this.caps = new THREE.InstancedMesh(sphere, material, Math.max(1, 2 * count));
+    this.shafts.count = count;
+    this.caps.count = 2 * count;
+    for (const m of [this.shafts, this.caps]) {
+      m.instanceMatrix.array.fill(0); // nothing drawn before the first frame places them
+      m.frustumCulled = false; // the instances move; their bounds are not kept
+      m.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+      world.add(m);
+    }
+  }
+
+  set visible(v) { this.shafts.visible = v; this.caps.visible = v; }
+
+  dispose() { this.shafts.dispose(); this.caps.dispose(); }
+}
 
 export class Drawing {
   constructor(container) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true,
+      powerPreference: 'high-performance' });
+    this.renderer.setPixelRatio(1);
     this.renderer.setSize(container.clientWidth, container.clientHeight);
+    this.renderer.shadowMap.enabled = false;
     container.appendChild(this.renderer.domElement);
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color(0x20242b);
@@ -19,6 +52,9 @@ export class Drawing {
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.target.set(0, 0.9, 0);
     this.controls.enableDamping = false;
+    // Drawn on demand: after a new frame or a camera move.
+    this.needsRender = true;
+    this.controls.addEventListener('change', () => { this.needsRender = true; });
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x404050, 2.2));
     const sun = new THREE.DirectionalLight(0xffffff, 1.6);
     sun.position.set(4, 8, 3);
@@ -27,62 +63,68 @@ export class Drawing {
     this.scene.add(this.world);
     this.characters = [];
     this.balls = [];
-    this.ballGeometry = new THREE.SphereGeometry(1, 20, 14);
-    this.ballMaterial = new THREE.MeshStandardMaterial({ color: 0xf0d060, roughness: 0.5 });
-    this.simMaterial = new THREE.MeshStandardMaterial({ color: SIM_COLOR, roughness: 0.6 });
-    this.ghostMaterial = new THREE.MeshStandardMaterial({ color: GHOST_COLOR, transparent: true, opacity: 0.28,
+    // Low poly: a capsule is 10 × 1 shaft quads and two 10 × 6 spheres.
+    this.cylinder = new THREE.CylinderGeometry(1, 1, 1, 10, 1, true);
+    this.sphere = new THREE.SphereGeometry(1, 10, 6);
+    this.ballGeometry = new THREE.SphereGeometry(1, 16, 10);
+    // Lambert (per-pixel diffuse) costs a fraction of the physically based material in a software renderer.
+    this.ballMaterial = new THREE.MeshLambertMaterial({ color: 0xf0d060 });
+    this.simMaterial = new THREE.MeshLambertMaterial({ color: SIM_COLOR });
+    this.ghostMaterial = new THREE.MeshLambertMaterial({ color: GHOST_COLOR, transparent: true, opacity: 0.28,
       depthWrite: false });
+    this.sim = null;
+    this.ghost = null;
+    this.ghostVisible = true;
+    // Capsules in body frames, for every character: per capsule its body (global index) and its shaft and cap
+    // matrices in the body frame.
+    this.capsules = [];
     this.raycaster = new THREE.Raycaster();
+    this.ndc = new THREE.Vector2();
     window.addEventListener('resize', () => {
       this.camera.aspect = container.clientWidth / container.clientHeight;
       this.camera.updateProjectionMatrix();
       this.renderer.setSize(container.clientWidth, container.clientHeight);
+      this.needsRender = true;
     });
-  }
-
-  // A capsule mesh from a to b (body frame) of radius r.
-  capsule(c, material) {
-    const a = new THREE.Vector3(c[0], c[1], c[2]);
-    const b = new THREE.Vector3(c[3], c[4], c[5]);
-    const len = a.distanceTo(b);
-    const mesh = new THREE.Mesh(new THREE.CapsuleGeometry(c[6], len, 3, 10), material);
-    mesh.position.copy(a).add(b).multiplyScalar(0.5);
-    if (len > 1e-9) {
-      mesh.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), b.clone().sub(a).normalize());
-    }
-    return mesh;
   }
 
   // Rebuilds everything from a `scene` message.
   setScene(desc) {
     this.scene.remove(this.world);
-    this.world.traverse((o) => { if (o.geometry && o.geometry !== this.ballGeometry) o.geometry.dispose(); });
+    this.world.traverse((o) => {
+      if (o.geometry && ![this.ballGeometry, this.cylinder, this.sphere].includes(o.geometry)) o.geometry.dispose();
+    });
+    if (this.sim) { this.sim.dispose(); this.ghost.dispose(); }
     this.world = new THREE.Group();
     this.scene.add(this.world);
+    this.capsules = [];
+    let bodyBase = 0;
     this.characters = desc.characters.map((ch, ci) => {
-      const build = (material, pickable) => ch.bodies.map((body, bi) => {
-        const node = new THREE.Group();
-        for (const c of body.capsules) {
-          const m = this.capsule(c, material);
-          if (pickable) m.userData = { character: ci, body: bi };
-          node.add(m);
-        }
-        this.world.add(node);
-        return node;
+      const bodies = ch.bodies.map((body, bi) => {
+        const first = this.capsules.length;
+        for (const c of body.capsules) this.capsules.push(capsuleParts(c, bodyBase + bi, ci, bi));
+        return { name: body.name, capsules: [first, this.capsules.length] };
       });
-      return { sim: build(this.simMaterial, true), ghost: build(this.ghostMaterial, false), bodies: ch.bodies };
+      const out = { bodies, base: bodyBase,
+        // Body frames as matrices (simulated, ghost), rewritten by each frame.
+        simFrames: bodies.map(() => new THREE.Matrix4()), ghostFrames: bodies.map(() => new THREE.Matrix4()) };
+      bodyBase += bodies.length;
+      return out;
     });
+    this.sim = new CapsuleSet(this.world, this.cylinder, this.sphere, this.simMaterial, this.capsules.length);
+    this.ghost = new CapsuleSet(this.world, this.cylinder, this.sphere, this.ghostMaterial, this.capsules.length);
+    this.ghost.visible = this.ghostVisible;
     if (desc.level) {
       const g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.Float32BufferAttribute(desc.level.positions, 3));
       g.setIndex(desc.level.indices);
       g.computeVertexNormals();
-      const level = new THREE.Mesh(g, new THREE.MeshStandardMaterial({ color: 0x8a8f98, roughness: 0.9,
+      const level = new THREE.Mesh(g, new THREE.MeshLambertMaterial({ color: 0x8a8f98,
         side: THREE.DoubleSide, flatShading: true }));
       this.world.add(level);
     } else {
       const floor = new THREE.Mesh(new THREE.PlaneGeometry(60, 60),
-        new THREE.MeshStandardMaterial({ color: 0x3a4048, roughness: 1 }));
+        new THREE.MeshLambertMaterial({ color: 0x3a4048 }));
       floor.rotation.x = -Math.PI / 2;
       floor.position.y = desc.floor - 0.002;
       this.world.add(floor);
@@ -91,78 +133,111 @@ export class Drawing {
       this.world.add(grid);
     }
     this.balls = [];
+    this.needsRender = true;
   }
 
   setGhost(visible) {
-    for (const c of this.characters) for (const n of c.ghost) n.visible = visible;
+    this.ghostVisible = visible;
+    if (this.ghost) this.ghost.visible = visible;
+    this.needsRender = true;
   }
 
   // Places the bodies and balls of a decoded frame.
-  applyFrame(frame, ghost) {
-    frame.characters.forEach((cf, ci) => {
+  applyFrame(frame) {
+    const n = Math.min(frame.characters.length, this.characters.length);
+    for (let ci = 0; ci < n; ci++) {
+      const cf = frame.characters[ci];
       const ch = this.characters[ci];
-      if (!ch) return;
-      const place = (nodes, data) => nodes.forEach((node, b) => {
-        const o = 7 * b;
-        node.position.set(data[o], data[o + 1], data[o + 2]);
-        node.quaternion.set(data[o + 3], data[o + 4], data[o + 5], data[o + 6]);
-      });
-      place(ch.sim, cf.sim);
-      if (ghost) place(ch.ghost, cf.ghost);
-    });
+      setFrames(ch.simFrames, cf.sim);
+      if (this.ghostVisible) setFrames(ch.ghostFrames, cf.ghost);
+    }
+    this.place(this.sim, 'simFrames', n);
+    if (this.ghostVisible) this.place(this.ghost, 'ghostFrames', n);
     while (this.balls.length < frame.balls.length) {
       const m = new THREE.Mesh(this.ballGeometry, this.ballMaterial);
       this.world.add(m);
       this.balls.push(m);
     }
-    this.balls.forEach((m, i) => {
+    for (let i = 0; i < this.balls.length; i++) {
+      const m = this.balls[i];
       const b = frame.balls[i];
       m.visible = !!b;
       if (b) { m.position.set(b[0], b[1], b[2]); m.scale.setScalar(b[3]); }
-    });
+    }
+    this.needsRender = true;
+  }
+
+  // The instance matrices of a capsule set from the characters' body frames (`key`: simFrames or ghostFrames).
+  place(set, key, nCharacters) {
+    const shafts = set.shafts.instanceMatrix.array;
+    const caps = set.caps.instanceMatrix.array;
+    for (let i = 0; i < this.capsules.length; i++) {
+      const c = this.capsules[i];
+      if (c.character >= nCharacters) continue;
+      const frame = this.characters[c.character][key][c.body];
+      _m.multiplyMatrices(frame, c.shaft).toArray(shafts, 16 * i);
+      _m.multiplyMatrices(frame, c.capA).toArray(caps, 32 * i);
+      _m.multiplyMatrices(frame, c.capB).toArray(caps, 32 * i + 16);
+    }
+    set.shafts.instanceMatrix.needsUpdate = true;
+    set.caps.instanceMatrix.needsUpdate = true;
   }
 
   // Moves the orbit target toward a character's root body.
   follow(ci) {
     const ch = this.characters[ci];
-    if (!ch || !ch.sim[0]) return;
-    const p = ch.sim[0].position;
+    if (!ch || !ch.simFrames[0]) return;
+    _p.setFromMatrixPosition(ch.simFrames[0]);
     const t = this.controls.target;
-    const dx = (p.x - t.x) * 0.1;
-    const dz = (p.z - t.z) * 0.1;
+    const dx = (_p.x - t.x) * 0.1;
+    const dz = (_p.z - t.z) * 0.1;
+    if (Math.abs(dx) + Math.abs(dz) < 1e-5) return;
     t.x += dx; t.z += dz;
     this.camera.position.x += dx; this.camera.position.z += dz;
+    this.needsRender = true;
   }
 
   // The camera ray through a page point (client pixels).
   ray(clientX, clientY) {
     const r = this.renderer.domElement.getBoundingClientRect();
-    const ndc = new THREE.Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
-    this.raycaster.setFromCamera(ndc, this.camera);
+    this.ndc.set(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
+    this.raycaster.setFromCamera(this.ndc, this.camera);
     return this.raycaster.ray;
   }
 
   // The simulated body under a page point: {character, body, point (world), local (body frame)} or null.
   pick(clientX, clientY) {
+    if (!this.sim) return null;
     this.ray(clientX, clientY);
-    const meshes = [];
-    for (const ch of this.characters) for (const n of ch.sim) meshes.push(...n.children);
-    const hit = this.raycaster.intersectObjects(meshes, false)[0];
-    if (!hit) return null;
-    const { character, body } = hit.object.userData;
-    const node = this.characters[character].sim[body];
-    const local = node.worldToLocal(hit.point.clone());
-    return { character, body, point: hit.point, local };
+    // The instances moved since the bounds were taken: the raycast's early-out sphere is recomputed.
+    this.sim.shafts.computeBoundingSphere();
+    this.sim.caps.computeBoundingSphere();
+    const hit = this.raycaster.intersectObjects([this.sim.shafts, this.sim.caps], false)[0];
+    if (!hit || hit.instanceId === undefined) return null;
+    const index = hit.object === this.sim.caps ? hit.instanceId >> 1 : hit.instanceId;
+    const c = this.capsules[index];
+    if (!c) return null;
+    const frame = this.characters[c.character].simFrames[c.body];
+    const local = hit.point.clone().applyMatrix4(new THREE.Matrix4().copy(frame).invert());
+    return { character: c.character, body: c.body, point: hit.point, local };
   }
 
-  // The page point (client pixels) of a body's capsule middle, for tests and the screenshot.
-  screenPoint(ci, name) {
+  // The world middle of a body's first capsule (its origin without capsules), or null.
+  bodyPoint(ci, name) {
     const ch = this.characters[ci];
     if (!ch) return null;
     const b = ch.bodies.findIndex((x) => x.name === name);
     if (b < 0) return null;
-    const mesh = ch.sim[b].children[0];
-    const p = mesh ? mesh.getWorldPosition(new THREE.Vector3()) : ch.sim[b].position.clone();
+    const [first, end] = ch.bodies[b].capsules;
+    const p = new THREE.Vector3();
+    if (end > first) p.setFromMatrixPosition(this.capsules[first].shaft);
+    return p.applyMatrix4(ch.simFrames[b]);
+  }
+
+  // The page point (client pixels) of a body's capsule middle, for tests and the screenshot.
+  screenPoint(ci, name) {
+    const p = this.bodyPoint(ci, name);
+    if (!p) return null;
     p.project(this.camera);
     const r = this.renderer.domElement.getBoundingClientRect();
     return { x: r.left + (p.x + 1) / 2 * r.width, y: r.top + (1 - p.y) / 2 * r.height };
@@ -171,24 +246,53 @@ export class Drawing {
   // Puts the camera 3 m from a body on the side it sticks out to (the right forearm from the right), level with
   // it, looking at it.
   viewBone(ci, name) {
-    const ch = this.characters[ci];
-    if (!ch) return false;
-    const b = ch.bodies.findIndex((x) => x.name === name);
-    if (b < 0) return false;
-    const mesh = ch.sim[b].children[0] || ch.sim[b];
-    const p = mesh.getWorldPosition(new THREE.Vector3());
-    const root = ch.sim[0].position;
+    const p = this.bodyPoint(ci, name);
+    if (!p) return false;
+    const root = new THREE.Vector3().setFromMatrixPosition(this.characters[ci].simFrames[0]);
     const side = new THREE.Vector3(p.x - root.x, 0, p.z - root.z);
     if (side.lengthSq() < 1e-6) side.set(1, 0, 0);
     side.normalize();
     this.camera.position.set(p.x + side.x * 3, p.y + 0.4, p.z + side.z * 3);
     this.controls.target.copy(p);
     this.controls.update();
+    this.needsRender = true;
     return true;
   }
 
-  render() {
-    this.controls.update();
+  // Draws if anything changed since the last drawing; true when it drew.
+  render(force = false) {
+    if (!this.needsRender && !force) return false;
+    this.needsRender = false;
     this.renderer.render(this.scene, this.camera);
+    return true;
+  }
+}
+
+// A capsule [ax, ay, az, bx, by, bz, r] of body `body` (global index `global`, character `character`): its shaft
+// (unit cylinder scaled to r × length × r, turned from +y onto a→b) and caps (unit spheres of radius r at a, b) as
+// matrices in the body frame.
+function capsuleParts(c, global, character, body) {
+  const a = new THREE.Vector3(c[0], c[1], c[2]);
+  const b = new THREE.Vector3(c[3], c[4], c[5]);
+  const r = c[6];
+  const len = a.distanceTo(b);
+  const q = new THREE.Quaternion();
+  if (len > 1e-9) q.setFromUnitVectors(UP, b.clone().sub(a).normalize());
+  const mid = a.clone().add(b).multiplyScalar(0.5);
+  // A sphere (no length) gets a shaft of zero length: nothing is drawn for it.
+  const shaft = new THREE.Matrix4().compose(mid, q, new THREE.Vector3(r, len, r));
+  const capA = new THREE.Matrix4().compose(a, q, new THREE.Vector3(r, r, r));
+  const capB = new THREE.Matrix4().compose(b, q, new THREE.Vector3(r, r, r));
+  return { global, character, body, shaft, capA, capB };
+}
+
+// Body frames (x y z, quaternion x y z w per body) into matrices.
+function setFrames(matrices, data) {
+  const n = Math.min(matrices.length, data.length / 7);
+  for (let b = 0; b < n; b++) {
+    const o = 7 * b;
+    _p.set(data[o], data[o + 1], data[o + 2]);
+    _q.set(data[o + 3], data[o + 4], data[o + 5], data[o + 6]);
+    matrices[b].compose(_p, _q, _s);
   }
 }

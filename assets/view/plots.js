@@ -14,6 +14,7 @@ export class Plots {
     this.chain = [];
     this.chainVersion = -1;
     this.peak = 0;
+    this.dirty = true;
   }
 
   setChain(names, version) {
@@ -21,6 +22,7 @@ export class Plots {
       this.chain = names;
       this.chainVersion = version;
       this.samples = [];
+      this.dirty = true;
     }
   }
 
@@ -34,11 +36,13 @@ export class Plots {
     let cut = 0;
     while (cut < this.samples.length && this.samples[cut].t < last - WINDOW) cut++;
     if (cut) this.samples.splice(0, cut);
+    this.dirty = true;
   }
 
   // Time went back (a scrub or a restart): drop what is after it.
   rewind(t) {
     this.samples = this.samples.filter((s) => s.t <= t);
+    this.dirty = true;
   }
 
   event(text) {
@@ -48,7 +52,10 @@ export class Plots {
     while (this.list.children.length > 12) this.list.lastChild.remove();
   }
 
+  // Redraws when samples came since the last drawing.
   draw() {
+    if (!this.dirty) return;
+    this.dirty = false;
     const { ctx, canvas } = this;
     const W = canvas.width, H = canvas.height;
     ctx.clearRect(0, 0, W, H);

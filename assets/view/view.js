@@ -1,11 +1,15 @@
-// flinch view's page: connects to the session's WebSocket, asks for one pose frame per rendered frame, draws it,
-// plots the focused character and sends the controls' messages. `window.flinchView` exposes the state to tests.
+// flinch view's page: connects to the session's WebSocket, keeps one pose frame request in flight (the next is
+// asked for when a frame arrives, so drawing never waits a round trip), draws the newest frame when one came (or
+// the camera moved), plots the focused character and sends the controls' messages. `window.flinchView` exposes
+// the state to tests.
 import { decodeFrame, FLAG_PAUSED, FLAG_RECORDING } from './protocol.js';
 import { Drawing } from './draw.js';
 import { Plots } from './plots.js';
 import { bindControls, fillSelects } from './controls.js';
 
 const $ = (id) => document.getElementById(id);
+// How long after a click the page waits for the click's frame before drawing an older one (ms).
+const CLICK_HOLD_MS = 40;
 
 class View {
   constructor() {
@@ -31,8 +35,12 @@ class View {
     this.ws.onmessage = (e) => this.receive(e.data);
     this.ws.onclose = () => this.say('disconnected from flinch view');
     this.ws.onopen = () => this.ask();
+    this.pixel = new Uint8Array(4);
+    this.followOn = $('follow').checked;
+    $('follow').addEventListener('change', (e) => { this.followOn = e.target.checked; });
     bindControls(this);
-    requestAnimationFrame(() => this.tick());
+    this.tickBound = () => this.tick();
+    requestAnimationFrame(this.tickBound);
   }
 
   send(m) {
@@ -53,6 +61,7 @@ class View {
   receive(data) {
     if (data instanceof ArrayBuffer) {
       this.asked = false;
+      this.ask();
       const frame = decodeFrame(data);
       if (this.sceneDesc && frame.header.sceneVersion !== this.sceneDesc.version) return;
       if (this.frame && frame.header.time < this.frame.header.time - 1e-9) this.plots.rewind(frame.header.time);
@@ -122,35 +131,40 @@ class View {
 
   tick() {
     const t0 = performance.now();
-    if (this.frame && this.newFrame) {
-      this.drawing.applyFrame(this.frame, $('ghost').checked);
+    const click = this.pendingClick;
+    // A click's frame is due within a physics step and a poll: a frame from before it is not drawn meanwhile
+    // (in a renderer as slow as a software one, drawing it would hold the click's frame back by a whole frame).
+    const hold = click && !click.received && t0 - click.t < CLICK_HOLD_MS;
+    if (this.frame && this.newFrame && !hold) {
+      this.drawing.applyFrame(this.frame);
       this.newFrame = false;
       const h = this.frame.header;
       $('clock').textContent = `${h.time.toFixed(3)} s${h.flags & FLAG_PAUSED ? ' ⏸' : ''}${h.flags & FLAG_RECORDING ? ' ●' : ''}`;
       const [a, b] = this.history;
       $('scrub-v').textContent = `${a.toFixed(1)}–${b.toFixed(1)} s`;
     }
-    if ($('follow').checked) this.drawing.follow(this.focus);
-    this.drawing.render();
+    if (this.followOn) this.drawing.follow(this.focus);
+    const drew = !hold && this.drawing.render();
     this.plots.draw();
-    const click = this.pendingClick;
-    if (this.syncTiming || (click && click.received)) {
+    if (drew && (this.syncTiming || (click && click.received))) {
       // Wait for the GPU (a 1-pixel read-back), so the time is the frame's whole render, not its submission.
       const gl = this.drawing.renderer.getContext();
-      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.pixel);
     }
-    if (click && click.received) {
+    if (drew && click && click.received) {
       // Click to the end of drawing the first frame whose step carried the impulse; and to its arrival.
       const now = performance.now();
       this.stats.latencyMs.push(now - click.t);
       this.stats.arrivalMs.push(click.received - click.t);
       this.pendingClick = null;
     }
-    this.stats.frameMs.push(performance.now() - t0);
-    if (this.stats.frameMs.length > 600) this.stats.frameMs.shift();
-    this.stats.frames++;
+    if (drew) {
+      this.stats.frameMs.push(performance.now() - t0);
+      if (this.stats.frameMs.length > 600) this.stats.frameMs.shift();
+      this.stats.frames++;
+    }
     this.ask();
-    requestAnimationFrame(() => this.tick());
+    requestAnimationFrame(this.tickBound);
   }
 }
 
@@ -167,7 +181,7 @@ window.flinchView = {
   get serverStats() { return view.serverStats; },
   screenPoint: (character, bone) => view.drawing.screenPoint(character, bone),
   viewBone: (character, bone) => view.drawing.viewBone(character, bone),
-  set follow(on) { document.getElementById('follow').checked = on; },
+  set follow(on) { document.getElementById('follow').checked = on; view.followOn = on; },
   set syncTiming(on) { view.syncTiming = on; },
   send: (m) => view.send(m),
 };

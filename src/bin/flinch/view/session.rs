@@ -34,6 +34,8 @@ struct Cursor {
     frame_seq: u64,
     /// The page asked for a frame and has not had one since.
     wants_frame: bool,
+    /// The simulation thread was told about the request (it builds frames only while one waits).
+    told: bool,
 }
 
 /// Runs the session until the page goes away.
@@ -58,6 +60,7 @@ pub fn run(
                 log: p.log.end(),
                 frame_seq: 0,
                 wants_frame: false,
+                told: false,
             },
         )
     };
@@ -107,7 +110,7 @@ pub fn run(
             }
             Err(_) => return,
         }
-        if !forward(&mut ws, shared, &mut cursor, id) {
+        if !forward(&mut ws, shared, &mut cursor, id, commands) {
             return;
         }
     }
@@ -154,8 +157,15 @@ fn receive(
     }
 }
 
-/// Sends what was published since the session last looked; false when the connection is gone.
-fn forward(ws: &mut WebSocket<TcpStream>, shared: &Shared, cursor: &mut Cursor, id: u64) -> bool {
+/// Sends what was published since the session last looked; false when the connection is gone. The frame is
+/// encoded here, on the session's thread, outside the lock.
+fn forward(
+    ws: &mut WebSocket<TcpStream>,
+    shared: &Shared,
+    cursor: &mut Cursor,
+    id: u64,
+    commands: &Sender<Command>,
+) -> bool {
     let (scene, notices, frame) = {
         let p = shared.lock();
         let scene = (p.scene_version != cursor.scene_version).then(|| Arc::clone(&p.scene));
@@ -170,6 +180,17 @@ fn forward(ws: &mut WebSocket<TcpStream>, shared: &Shared, cursor: &mut Cursor, 
         };
         (scene, notices, frame)
     };
+    if cursor.wants_frame && frame.is_none() {
+        // Nothing newer yet: the simulation thread builds the next frame for this request (woken at once, so a
+        // paused scene's change is sent without waiting for its next wake-up).
+        shared.frame_wanted.store(true, Ordering::Release);
+        if !cursor.told {
+            cursor.told = true;
+            if commands.send(Command::FrameWanted).is_err() {
+                return false;
+            }
+        }
+    }
     let mut sent = false;
     for text in scene.into_iter().chain(notices) {
         if ws.write(Message::text(text.to_string())).is_err() {
@@ -177,9 +198,10 @@ fn forward(ws: &mut WebSocket<TcpStream>, shared: &Shared, cursor: &mut Cursor, 
         }
         sent = true;
     }
-    if let Some(bytes) = frame {
+    if let Some(frame) = frame {
         cursor.wants_frame = false;
-        if ws.write(Message::binary(bytes.as_ref().clone())).is_err() {
+        cursor.told = false;
+        if ws.write(Message::binary(frame.encode())).is_err() {
             return false;
         }
         sent = true;

@@ -3,8 +3,10 @@
 //! recorded files offered for download.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+use flinch::view_protocol::frame::Frame;
 
 /// Notices kept for sessions that read late (a slow page loses the oldest).
 const LOG_CAPACITY: usize = 4096;
@@ -60,8 +62,8 @@ impl Log {
 /// The published state, behind one lock.
 #[derive(Default)]
 pub struct Published {
-    /// The latest pose frame (`flinch::view_protocol::frame`).
-    pub frame: Option<Arc<Vec<u8>>>,
+    /// The latest pose frame (`flinch::view_protocol::frame`), encoded by each session on its own thread.
+    pub frame: Option<Arc<Frame>>,
     /// Bumped with every new frame.
     pub frame_seq: u64,
     /// The scene description (JSON `scene` message).
@@ -82,6 +84,8 @@ pub struct Shared {
     published: Mutex<Published>,
     /// Connected WebSocket sessions (frames are built only while one is).
     pub clients: AtomicUsize,
+    /// A session waits for a frame newer than the published one (frames are built only then).
+    pub frame_wanted: AtomicBool,
 }
 
 impl Shared {

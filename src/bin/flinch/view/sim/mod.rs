@@ -8,6 +8,7 @@ mod record;
 mod telemetry;
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -37,6 +38,8 @@ pub enum Command {
         /// The message.
         message: ClientMessage,
     },
+    /// A session waits for a frame newer than the published one (wakes the thread to build it).
+    FrameWanted,
     /// Stop the thread.
     Stop,
 }
@@ -239,6 +242,7 @@ impl Sim {
             while let Some(command) = first.take().or_else(|| rx.try_recv().ok()) {
                 match command {
                     Command::Stop => return,
+                    Command::FrameWanted => {}
                     Command::Message { session, message } => self.handle(session, message),
                 }
             }
@@ -261,11 +265,18 @@ impl Sim {
                 }
             }
             let watched = self.shared.has_clients();
-            if self.dirty || steps > 0 {
-                self.publish_frame(watched);
-                self.dirty = false;
-            }
-            if steps > 0 {
+            self.dirty |= steps > 0;
+            // A frame is built only when a page waits for one and the scene changed since the last: at the page's
+            // frame rate, not the physics rate, and never for a page that is still drawing the last one.
+            let published = self.dirty
+                && watched
+                && self.shared.frame_wanted.swap(false, Ordering::AcqRel)
+                && {
+                    self.publish_frame();
+                    self.dirty = false;
+                    true
+                };
+            if steps > 0 || published {
                 let bucket = if watched {
                     &mut self.timing.watched
                 } else {
@@ -381,10 +392,9 @@ impl Sim {
         self.shared.lock().log.push(to, text);
     }
 
-    fn publish_frame(&mut self, watched: bool) {
-        if !watched {
-            return;
-        }
+    /// The pose frame for the sessions: the body frames copied out of the scene here (the thread that owns it),
+    /// encoded by each session on its own thread; the lock is held for a pointer swap.
+    fn publish_frame(&mut self) {
         let frame = describe::frame(
             &self.scene,
             &self.keys,
@@ -393,9 +403,9 @@ impl Sim {
             self.paused,
             self.recording.is_some(),
         );
-        let bytes = Arc::new(frame.encode());
+        let frame = Arc::new(frame);
         let mut p = self.shared.lock();
-        p.frame = Some(bytes);
+        p.frame = Some(frame);
         p.frame_seq += 1;
     }
 
