@@ -161,13 +161,14 @@ fn view_in_headless_chromium() {
     println!("figure view_latency_ms {:.1} ms", median(&latency));
     println!("figure view_e2e_ok 1");
     let figures = format!(
-        "figure view_frame_ms {:.2} ms (mean {:.2}, {} frames, 10 characters)\nfigure view_sim_overhead_pct {:.1} % \
+        "figure view_frame_ms {:.2} ms (mean {:.2}, {} frames, 10 characters, antialias {})\nfigure view_sim_overhead_pct {:.1} % \
          ({alone:.1} µs per step alone over {} steps, {watched:.1} µs with the page over {})\nfigure view_latency_ms \
          {:.1} ms (median of {latency:?}; the frame's arrival alone: median {:.1} of {arrival:?})\nfigure \
          view_e2e_ok 1\n",
         result["frameMsMedian"].as_f64().unwrap_or(f64::NAN),
         result["frameMsMean"].as_f64().unwrap_or(f64::NAN),
         result["framesMeasured"],
+        result["antialias"],
         (watched / alone - 1.0) * 100.0,
         stats["steps_alone"],
         stats["steps_watched"],

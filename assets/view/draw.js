@@ -11,6 +11,24 @@ const SIM_COLOR = 0xd9503f;
 const GHOST_COLOR = 0x4f8fe0;
 const UP = new THREE.Vector3(0, 1, 0);
 
+// Multisampling, unless the browser renders WebGL in software (SwiftShader, llvmpipe: there 4× multisampling
+// triples the time of a frame) or the page's URL says `?antialias=0` (`=1` forces it).
+function wantAntialias() {
+  const asked = new URLSearchParams(window.location.search).get('antialias');
+  if (asked !== null) return asked !== '0';
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return true;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    const lose = gl.getExtension('WEBGL_lose_context');
+    if (lose) lose.loseContext();
+    return !/swiftshader|llvmpipe|software/i.test(name);
+  } catch {
+    return true;
+  }
+}
+
 // Scratch values of the per-frame loops.
 const _m = new THREE.Matrix4();
 const _p = new THREE.Vector3();
@@ -39,7 +57,7 @@ class CapsuleSet {
 
 export class Drawing {
   constructor(container) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true,
+    this.renderer = new THREE.WebGLRenderer({ antialias: wantAntialias(), preserveDrawingBuffer: true,
       powerPreference: 'high-performance' });
     this.renderer.setPixelRatio(1);
     this.renderer.setSize(container.clientWidth, container.clientHeight);

@@ -26,6 +26,9 @@ try {
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction(() => window.flinchView && window.flinchView.ready, { timeout: 30000 });
   result.steps.push('loaded');
+  // The page turns multisampling off in a software WebGL (this one): say which way it went.
+  result.antialias = await page.evaluate(() =>
+    window.flinchView.view.drawing.renderer.getContext().getContextAttributes().antialias);
   // Let the page run 2 s: the server's timing of the steps with a page connected (against before it connected).
   await sleep(2000);
   await page.evaluate(() => window.flinchView.send({ type: 'stats' }));
