@@ -97,6 +97,15 @@ pub fn ci() -> bool {
 fn install_validator(root: &std::path::Path) {
     let tools = root.join("tools/gltf-validator");
     let lock = tools.join(".installing");
+    // A lock older than five minutes was left by a killed test process: no install takes that long.
+    let stale = std::fs::metadata(&lock)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > std::time::Duration::from_secs(300));
+    if stale {
+        let _ = std::fs::remove_dir(&lock);
+    }
     for _ in 0..600 {
         if std::fs::create_dir(&lock).is_ok() {
             if !tools.join("node_modules/gltf-validator").is_dir() {
