@@ -51,9 +51,9 @@ pub struct ReadbackPlan {
     pub feet: Vec<FootRef>,
     /// The limb bones.
     pub limbs: Vec<LimbRef>,
-    /// The clip the bake started from (on the written skeleton): the file's feet are also measured against its
-    /// own, so a mocap clip's own heel roll is not counted against the bake.
-    pub reference: Clip,
+    /// World transforms per frame of the clip the bake started from (on the written skeleton): the file's feet
+    /// are also measured against its own, so a mocap clip's own heel roll is not counted against the bake.
+    pub reference_world: Vec<Vec<nalgebra::Isometry3<f64>>>,
     /// Frames the file should hold.
     pub frames: usize,
     /// Seconds per frame the file should hold.
@@ -188,7 +188,7 @@ impl ReadbackPlan {
             limbs,
             frames: reference.frames.len(),
             frame_time: reference.frame_time,
-            reference: reference.clone(),
+            reference_world: world,
         }
     }
 }
@@ -360,9 +360,8 @@ pub fn read_back(
         .collect();
     let frames = world.len();
     let dt = file.clip.frame_time;
-    let reference = world_frames(skeleton, &plan.reference);
     let (mut stances, heights) = feet(skeleton, &world, plan, dt);
-    let (source, source_heights) = feet(skeleton, &reference, plan, dt);
+    let (source, source_heights) = feet(skeleton, &plan.reference_world, plan, dt);
     for (s, r) in stances.iter_mut().zip(&source) {
         s.source_skate_mm = r.skate_mm;
     }
