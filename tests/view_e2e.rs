@@ -4,6 +4,11 @@
 //! data and a screenshot that is not blank (the character's red pixels), which becomes the README's picture
 //! (`docs/images/view.png`) with `FLINCH_UPDATE_SCREENSHOT=1`. Prints `figure view_*` lines (speed figures are printed, never asserted). A missing
 //! node, npm package or chromium is a loud skip, a failure under `CI=true`.
+//!
+//! Then the skinned run (the corpus' RobotExpressive, `flinch view --onto`): the page reports the skinned mesh
+//! loaded, and the screenshot of the skin alone differs from the same view without the characters on thousands
+//! of pixels (`docs/images/view_skin.png` is its picture with translucent capsules); the render time with 10
+//! skinned characters in each draw mode (`figure view_frame_ms_skin*`).
 
 mod common;
 mod view_support;
@@ -81,12 +86,123 @@ fn median(v: &[f64]) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
+/// Pixels that differ between two screenshots of the same size (sum of channel differences over 40).
+fn differing_pixels(a: &Path, b: &Path) -> (usize, usize) {
+    let read = |p: &Path| {
+        let decoder = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(p).expect("screenshot"),
+        ));
+        let mut reader = decoder.read_info().expect("png");
+        let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+        let info = reader.next_frame(&mut buf).expect("frame");
+        buf.truncate(info.buffer_size());
+        (
+            buf,
+            info.color_type.samples(),
+            (info.width * info.height) as usize,
+        )
+    };
+    let (a, ca, total) = read(a);
+    let (b, cb, _) = read(b);
+    let differ = a
+        .chunks(ca)
+        .zip(b.chunks(cb))
+        .filter(|(x, y)| {
+            (0..3)
+                .map(|i| (x[i] as i32 - y[i] as i32).abs())
+                .sum::<i32>()
+                > 40
+        })
+        .count();
+    (differ, total)
+}
+
+/// Runs the driver on a server's page; its JSON result.
+fn drive(url: &str, shot: &Path, chromium: &Path, extra: &[&str]) -> Value {
+    let out = Command::new("node")
+        .arg(root().join("tools/view-e2e/e2e.mjs"))
+        .arg(url)
+        .arg(shot)
+        .args(extra)
+        .env("CHROMIUM", chromium)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(stdout.lines().last().unwrap_or("")).unwrap_or_else(|e| {
+        panic!(
+            "e2e output is not JSON ({e}): {stdout}\nstderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
 #[test]
 fn view_in_headless_chromium() {
     let chromium = match tools() {
         Ok(c) => c,
         Err(why) => return skip(&why),
     };
+    let mut figures = capsule_run(&chromium);
+    match common::corpus_dir() {
+        Some(dir) => figures.push_str(&skin_run(
+            &chromium,
+            &dir.join("gltf/RobotExpressive_threejs_reexport.glb"),
+        )),
+        None => eprintln!(
+            "\n!!!!! SKIPPED the skinned run of view_e2e: no corpus (RobotExpressive) !!!!!\n"
+        ),
+    }
+    let out_dir = root().join("target/view-e2e");
+    std::fs::write(out_dir.join("figures.txt"), figures).expect("figures");
+}
+
+/// The skinned run: `flinch view --onto ROBOT`; returns its figure lines.
+fn skin_run(chromium: &Path, robot: &Path) -> String {
+    let server = view_support::Server::start(&["--onto", robot.to_str().expect("utf-8 path")]);
+    let out_dir = root().join("target/view-e2e");
+    let shot = out_dir.join("view_skin.png");
+    for tag in ["", "_empty", "_both"] {
+        let _ = std::fs::remove_file(out_dir.join(format!("view_skin{tag}.png")));
+    }
+    let result = drive(&server.url, &shot, chromium, &["skin"]);
+    eprintln!("e2e skinned result: {result}");
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(result["skin"]["loaded"], 1, "{result}");
+    assert_eq!(result["skin10"]["loaded"], 10, "{result}");
+    let (skin_pixels, total) = differing_pixels(&shot, &out_dir.join("view_skin_empty.png"));
+    assert!(
+        skin_pixels > 2000,
+        "the skin drew {skin_pixels} of {total} pixels (screenshot against the same view without it)"
+    );
+    if std::env::var_os("FLINCH_UPDATE_SCREENSHOT").is_some() {
+        std::fs::copy(
+            out_dir.join("view_skin_both.png"),
+            root().join("docs/images/view_skin.png"),
+        )
+        .expect("copy screenshot");
+    }
+    let ms = |m: &str, k: &str| result["frameMs"][m][k].as_f64().unwrap_or(f64::NAN);
+    let mut figures = format!("figure view_skin_pixels {skin_pixels} (of {total})\n");
+    for (mode, name) in [
+        ("both", "view_frame_ms_skin"),
+        ("skin", "view_frame_ms_skin_only"),
+        ("capsules", "view_frame_ms_skin_as_capsules"),
+    ] {
+        println!("figure {name} {:.2} ms", ms(mode, "median"));
+        figures.push_str(&format!(
+            "figure {name} {:.2} ms (mean {:.2}, {} frames, 10 RobotExpressive characters, draw mode {mode})\n",
+            ms(mode, "median"),
+            ms(mode, "mean"),
+            result["frameMs"][mode]["count"],
+        ));
+    }
+    println!("figure view_skin_pixels {skin_pixels}");
+    eprint!("{figures}");
+    figures
+}
+
+/// The capsule run of the embedded walk; returns its figure lines.
+fn capsule_run(chromium: &Path) -> String {
     let server = view_support::Server::start(&[]);
     // The simulation alone for 2 s: the step time without a page, against with one (same run, same scene).
     std::thread::sleep(std::time::Duration::from_secs(2));
@@ -94,21 +210,7 @@ fn view_in_headless_chromium() {
     std::fs::create_dir_all(&out_dir).expect("out dir");
     let shot = out_dir.join("view.png");
     let _ = std::fs::remove_file(&shot);
-    let out = Command::new("node")
-        .arg(root().join("tools/view-e2e/e2e.mjs"))
-        .arg(&server.url)
-        .arg(&shot)
-        .env("CHROMIUM", &chromium)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let result: Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or("")).unwrap_or_else(|e| {
-            panic!(
-                "e2e output is not JSON ({e}): {stdout}\nstderr: {}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
+    let result = drive(&server.url, &shot, chromium, &[]);
     eprintln!("e2e result: {result}");
     assert_eq!(result["ok"], true, "{result}");
     let hit = &result["hitEvent"];
@@ -176,5 +278,5 @@ fn view_in_headless_chromium() {
         median(&arrival),
     );
     eprint!("{figures}");
-    std::fs::write(out_dir.join("figures.txt"), figures).expect("figures");
+    figures
 }

@@ -1,7 +1,9 @@
 //! `flinch view`'s protocol over real sockets (issue 40): connect, load, hit, frames; bad messages (malformed,
 //! oversized, flooding) answered with an error while the session goes on; the token, `Host` and `Origin` checks;
-//! recording and download; scrubbing; root policy, knock-down, throw and drag. See docs/view.md.
+//! recording and download; scrubbing; root policy, knock-down, throw and drag; a skinned rig served to the page and
+//! its bone transforms in the frames. See docs/view.md.
 
+mod common;
 mod view_support;
 
 use std::time::Duration;
@@ -286,4 +288,210 @@ fn records_scrubs_and_switches_roots() {
         .wait_json(T, |v| is(v, "event") && v["kind"] == "state")
         .expect("a balance state event");
     assert_eq!(e["from"], "Tracking", "{e}");
+}
+
+/// The world transforms of a frame's bones as (position, rotation).
+fn bone_poses(bones: &[[f32; 7]]) -> Vec<(Vector3<f64>, UnitQuaternion<f64>)> {
+    bones
+        .iter()
+        .map(|b| {
+            let b = b.map(f64::from);
+            (
+                Vector3::new(b[0], b[1], b[2]),
+                UnitQuaternion::from_quaternion(Quaternion::new(b[6], b[3], b[4], b[5])),
+            )
+        })
+        .collect()
+}
+
+/// The largest position (m) and rotation (°) difference between a frame's bones and a character's world
+/// transforms.
+fn bones_vs(bones: &[[f32; 7]], world: &[nalgebra::Isometry3<f64>]) -> (f64, f64) {
+    let mut worst = (0.0f64, 0.0f64);
+    for ((p, q), w) in bone_poses(bones).iter().zip(world) {
+        worst.0 = worst.0.max((p - w.translation.vector).norm());
+        worst.1 = worst.1.max(q.angle_to(&w.rotation).to_degrees());
+    }
+    worst
+}
+
+/// Paused frames until one at `time` (s).
+fn frame_at(c: &mut view_support::Client, time: f64) -> Frame {
+    let end = std::time::Instant::now() + T;
+    while std::time::Instant::now() < end {
+        let f = Frame::decode(&c.frame(T).expect("a frame")).expect("decodes");
+        if (f.header.time - time).abs() < 1e-9 {
+            return f;
+        }
+    }
+    panic!("no frame at {time} s");
+}
+
+/// `flinch view --onto RobotExpressive.glb`: the rig (a GLB with a skin) is served to the page with the token
+/// only, the scene message maps every skeleton joint to its glTF node, and the frames carry one world transform
+/// per skeleton joint equal to `Character::world_transforms` of the same character built and stepped here (the
+/// embedded walk retargeted onto the robot like `flinch view` does, the same click hit at 0.5 s): the simulated
+/// bodies at their joints and the merged bones with the clip's local motion.
+#[test]
+fn a_skinned_rig_is_served_and_frames_carry_its_bone_transforms() {
+    use flinch::control::{Character, CharacterConfig};
+    use flinch::io::ImportOptions;
+    use flinch::retarget::{RetargetOptions, load_onto, performer_config, retarget};
+    use flinch::scene::{RayTarget, Scene};
+
+    let Some(dir) = common::corpus_dir() else {
+        eprintln!("SKIPPED: no corpus (RobotExpressive)");
+        return;
+    };
+    let robot = dir.join("gltf/RobotExpressive_threejs_reexport.glb");
+    let robot_arg = robot.to_str().expect("utf-8 path");
+    let server = Server::start(&["--paused", "--onto", robot_arg]);
+    let host = server.host();
+
+    // The rig: its bytes with the token; 403 without or with a wrong one; only the indices that exist.
+    let rig = format!("/s/{}/rig/0.glb", server.token);
+    let (status, head, body) = server.get(&rig, &host, &[]);
+    assert_eq!(status, 200, "{head}");
+    assert!(head.contains("model/gltf-binary"), "{head}");
+    assert_eq!(
+        body,
+        std::fs::read(&robot).expect("robot"),
+        "the file's bytes"
+    );
+    assert_eq!(server.get("/rig/0.glb", &host, &[]).0, 403, "no token");
+    assert_eq!(
+        server
+            .get("/s/0123456789abcdef0123456789abcdef/rig/0.glb", &host, &[])
+            .0,
+        403
+    );
+    assert_eq!(
+        server.get(&rig, "evil.example", &[]).0,
+        403,
+        "DNS rebinding"
+    );
+    for other in ["rig/1.glb", "rig/00.glb", "rig/0.gltf", "rig/../0.glb"] {
+        let path = format!("/s/{}/{other}", server.token);
+        assert_eq!(server.get(&path, &host, &[]).0, 404, "{other}");
+    }
+
+    // The same character built here.
+    let onto = load_onto(&robot, None, None, &ImportOptions::default()).expect("onto");
+    let retargeted = retarget(
+        &onto.source.skeleton,
+        &onto.source.clip,
+        &onto.target.skeleton,
+        &onto.map,
+        &RetargetOptions::default(),
+    )
+    .expect("retarget");
+    let mut config = CharacterConfig::default();
+    config.preprocess.rate_hz = 120.0;
+    let config = performer_config(
+        &onto.source.skeleton,
+        &onto.target.skeleton,
+        &onto.tree,
+        &config,
+    );
+    let character =
+        Character::new(onto.target.skeleton.clone(), retargeted.clip, &config).expect("character");
+    let joints = character.skeleton().len();
+    let h = character.step_size();
+    let merged: Vec<usize> = (0..joints)
+        .filter(|&j| {
+            let model = character.model();
+            model.bodies[model.body_of_joint[j]].skeleton_joint != j
+        })
+        .collect();
+    assert!(!merged.is_empty(), "the robot has merged bones");
+    let mut scene = Scene::new();
+    let key = scene.add_character(character);
+
+    let mut c = server.connect(None).expect("connect");
+    let desc = c.wait_json(T, |v| is(v, "scene")).expect("scene message");
+    assert_eq!(desc["protocol"], flinch::view_protocol::PROTOCOL_VERSION);
+    assert_eq!(desc["rigs"][0]["url"], "rig/0.glb", "{}", desc["rigs"]);
+    let skin = &desc["characters"][0]["skin"];
+    assert_eq!(skin["rig"], 0);
+    let nodes = skin["nodes"].as_array().expect("nodes");
+    assert_eq!(nodes.len(), joints);
+    assert!(nodes.iter().all(|n| n.is_u64()), "every joint is a node");
+    assert_eq!(skin["rest"].as_array().expect("rest").len(), joints);
+
+    let frame = frame_at(&mut c, 0.0);
+    assert_eq!(frame.characters[0].bones.len(), joints);
+    let world = scene.character(key).expect("c").world_transforms();
+    let (dp, dq) = bones_vs(&frame.characters[0].bones, &world);
+    assert!(dp < 1e-5 && dq < 1e-3, "at 0 s: {dp} m, {dq}°");
+
+    // 0.5 s, then a 40 N·s click on the right forearm from the side it sticks out to, 0.25 s more.
+    c.send(r#"{"type":"step","count":60}"#);
+    for _ in 0..60 {
+        scene.step(h).expect("step");
+    }
+    let frame = frame_at(&mut c, scene.time());
+    let world = scene.character(key).expect("c").world_transforms();
+    let (dp, dq) = bones_vs(&frame.characters[0].bones, &world);
+    assert!(dp < 1e-5 && dq < 1e-3, "at 0.5 s: {dp} m, {dq}°");
+    let (forearm, hips) = body_middle(&desc, &frame, "LowerArmR");
+    let mut side = forearm - hips;
+    side.y = 0.0;
+    let side = side.normalize();
+    let from = forearm + side * 2.0;
+    let text = format!(
+        r#"{{"type":"hit","origin":[{:.4},{:.4},{:.4}],"direction":[{:.4},0,{:.4}],"strength":40}}"#,
+        from.x, from.y, from.z, -side.x, -side.z
+    );
+    let sent: Value = serde_json::from_str(&text).expect("json");
+    let v3 = |v: &Value| {
+        Vector3::new(
+            v[0].as_f64().expect("x"),
+            v[1].as_f64().expect("y"),
+            v[2].as_f64().expect("z"),
+        )
+    };
+    let (origin, dir) = (v3(&sent["origin"]), v3(&sent["direction"]).normalize());
+    c.send(&text);
+    let event = c
+        .wait_json(T, |v| is(v, "event") && v["source"] == "click")
+        .expect("hit event");
+    let hit = scene
+        .cast_ray(&origin, &dir, 200.0, u32::MAX)
+        .expect("the ray meets the robot");
+    let RayTarget::Character { body, bone, .. } = hit.target else {
+        panic!("the ray met the level")
+    };
+    assert_eq!(event["bone"], bone.as_str(), "{event}");
+    scene
+        .character_mut(key)
+        .expect("c")
+        .apply_body_impulse(body, hit.point, dir * 40.0)
+        .expect("impulse");
+    c.send(r#"{"type":"step","count":30}"#);
+    for _ in 0..30 {
+        scene.step(h).expect("step");
+    }
+    let frame = frame_at(&mut c, scene.time());
+    let character = scene.character(key).expect("c");
+    let world = character.world_transforms();
+    let (dp, dq) = bones_vs(&frame.characters[0].bones, &world);
+    assert!(dp < 1e-5 && dq < 1e-3, "after the hit: {dp} m, {dq}°");
+    // The hit moved the robot off its clip: the bones are the simulation's, not the clip's.
+    let clip = character
+        .animation_pose()
+        .world_transforms(character.skeleton());
+    let (_, off_clip) = bones_vs(&frame.characters[0].bones, &clip);
+    assert!(off_clip > 1.0, "{off_clip}° off the clip after the hit");
+    // The merged bones: their body's simulated frame with the clip's local motion.
+    let merged_world: Vec<_> = merged.iter().map(|&j| world[j]).collect();
+    let merged_bones: Vec<_> = merged
+        .iter()
+        .map(|&j| frame.characters[0].bones[j])
+        .collect();
+    let (dp, dq) = bones_vs(&merged_bones, &merged_world);
+    assert!(dp < 1e-5 && dq < 1e-3, "merged bones: {dp} m, {dq}°");
+    eprintln!(
+        "skinned view: {joints} bones ({} merged), hit {bone}, {off_clip:.1}° off the clip",
+        merged.len()
+    );
 }

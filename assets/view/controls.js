@@ -28,6 +28,7 @@ export function bindControls(view) {
   $('load').onclick = () => send({ type: 'load', clip: Number($('clip').value) });
   $('record').onclick = () => send({ type: 'record', on: !view.recording });
   $('ghost').onchange = (e) => view.drawing.setGhost(e.target.checked);
+  $('draw').onchange = (e) => view.drawing.setDrawMode(e.target.value);
 
   // Mouse tools: a click (no movement) hits or throws; in drag mode, a press on a body grabs it.
   const canvas = view.drawing.renderer.domElement;

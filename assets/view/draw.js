@@ -1,11 +1,14 @@
-// The 3D view: characters as their collision capsules (simulated: solid; the clip: a translucent ghost), balls,
-// the floor or the level, an orbit camera that can follow a character.
+// The 3D view: characters as their collision capsules (simulated: solid; the clip: a translucent ghost) and, for a
+// glTF rig with a skin, as its skinned mesh (skin.js; draw mode: capsules, skin, or both with the capsules
+// translucent), balls, the floor or the level, an orbit camera that can follow a character.
 //
 // Every capsule of every character is drawn by two instanced meshes (a low-poly open cylinder for the shafts and
-// a sphere for the caps), the ghost by two more: four draw calls for any number of characters. A frame only
-// rewrites the instance matrices (preallocated; nothing is allocated per frame).
+// a sphere for the caps), the ghost by two more: four draw calls for any number of characters (two more for the
+// translucent capsules of skinned characters in the "both" mode). A frame only rewrites the instance matrices
+// (preallocated; nothing is allocated per frame).
 import * as THREE from './three.module.min.js';
 import { OrbitControls } from './OrbitControls.js';
+import { Skins } from './skin.js';
 
 const SIM_COLOR = 0xd9503f;
 const GHOST_COLOR = 0x4f8fe0;
@@ -35,13 +38,15 @@ const _p = new THREE.Vector3();
 const _q = new THREE.Quaternion();
 const _s = new THREE.Vector3(1, 1, 1);
 
-// Instanced capsules of one look (simulated or ghost): shafts and caps.
+// Instanced capsules of one look (simulated, simulated translucent, or ghost): shafts and caps, for the capsules
+// listed in `members` (indices into the drawing's capsules; instance k draws capsule members[k]).
 class CapsuleSet {
   constructor(world, cylinder, sphere, material, count) {
     this.shafts = new THREE.InstancedMesh(cylinder, material, Math.max(1, count));
     this.caps = new THREE.InstancedMesh(sphere, material, Math.max(1, 2 * count));
-    this.shafts.count = count;
-    this.caps.count = 2 * count;
+    this.members = [];
+    this.shafts.count = 0;
+    this.caps.count = 0;
     for (const m of [this.shafts, this.caps]) {
       m.instanceMatrix.array.fill(0); // nothing drawn before the first frame places them
       m.frustumCulled = false; // the instances move; their bounds are not kept
@@ -51,6 +56,12 @@ class CapsuleSet {
   }
 
   set visible(v) { this.shafts.visible = v; this.caps.visible = v; }
+
+  setMembers(members) {
+    this.members = members;
+    this.shafts.count = members.length;
+    this.caps.count = 2 * members.length;
+  }
 
   dispose() { this.shafts.dispose(); this.caps.dispose(); }
 }
@@ -90,8 +101,15 @@ export class Drawing {
     this.simMaterial = new THREE.MeshLambertMaterial({ color: SIM_COLOR });
     this.ghostMaterial = new THREE.MeshLambertMaterial({ color: GHOST_COLOR, transparent: true, opacity: 0.28,
       depthWrite: false });
+    // The capsules of a skinned character drawn with its skin ("both").
+    this.simClearMaterial = new THREE.MeshLambertMaterial({ color: SIM_COLOR, transparent: true, opacity: 0.35,
+      depthWrite: false });
     this.sim = null;
+    this.simClear = null;
     this.ghost = null;
+    // 'both' (capsules translucent over the skin), 'skin' or 'capsules': how characters with a skin are drawn.
+    this.drawMode = 'both';
+    this.skins = new Skins(() => { this.needsRender = true; });
     this.ghostVisible = true;
     // Capsules in body frames, for every character: per capsule its body (global index) and its shaft and cap
     // matrices in the body frame.
@@ -109,10 +127,12 @@ export class Drawing {
   // Rebuilds everything from a `scene` message.
   setScene(desc) {
     this.scene.remove(this.world);
+    // The skins' copies share their rig's geometry (kept for the next scene's copies): not disposed.
+    this.world.remove(this.skins.group);
     this.world.traverse((o) => {
       if (o.geometry && ![this.ballGeometry, this.cylinder, this.sphere].includes(o.geometry)) o.geometry.dispose();
     });
-    if (this.sim) { this.sim.dispose(); this.ghost.dispose(); }
+    if (this.sim) { this.sim.dispose(); this.simClear.dispose(); this.ghost.dispose(); }
     this.world = new THREE.Group();
     this.scene.add(this.world);
     this.capsules = [];
@@ -123,15 +143,20 @@ export class Drawing {
         for (const c of body.capsules) this.capsules.push(capsuleParts(c, bodyBase + bi, ci, bi));
         return { name: body.name, capsules: [first, this.capsules.length] };
       });
-      const out = { bodies, base: bodyBase,
+      const out = { bodies, base: bodyBase, skinned: !!ch.skin,
         // Body frames as matrices (simulated, ghost), rewritten by each frame.
         simFrames: bodies.map(() => new THREE.Matrix4()), ghostFrames: bodies.map(() => new THREE.Matrix4()) };
       bodyBase += bodies.length;
       return out;
     });
-    this.sim = new CapsuleSet(this.world, this.cylinder, this.sphere, this.simMaterial, this.capsules.length);
-    this.ghost = new CapsuleSet(this.world, this.cylinder, this.sphere, this.ghostMaterial, this.capsules.length);
+    const n = this.capsules.length;
+    this.sim = new CapsuleSet(this.world, this.cylinder, this.sphere, this.simMaterial, n);
+    this.simClear = new CapsuleSet(this.world, this.cylinder, this.sphere, this.simClearMaterial, n);
+    this.ghost = new CapsuleSet(this.world, this.cylinder, this.sphere, this.ghostMaterial, n);
+    this.ghost.setMembers(this.capsules.map((_, i) => i));
     this.ghost.visible = this.ghostVisible;
+    this.skins.setScene(desc, this.world);
+    this.assignCapsules();
     if (desc.level) {
       const g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.Float32BufferAttribute(desc.level.positions, 3));
@@ -154,6 +179,33 @@ export class Drawing {
     this.needsRender = true;
   }
 
+  // Which set draws each simulated capsule: a skinned character's go to the translucent set unless the mode is
+  // 'capsules' (that set is hidden in the 'skin' mode but still picked, so drag works on the skin).
+  assignCapsules() {
+    const opaque = [];
+    const clear = [];
+    this.capsules.forEach((c, i) => {
+      const skinned = this.characters[c.character].skinned;
+      (skinned && this.drawMode !== 'capsules' ? clear : opaque).push(i);
+    });
+    this.sim.setMembers(opaque);
+    this.simClear.setMembers(clear);
+    this.simClear.visible = this.drawMode === 'both';
+    this.skins.visible = this.drawMode !== 'capsules';
+  }
+
+  // 'both', 'skin' or 'capsules' (characters without a skin are drawn as capsules in every mode).
+  setDrawMode(mode) {
+    if (!['both', 'skin', 'capsules'].includes(mode)) return;
+    this.drawMode = mode;
+    if (!this.sim) return;
+    this.assignCapsules();
+    const n = this.characters.length;
+    this.place(this.sim, 'simFrames', n);
+    this.place(this.simClear, 'simFrames', n);
+    this.needsRender = true;
+  }
+
   setGhost(visible) {
     this.ghostVisible = visible;
     if (this.ghost) this.ghost.visible = visible;
@@ -170,7 +222,9 @@ export class Drawing {
       if (this.ghostVisible) setFrames(ch.ghostFrames, cf.ghost);
     }
     this.place(this.sim, 'simFrames', n);
+    this.place(this.simClear, 'simFrames', n);
     if (this.ghostVisible) this.place(this.ghost, 'ghostFrames', n);
+    this.skins.applyFrame(frame);
     while (this.balls.length < frame.balls.length) {
       const m = new THREE.Mesh(this.ballGeometry, this.ballMaterial);
       this.world.add(m);
@@ -189,8 +243,9 @@ export class Drawing {
   place(set, key, nCharacters) {
     const shafts = set.shafts.instanceMatrix.array;
     const caps = set.caps.instanceMatrix.array;
-    for (let i = 0; i < this.capsules.length; i++) {
-      const c = this.capsules[i];
+    const members = set.members;
+    for (let i = 0; i < members.length; i++) {
+      const c = this.capsules[members[i]];
       if (c.character >= nCharacters) continue;
       const frame = this.characters[c.character][key][c.body];
       _m.multiplyMatrices(frame, c.shaft).toArray(shafts, 16 * i);
@@ -228,12 +283,18 @@ export class Drawing {
     if (!this.sim) return null;
     this.ray(clientX, clientY);
     // The instances moved since the bounds were taken: the raycast's early-out sphere is recomputed.
-    this.sim.shafts.computeBoundingSphere();
-    this.sim.caps.computeBoundingSphere();
-    const hit = this.raycaster.intersectObjects([this.sim.shafts, this.sim.caps], false)[0];
+    const meshes = [];
+    for (const set of [this.sim, this.simClear]) {
+      if (set.members.length === 0) continue;
+      set.shafts.computeBoundingSphere();
+      set.caps.computeBoundingSphere();
+      meshes.push(set.shafts, set.caps);
+    }
+    const hit = this.raycaster.intersectObjects(meshes, false)[0];
     if (!hit || hit.instanceId === undefined) return null;
-    const index = hit.object === this.sim.caps ? hit.instanceId >> 1 : hit.instanceId;
-    const c = this.capsules[index];
+    const set = hit.object === this.sim.shafts || hit.object === this.sim.caps ? this.sim : this.simClear;
+    const isCap = hit.object === set.caps;
+    const c = this.capsules[set.members[isCap ? hit.instanceId >> 1 : hit.instanceId]];
     if (!c) return null;
     const frame = this.characters[c.character].simFrames[c.body];
     const local = hit.point.clone().applyMatrix4(new THREE.Matrix4().copy(frame).invert());

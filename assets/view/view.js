@@ -179,6 +179,9 @@ window.flinchView = {
   get plot() { return { chain: view.plots.chain, samples: view.plots.samples, peak: view.plots.peak }; },
   get stats() { return view.stats; },
   get serverStats() { return view.serverStats; },
+  // The skinned meshes: {expected, loaded, error, rigs} (expected: characters with a skin in the scene).
+  get skin() { return view.drawing.skins.status; },
+  set drawMode(mode) { document.getElementById('draw').value = mode; view.drawing.setDrawMode(mode); },
   screenPoint: (character, bone) => view.drawing.screenPoint(character, bone),
   viewBone: (character, bone) => view.drawing.viewBone(character, bone),
   set follow(on) { document.getElementById('follow').checked = on; view.followOn = on; },

@@ -94,7 +94,7 @@ pub const TARGETS: &[Target] = &[
 /// decoded frame re-encodes to the same bytes; the request guards read any path and header.
 pub fn view_message(data: &[u8]) {
     use flinch_core::view_protocol::frame::Frame;
-    use flinch_core::view_protocol::guard::{host_allowed, origin_allowed, split_path};
+    use flinch_core::view_protocol::guard::{host_allowed, origin_allowed, rig_index, split_path};
     use flinch_core::view_protocol::parse_client_message;
     if let Ok(m) = parse_client_message(data) {
         let text = serde_json::to_string(&m).expect("a parsed message serialises");
@@ -105,6 +105,7 @@ pub fn view_message(data: &[u8]) {
     }
     if let Ok(text) = std::str::from_utf8(data) {
         let _ = split_path(text);
+        let _ = rig_index(text);
         let _ = host_allowed(Some(text), 8940, Some("example"));
         let _ = origin_allowed(Some(text), 8940, None);
     }

@@ -2,7 +2,7 @@
 //!
 //! | offset | type | field |
 //! |---|---|---|
-//! | 0 | 4 bytes | magic `FLV1` |
+//! | 0 | 4 bytes | magic `FLV2` (the protocol's version: `FLV1` frames had no bone transforms) |
 //! | 4 | u32 | scene version (bumped when characters are added, loaded or restarted) |
 //! | 8 | f64 | scene time (s) |
 //! | 16 | u32 | click hits applied so far |
@@ -10,15 +10,19 @@
 //! | 24 | u16, u16 | characters `C`, balls `B` |
 //! | 28 | u32 | reserved (0) |
 //! | 32 | `C` × u16 | bodies per character, then 2 bytes of padding when `C` is odd |
+//! | … | `C` × u16 | bones per character (0: no skin drawn), then 2 bytes of padding when `C` is odd |
 //! | … | per character: bodies × 7 f32 | simulated body frames: position x y z (m), quaternion x y z w |
 //! | … | per character: bodies × 7 f32 | the clip's (ghost) body frames, same layout |
+//! | … | per character: bones × 7 f32 | the world transform of every skeleton joint (`Character::world_transforms`) |
 //! | … | `B` × 4 f32 | balls: centre x y z (m), radius (m) |
 //!
 //! A body frame is the body's skeleton joint frame (`Character::body_frame`): the capsules of the scene
-//! description are in it.
+//! description are in it. Bones are sent for the characters whose rig is a glTF with a skin (the page drives the
+//! skin's joints with them): the simulated bodies at their joints and the merged bones carried by their body with
+//! the clip's local motion, in skeleton joint order.
 
 /// The first four bytes of every frame.
-pub const FRAME_MAGIC: [u8; 4] = *b"FLV1";
+pub const FRAME_MAGIC: [u8; 4] = *b"FLV2";
 /// Bytes before the body counts.
 pub const HEADER_BYTES: usize = 32;
 /// Flag: the simulation clock is stopped.
@@ -49,6 +53,8 @@ pub struct CharacterFrame {
     pub sim: Vec<BodyPose>,
     /// The clip's body frames (the ghost).
     pub ghost: Vec<BodyPose>,
+    /// The world transform of every skeleton joint, same layout (empty for a character drawn without a skin).
+    pub bones: Vec<BodyPose>,
 }
 
 /// A decoded frame.
@@ -66,8 +72,14 @@ impl Frame {
     /// The frame's bytes.
     pub fn encode(&self) -> Vec<u8> {
         let bodies: usize = self.characters.iter().map(|c| c.sim.len()).sum();
+        let bones: usize = self.characters.iter().map(|c| c.bones.len()).sum();
         let mut out = Vec::with_capacity(
-            HEADER_BYTES + 2 * self.characters.len() + 4 + bodies * 56 + self.balls.len() * 16,
+            HEADER_BYTES
+                + 4 * self.characters.len()
+                + 8
+                + bodies * 56
+                + bones * 28
+                + self.balls.len() * 16,
         );
         out.extend_from_slice(&FRAME_MAGIC);
         out.extend_from_slice(&self.header.scene_version.to_le_bytes());
@@ -77,14 +89,19 @@ impl Frame {
         out.extend_from_slice(&(self.characters.len() as u16).to_le_bytes());
         out.extend_from_slice(&(self.balls.len() as u16).to_le_bytes());
         out.extend_from_slice(&0u32.to_le_bytes());
-        for c in &self.characters {
-            out.extend_from_slice(&(c.sim.len() as u16).to_le_bytes());
+        for counts in [
+            |c: &CharacterFrame| c.sim.len(),
+            |c: &CharacterFrame| c.bones.len(),
+        ] {
+            for c in &self.characters {
+                out.extend_from_slice(&(counts(c) as u16).to_le_bytes());
+            }
+            if self.characters.len() % 2 == 1 {
+                out.extend_from_slice(&[0, 0]);
+            }
         }
-        if self.characters.len() % 2 == 1 {
-            out.extend_from_slice(&[0, 0]);
-        }
         for c in &self.characters {
-            for pose in c.sim.iter().chain(&c.ghost) {
+            for pose in c.sim.iter().chain(&c.ghost).chain(&c.bones) {
                 for x in pose {
                     out.extend_from_slice(&x.to_le_bytes());
                 }
@@ -110,13 +127,20 @@ impl Frame {
         let flags = r.u32()?;
         let characters = r.u16()? as usize;
         let balls = r.u16()? as usize;
-        r.u32()?;
-        let counts = (0..characters)
-            .map(|_| r.u16().map(usize::from))
-            .collect::<Result<Vec<_>, _>>()?;
-        if characters % 2 == 1 {
-            r.take(2)?;
+        if r.u32()? != 0 {
+            return Err("reserved field is not 0".into());
         }
+        let counts = |r: &mut Reader<'_>| {
+            let n = (0..characters)
+                .map(|_| r.u16().map(usize::from))
+                .collect::<Result<Vec<_>, _>>()?;
+            if characters % 2 == 1 && r.u16()? != 0 {
+                return Err("padding is not 0".into());
+            }
+            Ok::<_, String>(n)
+        };
+        let body_counts = counts(&mut r)?;
+        let bone_counts = counts(&mut r)?;
         let mut frame = Frame {
             header: FrameHeader {
                 scene_version,
@@ -126,10 +150,11 @@ impl Frame {
             },
             ..Frame::default()
         };
-        for n in counts {
+        for (n, m) in body_counts.into_iter().zip(bone_counts) {
             let sim = (0..n).map(|_| r.pose()).collect::<Result<Vec<_>, _>>()?;
             let ghost = (0..n).map(|_| r.pose()).collect::<Result<Vec<_>, _>>()?;
-            frame.characters.push(CharacterFrame { sim, ghost });
+            let bones = (0..m).map(|_| r.pose()).collect::<Result<Vec<_>, _>>()?;
+            frame.characters.push(CharacterFrame { sim, ghost, bones });
         }
         for _ in 0..balls {
             frame.balls.push([r.f32()?, r.f32()?, r.f32()?, r.f32()?]);
@@ -191,14 +216,22 @@ mod tests {
                 click_hits: 2,
                 flags: FLAG_PAUSED,
             },
-            characters: vec![CharacterFrame {
-                sim: vec![[1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0]; 3],
-                ghost: vec![[0.5; 7]; 3],
-            }],
+            characters: vec![
+                CharacterFrame {
+                    sim: vec![[1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0]; 3],
+                    ghost: vec![[0.5; 7]; 3],
+                    bones: vec![[0.25; 7]; 5],
+                },
+                CharacterFrame {
+                    sim: vec![[4.0; 7]; 2],
+                    ghost: vec![[3.0; 7]; 2],
+                    bones: Vec::new(),
+                },
+            ],
             balls: vec![[0.0, 1.0, 2.0, 0.11]],
         };
         let bytes = frame.encode();
-        assert_eq!(bytes.len(), HEADER_BYTES + 4 + 6 * 28 + 16);
+        assert_eq!(bytes.len(), HEADER_BYTES + 4 + 4 + (10 + 5) * 28 + 16);
         assert_eq!(Frame::decode(&bytes), Ok(frame));
         assert!(Frame::decode(&bytes[..bytes.len() - 1]).is_err());
     }

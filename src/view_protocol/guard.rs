@@ -16,6 +16,17 @@ pub fn split_path(path: &str) -> Option<(&str, &str)> {
     Some((token, rest))
 }
 
+/// The rig a path names after the token, `rig/<index>.glb` (the index in decimal, at most 4 digits, no sign or
+/// leading zero): a page names rigs by index only, never by path.
+pub fn rig_index(rest: &str) -> Option<usize> {
+    let digits = rest.strip_prefix("rig/")?.strip_suffix(".glb")?;
+    let canonical = !digits.is_empty()
+        && digits.len() <= 4
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    canonical.then(|| digits.parse().ok()).flatten()
+}
+
 /// Token comparison in time independent of where the first difference is.
 pub fn token_matches(given: &str, expected: &str) -> bool {
     let (a, b) = (given.as_bytes(), expected.as_bytes());
@@ -119,6 +130,21 @@ mod tests {
         assert!(origin_allowed(Some("http://localhost:8080"), 8080, None));
         assert!(!origin_allowed(Some("http://evil.example"), 8080, None));
         assert!(!origin_allowed(Some("null"), 8080, None));
+        assert_eq!(rig_index("rig/0.glb"), Some(0));
+        assert_eq!(rig_index("rig/12.glb"), Some(12));
+        for bad in [
+            "rig/.glb",
+            "rig/01.glb",
+            "rig/-1.glb",
+            "rig/+1.glb",
+            "rig/1.gltf",
+            "rig/../x.glb",
+            "rig/99999.glb",
+            "rig/0.glb/",
+            "0.glb",
+        ] {
+            assert_eq!(rig_index(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -12,6 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::control::RootPolicy;
 
+/// The protocol's version: the `scene` message's `protocol` field, and the frame magic's digit (`FLV2`). Version 2
+/// added the skin: the rigs and each character's `skin` in the scene message, the bones in the frames.
+pub const PROTOCOL_VERSION: u32 = 2;
+
 /// The largest client message accepted (bytes): a larger one is answered with an error and dropped.
 pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
 /// The most client messages accepted in one second; the rest of that second's messages are dropped (one error

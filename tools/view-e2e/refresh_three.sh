@@ -8,9 +8,12 @@ src=tools/view-e2e/node_modules/three
 dst=assets/view/vendor
 version=$(node -p "require('./$src/package.json').version")
 cp "$src/build/three.module.min.js" "$src/build/three.core.min.js" "$src/LICENSE" "$dst/"
-# OrbitControls imports the bare specifier 'three'; the page has no import map (its Content-Security-Policy allows
-# no inline script), so the import points at the bundled module file.
-sed "s#from 'three';#from './three.module.min.js';#" \
-  "$src/examples/jsm/controls/OrbitControls.js" > "$dst/OrbitControls.js"
+# The add-ons import the bare specifier 'three'; the page has no import map (its Content-Security-Policy allows
+# no inline script), so the import points at the bundled module file, and GLTFLoader's '../utils/' at the
+# vendor folder itself.
+for addon in controls/OrbitControls.js loaders/GLTFLoader.js utils/BufferGeometryUtils.js utils/SkeletonUtils.js; do
+  sed -e "s#from 'three';#from './three.module.min.js';#" -e "s#from '\.\./utils/#from './#" \
+    "$src/examples/jsm/$addon" > "$dst/$(basename "$addon")"
+done
 sed -i "s/^Version: .*/Version: $version/" "$dst/README.md"
 echo "vendored three $version into $dst"

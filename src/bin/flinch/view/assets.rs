@@ -53,6 +53,22 @@ pub const ASSETS: &[Asset] = &[
         "vendor/OrbitControls.js",
         "text/javascript; charset=utf-8"
     ),
+    asset!("skin.js", "skin.js", "text/javascript; charset=utf-8"),
+    asset!(
+        "GLTFLoader.js",
+        "vendor/GLTFLoader.js",
+        "text/javascript; charset=utf-8"
+    ),
+    asset!(
+        "BufferGeometryUtils.js",
+        "vendor/BufferGeometryUtils.js",
+        "text/javascript; charset=utf-8"
+    ),
+    asset!(
+        "SkeletonUtils.js",
+        "vendor/SkeletonUtils.js",
+        "text/javascript; charset=utf-8"
+    ),
 ];
 
 /// The file named `name` (`""` is the page).

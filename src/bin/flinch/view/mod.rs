@@ -56,6 +56,7 @@ pub fn run(args: &ViewArgs) -> Result<(), CliError> {
         )));
     }
     let setup = setup::Setup::load(args)?;
+    let rigs = setup.rigs.iter().map(|r| Arc::clone(&r.glb)).collect();
     let shared = Arc::new(shared::Shared::new());
     let listener = std::net::TcpListener::bind((args.host.as_str(), args.port)).map_err(|e| {
         CliError::Other(format!("cannot listen on {}:{}: {e}", args.host, args.port))
@@ -92,6 +93,7 @@ pub fn run(args: &ViewArgs) -> Result<(), CliError> {
         token,
         port,
         extra_host: (!loopback).then(|| args.host.clone()),
+        rigs,
     };
     let result = server::serve(listener, config, shared, sim.commands());
     drop(sim);

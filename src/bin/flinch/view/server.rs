@@ -1,7 +1,8 @@
 //! The HTTP side: one thread per connection (at most [`MAX_CONNECTIONS`]), one request per connection. Every
 //! request must name the session token in its path (`/s/<token>/...`) and an allowed `Host`; a WebSocket upgrade
 //! (`/s/<token>/ws`) must also come from an allowed `Origin` (or none: a client that is not a page). The page's
-//! files come from the binary, recordings from memory: no request reads a file.
+//! files come from the binary, recordings and the glTF rigs given on the command line (`/s/<token>/rig/<i>.glb`,
+//! read at start) from memory: no request reads a file.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -10,7 +11,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-use flinch::view_protocol::guard::{host_allowed, origin_allowed, split_path, token_matches};
+use flinch::view_protocol::guard::{
+    host_allowed, origin_allowed, rig_index, split_path, token_matches,
+};
 use tungstenite::handshake::derive_accept_key;
 use tungstenite::protocol::{Role, WebSocketConfig};
 
@@ -36,6 +39,8 @@ pub struct ServerConfig {
     pub port: u16,
     /// The `--host` the server listens on, when not the loopback address.
     pub extra_host: Option<String>,
+    /// The glTF rigs with a skin, as GLB (`rig/<index>.glb`), read when the viewer started.
+    pub rigs: Vec<Arc<Vec<u8>>>,
 }
 
 /// 128 random bits as 32 hex digits, from the system's random source (`/dev/urandom`), else from the standard
@@ -251,11 +256,19 @@ fn connection(
         };
         return;
     }
+    if rest.starts_with("rig/") {
+        let rig = rig_index(rest).and_then(|i| config.rigs.get(i));
+        let _ = match rig {
+            Some(bytes) => respond(&mut stream, 200, "model/gltf-binary", bytes, &[]),
+            None => respond(&mut stream, 404, "text/plain", b"no such rig", &[]),
+        };
+        return;
+    }
     let _ = match assets::find(rest) {
         Some(asset) => {
             let host = header(&req, "host").unwrap_or("127.0.0.1");
             let csp = format!(
-                "default-src 'self'; connect-src 'self' ws://{host}; img-src 'self' data: blob:; \
+                "default-src 'self'; connect-src 'self' ws://{host} blob:; img-src 'self' data: blob:; \
                  style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
             );
             respond(

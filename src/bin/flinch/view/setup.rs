@@ -1,11 +1,13 @@
 //! What `flinch view` was started with: the clips (retargeted with `--onto`), their character configuration and
-//! the level. A client picks clips by index; no path ever comes from the page.
+//! the level, and the glTF rigs whose skin the page draws (read once here: the server serves them from memory).
+//! A client picks clips and rigs by index; no path ever comes from the page.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use flinch::control::{Character, CharacterConfig};
-use flinch::io::Imported;
-use flinch::io::gltf_export::{GltfSource, load_source_file};
+use flinch::io::gltf_export::{GltfSource, GltfWriteOptions, load_source_file};
+use flinch::io::{Imported, UpAxis};
 use flinch::level::{Level, LevelFile, LoadOptions, load_level, load_level_file};
 use flinch::retarget::{RetargetOptions, load_onto, performer_config, retarget, travel_direction};
 use flinch::skeleton::{Clip, Skeleton};
@@ -31,6 +33,29 @@ pub struct ClipSource {
     pub config: CharacterConfig,
     /// The horizontal direction the clip travels in (unit).
     pub travel: Vector3<f64>,
+    /// The skin the page draws for this clip's characters, when its skeleton comes from a glTF with a skin.
+    pub skin: Option<ClipSkin>,
+}
+
+/// How a clip's skeleton drives a rig's skin.
+pub struct ClipSkin {
+    /// The rig's index in [`Setup::rigs`].
+    pub rig: usize,
+    /// The glTF node of each skeleton joint (`None`: a joint the file has no node for).
+    pub nodes: Vec<Option<usize>>,
+}
+
+/// A glTF rig with a skin, served to the page at `/s/<token>/rig/<index>.glb`.
+pub struct Rig {
+    /// The file it came from (given on the command line).
+    pub path: PathBuf,
+    /// A self-contained GLB: the file's bytes for a `.glb`, else the file re-packed by the glTF writer (external
+    /// buffers and images embedded).
+    pub glb: Arc<Vec<u8>>,
+    /// Metres per file unit (the import's unit).
+    pub metres_per_unit: f64,
+    /// The import turned a Z-up file to Y-up.
+    pub z_up: bool,
 }
 
 /// The viewer's inputs.
@@ -41,6 +66,8 @@ pub struct Setup {
     pub level: Option<Level>,
     /// The level as triangles for the page.
     pub level_mesh: Option<LevelMesh>,
+    /// The glTF rigs with a skin (the `--onto` rig, or glTF clips with a skin).
+    pub rigs: Vec<Rig>,
 }
 
 fn input(e: impl std::fmt::Display) -> CliError {
@@ -64,11 +91,19 @@ impl Setup {
             args.clips.iter().map(|p| Some(p.as_path())).collect()
         };
         let mut clips = Vec::new();
+        let mut rigs = Vec::new();
         for file in files {
-            clips.push(match &args.onto {
-                Some(rig) => onto_source(rig, file, &args.import, &config)?,
-                None => plain_source(file, &args.import, &config)?,
-            });
+            let (mut source, rig_path) = match &args.onto {
+                Some(rig) => (
+                    onto_source(rig, file, &args.import, &config)?,
+                    Some(rig.as_path()),
+                ),
+                None => (plain_source(file, &args.import, &config)?, file),
+            };
+            if let Some(path) = rig_path {
+                source.skin = skin_of(&source, path, &mut rigs);
+            }
+            clips.push(source);
         }
         let (level, level_mesh) = match &args.level {
             None => (None, None),
@@ -87,6 +122,7 @@ impl Setup {
             clips,
             level,
             level_mesh,
+            rigs,
         })
     }
 
@@ -108,6 +144,51 @@ impl Setup {
         Character::new(source.skeleton.clone(), clip, &source.config)
             .map_err(|e| format!("{}: {e}", source.name))
     }
+}
+
+/// The skin of a clip whose skeleton was imported from the glTF `path` with a skin: its rig (read once per file,
+/// shared by the clips on it) and the node of each joint. `None` (with a warning when the file has a skin but
+/// cannot be served) otherwise: the page then draws the capsules only.
+fn skin_of(source: &ClipSource, path: &Path, rigs: &mut Vec<Rig>) -> Option<ClipSkin> {
+    let gltf = source.gltf.as_ref()?;
+    gltf.mapping.skin?;
+    let rig = match rigs.iter().position(|r| r.path == path) {
+        Some(i) => i,
+        None => {
+            let glb = if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("glb"))
+            {
+                std::fs::read(path).map_err(|e| e.to_string())
+            } else {
+                // GLB (the default): one file the page loads without further requests.
+                let opts = GltfWriteOptions::default();
+                flinch::io::gltf_export::write(&source.skeleton, &source.clip, Some(gltf), &opts)
+                    .map_err(|e| e.to_string())
+            };
+            let glb = match glb {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!(
+                        "warning: {}: its skin is not drawn ({e}); the page draws the capsules",
+                        path.display()
+                    );
+                    return None;
+                }
+            };
+            rigs.push(Rig {
+                path: path.to_path_buf(),
+                glb: Arc::new(glb),
+                metres_per_unit: gltf.unit.to_metres(),
+                z_up: gltf.up_axis == UpAxis::Z,
+            });
+            rigs.len() - 1
+        }
+    };
+    Some(ClipSkin {
+        rig,
+        nodes: gltf.mapping.joint_nodes.clone(),
+    })
 }
 
 fn level_of(file: &LevelFile) -> Result<(Level, LevelMesh), CliError> {
@@ -145,6 +226,7 @@ fn plain_source(
         report,
         gltf,
         config: config.clone(),
+        skin: None,
     })
 }
 
@@ -184,5 +266,6 @@ fn onto_source(
         report: onto.target.report,
         gltf: onto.gltf,
         config,
+        skin: None,
     })
 }

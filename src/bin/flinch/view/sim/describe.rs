@@ -3,6 +3,8 @@
 
 use flinch::control::Character;
 use flinch::scene::{CharacterKey, Scene};
+use flinch::skeleton::Pose;
+use flinch::view_protocol::PROTOCOL_VERSION;
 use flinch::view_protocol::frame::{
     BodyPose, CharacterFrame, FLAG_PAUSED, FLAG_RECORDING, Frame, FrameHeader,
 };
@@ -20,8 +22,9 @@ fn pose_of(f: &Isometry3<f64>) -> BodyPose {
     ]
 }
 
-/// The simulated and the clip's body frames of a character.
-fn character_frame(c: &Character) -> CharacterFrame {
+/// The simulated and the clip's body frames of a character, and with `skinned` the world transform of every
+/// skeleton joint (the simulated bodies at their joints, the merged bones with the clip's local motion).
+fn character_frame(c: &Character, skinned: bool) -> CharacterFrame {
     let model = c.model();
     let sim = (0..model.bodies.len())
         .map(|b| pose_of(&c.body_frame(b)))
@@ -32,13 +35,19 @@ fn character_frame(c: &Character) -> CharacterFrame {
         .iter()
         .map(|b| pose_of(&world[b.skeleton_joint]))
         .collect();
-    CharacterFrame { sim, ghost }
+    let bones = if skinned {
+        c.world_transforms().iter().map(pose_of).collect()
+    } else {
+        Vec::new()
+    };
+    CharacterFrame { sim, ghost, bones }
 }
 
-/// The pose frame of the scene now.
+/// The pose frame of the scene now; `skinned[i]`: character `i` is drawn with a skin (its bones are sent).
 pub fn frame(
     scene: &Scene,
     keys: &[CharacterKey],
+    skinned: &[bool],
     version: u32,
     click_hits: u32,
     paused: bool,
@@ -54,8 +63,11 @@ pub fn frame(
         },
         characters: keys
             .iter()
-            .filter_map(|k| scene.character(*k).ok())
-            .map(character_frame)
+            .enumerate()
+            .filter_map(|(i, k)| {
+                let c = scene.character(*k).ok()?;
+                Some(character_frame(c, skinned.get(i).copied().unwrap_or(false)))
+            })
             .collect(),
         balls: scene
             .balls()
@@ -89,13 +101,35 @@ fn floor_of(c: &Character) -> f64 {
     if low.is_finite() { low } else { 0.0 }
 }
 
-/// The `scene` message: the clips, every character's bodies (names, parents, capsules in the body frame), the
-/// floor height and the level's triangles.
-pub fn scene(setup: &Setup, scene: &Scene, keys: &[CharacterKey], version: u32) -> String {
+/// A skinned character's `skin`: its rig, the glTF node of each skeleton joint and the joints' rest world
+/// transforms (the page maps the rig's bind of each node onto the joint's frame with them).
+fn skin_of(setup: &Setup, clip: usize, c: &Character) -> serde_json::Value {
+    let Some(skin) = setup.clips.get(clip).and_then(|s| s.skin.as_ref()) else {
+        return serde_json::Value::Null;
+    };
+    let rest: Vec<BodyPose> = Pose::rest(c.skeleton())
+        .world_transforms(c.skeleton())
+        .iter()
+        .map(pose_of)
+        .collect();
+    json!({"rig": skin.rig, "nodes": skin.nodes, "rest": rest})
+}
+
+/// The `scene` message: the protocol version, the clips, the rigs with a skin, every character's bodies (names,
+/// parents, capsules in the body frame) and skin, the floor height and the level's triangles. `clips[i]`:
+/// character `i`'s clip.
+pub fn scene(
+    setup: &Setup,
+    scene: &Scene,
+    keys: &[CharacterKey],
+    clips: &[usize],
+    version: u32,
+) -> String {
     let characters: Vec<_> = keys
         .iter()
-        .filter_map(|k| scene.character(*k).ok())
-        .map(|c| {
+        .zip(clips)
+        .filter_map(|(k, &clip)| Some((scene.character(*k).ok()?, clip)))
+        .map(|(c, clip)| {
             let bodies: Vec<_> = c
                 .model()
                 .bodies
@@ -115,6 +149,8 @@ pub fn scene(setup: &Setup, scene: &Scene, keys: &[CharacterKey], version: u32) 
                 "assist": c.assist_weight(),
                 "duration": c.reference().duration(),
                 "has_ground": c.prepared().ground().is_ok(),
+                "clip": clip,
+                "skin": skin_of(setup, clip, c),
             })
         })
         .collect();
@@ -122,9 +158,24 @@ pub fn scene(setup: &Setup, scene: &Scene, keys: &[CharacterKey], version: u32) 
         .first()
         .and_then(|k| scene.character(*k).ok())
         .map_or(0.0, floor_of);
+    let rigs: Vec<_> = setup
+        .rigs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            json!({
+                "url": format!("rig/{i}.glb"),
+                "name": r.path.file_name().map(|n| n.to_string_lossy().into_owned()),
+                "metres_per_unit": r.metres_per_unit,
+                "z_up": r.z_up,
+            })
+        })
+        .collect();
     json!({
         "type": "scene",
+        "protocol": PROTOCOL_VERSION,
         "version": version,
+        "rigs": rigs,
         "rate_hz": keys.first().and_then(|k| scene.character(*k).ok()).map_or(120.0, |c| 1.0 / c.step_size()),
         "clips": setup.clips.iter().map(|c| c.name.clone()).collect::<Vec<_>>(),
         "characters": characters,

@@ -395,9 +395,20 @@ impl Sim {
     /// The pose frame for the sessions: the body frames copied out of the scene here (the thread that owns it),
     /// encoded by each session on its own thread; the lock is held for a pointer swap.
     fn publish_frame(&mut self) {
+        let skinned: Vec<bool> = self
+            .placed
+            .iter()
+            .map(|p| {
+                self.setup
+                    .clips
+                    .get(p.clip)
+                    .is_some_and(|c| c.skin.is_some())
+            })
+            .collect();
         let frame = describe::frame(
             &self.scene,
             &self.keys,
+            &skinned,
             self.version,
             self.applied_hits,
             self.paused,
@@ -410,7 +421,8 @@ impl Sim {
     }
 
     fn publish_scene(&mut self) {
-        let text = describe::scene(&self.setup, &self.scene, &self.keys, self.version);
+        let clips: Vec<usize> = self.placed.iter().map(|p| p.clip).collect();
+        let text = describe::scene(&self.setup, &self.scene, &self.keys, &clips, self.version);
         let mut p = self.shared.lock();
         p.scene = text.into();
         p.scene_version = self.version;
