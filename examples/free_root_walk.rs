@@ -1,6 +1,7 @@
 //! Issue 11's `free_root_walk`: the CMU walk (and the shared jump and SFU walk) with an assisted free root —
 //! the feet on a fitted floor through the contact LCP, the ground reaction in the feedforward, the residual root
-//! wrench and an implicit spring toward the clip's root pose carrying the rest — no hit.
+//! wrench and an implicit spring toward the clip's root pose carrying the rest — no hit; then each clip with a
+//! balanced root (issue 39: no external wrench; its figures are prefixed `balanced_`).
 //! `cargo run --release --example free_root_walk [CLIP.bvh ...]`
 
 use std::path::PathBuf;
@@ -33,9 +34,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             .collect();
     }
-    let mut config = CharacterConfig::default();
-    config.root.policy = RootPolicy::Assisted;
-    for (i, (name, path)) in clips.iter().enumerate() {
+    // Each clip assisted (the figures of issue 11), then balanced (no external wrench; issue 39's `balance_walk`
+    // figures, prefixed `balanced_`).
+    let runs = clips.iter().enumerate().flat_map(|(i, clip)| {
+        [RootPolicy::Assisted, RootPolicy::Balanced]
+            .into_iter()
+            .map(move |p| (i, clip, p))
+    });
+    for (i, (name, path), policy) in runs {
+        let mut config = CharacterConfig::default();
+        config.root.policy = policy;
         let imported = match path {
             None => load_embedded_walk(&ImportOptions::default())?,
             Some(p) => load_file(p, &ImportOptions::default())?,
@@ -45,8 +53,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let prepare_ms = started.elapsed().as_secs_f64() * 1e3;
         let ground = c.ground().ok_or("no ground")?;
         println!(
-            "{name}: floor {:.4} m, stance-foot height error {:.2} mm, {} sole points, root lift up to {:.2} mm, \
+            "{name} ({}): floor {:.4} m, stance-foot height error {:.2} mm, {} sole points, root lift up to {:.2} mm, \
              prepared in {prepare_ms:.0} ms",
+            policy.name(),
             ground.floor,
             ground.stance_height_error * 1e3,
             ground.point_count(),
@@ -70,10 +79,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
         }
         // The embedded walk's figures carry the issue's names; the others are prefixed by the clip.
-        let prefix = if i == 0 {
+        let clip = if i == 0 {
             String::new()
         } else {
             format!("{name}_")
+        };
+        let prefix = match policy {
+            RootPolicy::Balanced => format!("balanced_{clip}"),
+            _ => clip,
         };
         let mut by_body: Vec<(usize, f64)> = f
             .track_rms_by_body_deg

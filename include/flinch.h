@@ -126,6 +126,11 @@ typedef enum FlinchRootPolicy {
    * big hit.
    */
   FLINCH_ROOT_POLICY_ASSISTED = 2,
+  /**
+   * A free root balanced by its own joints and feet: no external wrench while tracking (`docs/balance.md`;
+   * experimental: it does not yet keep a walk up).
+   */
+  FLINCH_ROOT_POLICY_BALANCED = 3,
 } FlinchRootPolicy;
 
 /**

@@ -124,6 +124,8 @@ mod ffi {
         Free = 1,
         /// A free root with an assist toward the clip's root pose.
         Assisted = 2,
+        /// A free root balanced by its joints and feet alone: no external wrench while tracking (experimental).
+        Balanced = 3,
     }
 
     /// A free-root character's balance state (see `FlinchRootState` in flinch.h).

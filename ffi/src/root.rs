@@ -1,4 +1,4 @@
-//! Free roots (issue 11, `docs/ffi.md` "Free root"): a character's root policy (kinematic, free, assisted), its
+//! Free roots (issue 11, `docs/ffi.md` "Free root"): a character's root policy (kinematic, free, assisted, balanced), its
 //! assist weight, its balance state and state transitions, its ground (floor, penetration) and clip time.
 
 use flinch_core::control::{Character, CharacterError, RootPolicy, RootState};
@@ -20,6 +20,9 @@ pub enum FlinchRootPolicy {
     /// A free root with an assist toward the clip's root pose, scaled by the assist weight and fading out after a
     /// big hit.
     Assisted = 2,
+    /// A free root balanced by its own joints and feet: no external wrench while tracking (`docs/balance.md`;
+    /// experimental: it does not yet keep a walk up).
+    Balanced = 3,
 }
 
 impl FlinchRootPolicy {
@@ -29,6 +32,7 @@ impl FlinchRootPolicy {
             0 => Some(FlinchRootPolicy::Kinematic),
             1 => Some(FlinchRootPolicy::Free),
             2 => Some(FlinchRootPolicy::Assisted),
+            3 => Some(FlinchRootPolicy::Balanced),
             _ => None,
         }
     }
@@ -39,6 +43,7 @@ impl FlinchRootPolicy {
             FlinchRootPolicy::Kinematic => RootPolicy::Kinematic,
             FlinchRootPolicy::Free => RootPolicy::Free,
             FlinchRootPolicy::Assisted => RootPolicy::Assisted,
+            FlinchRootPolicy::Balanced => RootPolicy::Balanced,
         }
     }
 
@@ -48,6 +53,7 @@ impl FlinchRootPolicy {
             RootPolicy::Kinematic => FlinchRootPolicy::Kinematic,
             RootPolicy::Free => FlinchRootPolicy::Free,
             RootPolicy::Assisted => FlinchRootPolicy::Assisted,
+            RootPolicy::Balanced => FlinchRootPolicy::Balanced,
         }
     }
 }

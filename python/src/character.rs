@@ -268,10 +268,11 @@ impl Character {
             "kinematic" => control::RootPolicy::Kinematic,
             "free" => control::RootPolicy::Free,
             "assisted" => control::RootPolicy::Assisted,
+            "balanced" => control::RootPolicy::Balanced,
             other => {
                 return Err(error(
                     Kind::Argument,
-                    format!("root policy must be kinematic, free or assisted, got {other:?}"),
+                    format!("root policy must be kinematic, free, assisted or balanced, got {other:?}"),
                 ));
             }
         };
@@ -433,9 +434,5 @@ impl Character {
 
 /// A root policy's name in the configuration's spelling.
 fn policy_name(p: control::RootPolicy) -> &'static str {
-    match p {
-        control::RootPolicy::Kinematic => "kinematic",
-        control::RootPolicy::Free => "free",
-        control::RootPolicy::Assisted => "assisted",
-    }
+    p.name()
 }

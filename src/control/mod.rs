@@ -25,6 +25,7 @@ pub use character::{
     FaultKind, FreeRootFigures, GetUpConfig, GuardConfig, PreparedClip, RootConfig, RootEvent,
     RootPolicy, RootState,
 };
+pub use character::{BalanceConfig, FallEvent, FallPhase, ProtectConfig};
 pub use evaluate::{evaluate, evaluate_streamed};
 pub use gains::{Gains, JointGains, subtree_loads};
 pub use inverse::{JointWrenches, dense_oracle, newton_euler};

@@ -38,6 +38,40 @@ fn set_world_rotation(
     pose.rotations[j] = sk.joints[j].rest_rotation.inverse() * parent.inverse() * w;
 }
 
+/// The analytic two-bone solve on world points: upper joint `a`, middle joint `b`, end `c`, and the `goal` of the
+/// end. Returns the world rotations `(swing, bend)`: the upper bone's new world rotation is `swing · R_upper`, the
+/// lower bone's `swing · bend · R_middle` (the bend about the limb's current bend plane's normal, or about
+/// `bend_hint` (world, unit) when the limb is straight; the goal clamped to the limb's reach). `None` for a bone of zero
+/// length. Shared by the retarget's planted feet and the free root's protective fall (`docs/root.md`).
+pub(crate) fn two_bone(
+    [a, b, c]: [Vector3<f64>; 3],
+    goal: &Vector3<f64>,
+    bend_hint: &Vector3<f64>,
+) -> Option<(UnitQuaternion<f64>, UnitQuaternion<f64>)> {
+    let (l1, l2) = ((b - a).norm(), (c - b).norm());
+    if l1 < 1e-9 || l2 < 1e-9 {
+        return None;
+    }
+    let d = (goal - a)
+        .norm()
+        .clamp((l1 - l2).abs() * 1.001 + 1e-9, (l1 + l2) * 0.9999);
+    let cos_target = ((l1 * l1 + l2 * l2 - d * d) / (2.0 * l1 * l2)).clamp(-1.0, 1.0);
+    let (ba, bc) = (a - b, c - b);
+    let cos_now = (ba.dot(&bc) / (l1 * l2)).clamp(-1.0, 1.0);
+    let axis = ba
+        .cross(&bc)
+        .try_normalize(1e-6)
+        .or_else(|| (bend_hint.norm() > 1e-12).then_some(*bend_hint))?;
+    let bend = UnitQuaternion::from_axis_angle(
+        &Unit::new_unchecked(axis),
+        cos_target.acos() - cos_now.acos(),
+    );
+    let c1 = b + bend * bc;
+    let swing = UnitQuaternion::rotation_between(&(c1 - a), &(goal - a))
+        .unwrap_or_else(UnitQuaternion::identity);
+    Some((swing, bend))
+}
+
 impl Limb {
     /// Where the end effector is in `world`.
     pub fn end_position(&self, world: &[Isometry3<f64>]) -> Vector3<f64> {
@@ -58,27 +92,13 @@ impl Limb {
         let b = world[self.middle].translation.vector;
         let c = self.end_position(&world);
         let end_rotation = world[self.end].rotation;
-        let (l1, l2) = ((b - a).norm(), (c - b).norm());
-        if l1 < 1e-9 || l2 < 1e-9 {
+        let Some((swing, bend)) = two_bone(
+            [a, b, c],
+            goal,
+            &(world[self.upper].rotation * self.bend_hint),
+        ) else {
             return;
-        }
-        let d = (goal - a)
-            .norm()
-            .clamp((l1 - l2).abs() * 1.001 + 1e-9, (l1 + l2) * 0.9999);
-        let cos_target = ((l1 * l1 + l2 * l2 - d * d) / (2.0 * l1 * l2)).clamp(-1.0, 1.0);
-        let (ba, bc) = (a - b, c - b);
-        let cos_now = (ba.dot(&bc) / (l1 * l2)).clamp(-1.0, 1.0);
-        let axis = ba
-            .cross(&bc)
-            .try_normalize(1e-6)
-            .unwrap_or_else(|| world[self.upper].rotation * self.bend_hint);
-        let bend = UnitQuaternion::from_axis_angle(
-            &Unit::new_unchecked(axis),
-            cos_target.acos() - cos_now.acos(),
-        );
-        let c1 = b + bend * bc;
-        let swing = UnitQuaternion::rotation_between(&(c1 - a), &(goal - a))
-            .unwrap_or_else(UnitQuaternion::identity);
+        };
         let upper_w = swing * world[self.upper].rotation;
         let middle_w = swing * bend * world[self.middle].rotation;
         set_world_rotation(sk, pose, &world, self.upper, upper_w);

@@ -23,6 +23,7 @@ pub use ball::{BALL_ARRIVAL, BALL_MASS, BALL_RADIUS, BALL_SPEED, scaled_ball, tr
 pub use chains::{Key, Tree};
 pub use figures::RetargetFigures;
 pub use ik::Limb;
+pub(crate) use ik::two_bone;
 pub use map::{BonePair, Correspondence, MapFile};
 pub use onto::{Onto, OntoSummary, bake_onto, bake_onto_with, load_onto, map_text};
 pub use response::hit_scale;

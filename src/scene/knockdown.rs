@@ -6,7 +6,7 @@
 use nalgebra::Vector3;
 
 use super::{Scene, SceneError, aimed_ball};
-use crate::control::{Character, RETURN_BAND_DEG, RootEvent, RootState};
+use crate::control::{Character, FallEvent, RETURN_BAND_DEG, RootEvent, RootState};
 use crate::level::Level;
 
 /// The ball of a knock-down run.
@@ -75,6 +75,17 @@ pub struct KnockdownFigures {
     pub tunnel_count: usize,
     /// The balance state events, in order.
     pub events: Vec<RootEvent>,
+    /// The protective fall's phase events, in order (`Character::fall_events`).
+    pub fall_events: Vec<FallEvent>,
+    /// World time of the end of the first step after the hit in which the head body touched the ground (one of
+    /// its probes carried a normal contact impulse), s.
+    pub head_touch_s: Option<f64>,
+    /// The head body's speed (its centre of mass, m/s) at the start of that step: the speed it hits the ground
+    /// with.
+    pub head_impact_speed_m_s: Option<f64>,
+    /// World time of the end of the first step after the hit in which a hand or forearm body touched the ground
+    /// (s).
+    pub hand_touch_s: Option<f64>,
 }
 
 /// A body centre that ends a step more than this past a collider surface it crossed in the step passed through it
@@ -128,6 +139,13 @@ pub fn run_knockdown_in(
         hit.mass,
         0.2,
     )?;
+    // The head and the hands (or forearms) whose first ground contacts the run times.
+    let head = character.body_of_bone("role:head").ok();
+    let hands: Vec<usize> = ["left_hand", "right_hand", "left_forearm", "right_forearm"]
+        .iter()
+        .filter_map(|r| character.body_of_bone(&format!("role:{r}")).ok())
+        .filter(|&b| Some(b) != head && b != 0)
+        .collect();
     let mut scene = Scene::new();
     scene.set_level(level);
     let key = scene.add_character(character);
@@ -146,6 +164,7 @@ pub fn run_knockdown_in(
         let c = scene.character(key)?;
         centres.clear();
         centres.extend((0..c.model().bodies.len()).map(|b| c.world().body(b).position));
+        let head_speed = head.map(|b| c.world().body(b).velocity.fixed_rows::<3>(3).norm());
         scene.step(h)?;
         let c = scene.character(key)?;
         let crossed = centres.iter().enumerate().any(|(b, before)| {
@@ -185,10 +204,23 @@ pub fn run_knockdown_in(
                 figures.hit_return_s = Some(c.time() - t0);
             }
         }
+        if hit_time.is_some() {
+            if figures.head_touch_s.is_none()
+                && let Some(b) = head
+                && c.touches_ground(b)
+            {
+                figures.head_touch_s = Some(c.time());
+                figures.head_impact_speed_m_s = head_speed;
+            }
+            if figures.hand_touch_s.is_none() && hands.iter().any(|&b| c.touches_ground(b)) {
+                figures.hand_touch_s = Some(c.time());
+            }
+        }
         frame(c);
     }
     let c = scene.character(key)?;
     figures.events = c.root_events().to_vec();
+    figures.fall_events = c.fall_events().to_vec();
     figures.fell = figures.events.iter().any(|e| e.to == RootState::Falling);
     figures.impulse_ns = impulse.norm();
     if std::env::var_os("FLINCH_DEBUG_TUNNEL").is_some() {
@@ -223,6 +255,73 @@ impl KnockdownFigures {
             ),
             format!("figure {prefix}nan_steps {}", self.nan_steps),
             format!("figure {prefix}tunnel_count {}", self.tunnel_count),
+        ]
+    }
+}
+
+/// Issue 39's protective-fall figures: the same knock-down with the protective fall (the default) and limp
+/// (`RootConfig::protect.enabled = false`), `docs/root.md`, "Protective falls".
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProtectiveFallFigures {
+    /// The head's speed when it first touches the ground with protection (m/s; 0 if it never touches).
+    pub head_impact_speed_m_s: f64,
+    /// The same for the limp fall.
+    pub limp_head_impact_speed_m_s: f64,
+    /// `100 · (1 − protected / limp)` (%).
+    pub head_impact_reduction_pct: f64,
+    /// Whether a hand or forearm touched the ground before the head did (protected run).
+    pub hand_before_head: bool,
+    /// First hand / forearm touch, first head touch of the protected run (world time, s).
+    pub hand_touch_s: Option<f64>,
+    pub head_touch_s: Option<f64>,
+    /// The same two of the limp run.
+    pub limp_hand_touch_s: Option<f64>,
+    pub limp_head_touch_s: Option<f64>,
+}
+
+impl ProtectiveFallFigures {
+    /// The figures of a protected and a limp run of the same hit.
+    pub fn new(protected: &KnockdownFigures, limp: &KnockdownFigures) -> ProtectiveFallFigures {
+        let speed = |f: &KnockdownFigures| f.head_impact_speed_m_s.unwrap_or(0.0);
+        let (p, l) = (speed(protected), speed(limp));
+        ProtectiveFallFigures {
+            head_impact_speed_m_s: p,
+            limp_head_impact_speed_m_s: l,
+            head_impact_reduction_pct: if l > 0.0 { 100.0 * (1.0 - p / l) } else { 0.0 },
+            hand_before_head: match (protected.hand_touch_s, protected.head_touch_s) {
+                (Some(hand), Some(head)) => hand < head,
+                (Some(_), None) => true,
+                _ => false,
+            },
+            hand_touch_s: protected.hand_touch_s,
+            head_touch_s: protected.head_touch_s,
+            limp_hand_touch_s: limp.hand_touch_s,
+            limp_head_touch_s: limp.head_touch_s,
+        }
+    }
+
+    /// `figure protective_fall_*` lines.
+    pub fn figure_lines(&self) -> Vec<String> {
+        let opt = |x: Option<f64>| x.map_or("none".to_string(), |v| format!("{v:.3}"));
+        let p = "figure protective_fall_";
+        vec![
+            format!(
+                "{p}head_impact_speed_m_s {:.3} m/s",
+                self.head_impact_speed_m_s
+            ),
+            format!(
+                "{p}limp_head_impact_speed_m_s {:.3} m/s",
+                self.limp_head_impact_speed_m_s
+            ),
+            format!(
+                "{p}head_impact_reduction_pct {:.1} %",
+                self.head_impact_reduction_pct
+            ),
+            format!("{p}hand_before_head {}", u8::from(self.hand_before_head)),
+            format!("{p}hand_touch_s {} s", opt(self.hand_touch_s)),
+            format!("{p}head_touch_s {} s", opt(self.head_touch_s)),
+            format!("{p}limp_hand_touch_s {} s", opt(self.limp_hand_touch_s)),
+            format!("{p}limp_head_touch_s {} s", opt(self.limp_head_touch_s)),
         ]
     }
 }

@@ -24,7 +24,9 @@ pub mod world_runs;
 
 pub use aim::aimed_ball;
 pub use between::CharacterContactEvent;
-pub use knockdown::{KnockdownFigures, KnockdownHit, run_knockdown, run_knockdown_in};
+pub use knockdown::{
+    KnockdownFigures, KnockdownHit, ProtectiveFallFigures, run_knockdown, run_knockdown_in,
+};
 pub use query::{RayTarget, SceneRayHit};
 pub use state::{SceneFault, SceneState};
 

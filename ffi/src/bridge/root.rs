@@ -24,9 +24,10 @@ impl WorldData {
             RootPolicy::Kinematic => CoreRootPolicy::Kinematic,
             RootPolicy::Free => CoreRootPolicy::Free,
             RootPolicy::Assisted => CoreRootPolicy::Assisted,
+            RootPolicy::Balanced => CoreRootPolicy::Balanced,
             other => {
                 return Err(format!(
-                    "set_root_policy: {} is not a RootPolicy (0 Kinematic, 1 Free, 2 Assisted)",
+                    "set_root_policy: {} is not a RootPolicy (0 Kinematic, 1 Free, 2 Assisted, 3 Balanced)",
                     other.repr
                 ));
             }
@@ -41,6 +42,7 @@ impl WorldData {
             CoreRootPolicy::Kinematic => RootPolicy::Kinematic,
             CoreRootPolicy::Free => RootPolicy::Free,
             CoreRootPolicy::Assisted => RootPolicy::Assisted,
+            CoreRootPolicy::Balanced => RootPolicy::Balanced,
         })
     }
 

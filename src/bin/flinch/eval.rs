@@ -49,6 +49,8 @@ enum RootArg {
     Free,
     /// A free root with the assist toward the clip's root.
     Assisted,
+    /// A free root balanced by its joints and feet alone (no external wrench).
+    Balanced,
 }
 
 impl From<RootArg> for RootPolicy {
@@ -57,6 +59,7 @@ impl From<RootArg> for RootPolicy {
             RootArg::Kinematic => RootPolicy::Kinematic,
             RootArg::Free => RootPolicy::Free,
             RootArg::Assisted => RootPolicy::Assisted,
+            RootArg::Balanced => RootPolicy::Balanced,
         }
     }
 }
@@ -177,11 +180,7 @@ fn run_free_root(
     };
     println!(
         "root: {}; floor {:.4} m, stance-foot height error {:.2} mm, {} sole points",
-        match character.root_policy() {
-            RootPolicy::Kinematic => "kinematic",
-            RootPolicy::Free => "free",
-            RootPolicy::Assisted => "assisted",
-        },
+        character.root_policy().name(),
         ground.floor,
         ground.stance_height_error * 1e3,
         ground.point_count()

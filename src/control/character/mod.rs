@@ -31,7 +31,8 @@ use crate::skeleton::{Clip, Skeleton};
 pub use guard::{FaultEvent, FaultKind, GuardConfig};
 pub use prepared::PreparedClip;
 use prepared::build_world;
-pub use root::{FreeRootFigures, GetUpConfig, RootConfig, RootEvent, RootPolicy, RootState};
+pub use root::{BalanceConfig, FreeRootFigures, GetUpConfig, RootConfig, RootEvent, RootPolicy, RootState};
+pub use root::{FallEvent, FallPhase, ProtectConfig};
 pub use state::CharacterState;
 
 /// Everything that shapes a character: the body model, the preprocessing and the default gains.
@@ -132,6 +133,9 @@ pub(super) struct Shaping<'a> {
     /// Per-body torque added to the feedforward (joint frame): the free root's correction for the ground reaction
     /// the contacts actually carried.
     extra: Option<&'a [Vector3<f64>]>,
+    /// Per-body rotation left-multiplied onto the joint's target (parent frame; identity leaves it): the balanced
+    /// root's torso and foot-placement adjustments.
+    adjust: Option<&'a [nalgebra::UnitQuaternion<f64>]>,
 }
 
 impl Shaping<'_> {
@@ -142,6 +146,7 @@ impl Shaping<'_> {
         follow: 1.0,
         held: None,
         extra: None,
+        adjust: None,
     };
 }
 
@@ -387,6 +392,9 @@ impl Character {
             let mut rotation = reference.rotation_between(k1, s1, b);
             if let Some((held, alpha)) = shaping.held {
                 rotation = held[b].slerp(&rotation, alpha);
+            }
+            if let Some(adjust) = shaping.adjust {
+                rotation = adjust[b] * rotation;
             }
             let targets = JointStepTargets {
                 feedforward: tau * shaping.feedforward,

@@ -7,7 +7,7 @@ use nalgebra::{Quaternion, UnitQuaternion, Vector3, Vector4, Vector6};
 use nalgebra::{Isometry3, Translation3};
 
 use super::forces::{ActiveForce, Lasting};
-use super::root::{Machine, RootSnapshot};
+use super::root::{FallEvent, FallPhase, Machine, RootSnapshot};
 use super::{Character, CharacterError, RootEvent, RootPolicy, RootState};
 use crate::dynamics::{
     BodyState, ContactImpulse, Fnv1a, ForceFrame, UserForce, UserForceId, WorldState,
@@ -329,6 +329,7 @@ fn write_root(w: &mut Writer, r: &RootSnapshot) {
         RootPolicy::Kinematic => 0,
         RootPolicy::Free => 1,
         RootPolicy::Assisted => 2,
+        RootPolicy::Balanced => 3,
     });
     w.f64(r.assist_weight);
     w.f64(r.clip_offset);
@@ -354,6 +355,14 @@ fn write_root(w: &mut Writer, r: &RootSnapshot) {
         w.u64(e.from as u64);
         w.u64(e.to as u64);
     }
+    // The protective fall's phases (its brace reads the last impact's time).
+    w.u64(m.fall_events.len() as u64);
+    for e in &m.fall_events {
+        w.f64(e.time);
+        w.u64(e.phase as u64);
+        w.f64s(e.point.iter());
+        w.u64(e.body.map_or(u64::MAX, |b| b as u64));
+    }
 }
 
 /// Reads [`write_root`]'s block; counts are bounded by the remaining bytes.
@@ -364,6 +373,7 @@ fn read_root(r: &mut Reader<'_>) -> Result<RootSnapshot, CharacterError> {
     let policy = match r.u64()? {
         1 => RootPolicy::Free,
         2 => RootPolicy::Assisted,
+        3 => RootPolicy::Balanced,
         k => return Err(err(r.at - 8, format!("unknown free-root policy {k}"))),
     };
     let assist_weight = r.f64()?;
@@ -389,6 +399,27 @@ fn read_root(r: &mut Reader<'_>) -> Result<RootSnapshot, CharacterError> {
         let (from, to) = (r.state()?, r.state()?);
         events.push(RootEvent { time, from, to });
     }
+    let n = r.count()?;
+    let mut fall_events = Vec::with_capacity(n);
+    for _ in 0..n {
+        let time = r.f64()?;
+        let phase = r.u64()?;
+        let phase = u32::try_from(phase)
+            .ok()
+            .and_then(FallPhase::from_u32)
+            .ok_or_else(|| err(r.at - 8, format!("unknown fall phase {phase}")))?;
+        let point = r.vec3()?;
+        let body = match r.u64()? {
+            u64::MAX => None,
+            b => Some(usize::try_from(b).map_err(|_| err(r.at - 8, format!("body {b}")))?),
+        };
+        fall_events.push(FallEvent {
+            time,
+            phase,
+            point,
+            body,
+        });
+    }
     Ok(RootSnapshot {
         policy,
         assist_weight,
@@ -400,6 +431,7 @@ fn read_root(r: &mut Reader<'_>) -> Result<RootSnapshot, CharacterError> {
             held,
             held_root,
             events,
+            fall_events,
         },
         clip_offset,
         anchor: Isometry3::from_parts(Translation3::from(translation), rotation),

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 pub use feet::FootPoint;
 pub use nnls::nnls;
+pub use reaction::spread_wrench;
 
 use crate::control::discrete::Twists;
 use crate::control::inverse::JointWrenches;

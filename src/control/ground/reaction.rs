@@ -62,39 +62,10 @@ impl ReactionSolver<'_> {
         let (want_f, want_t) = (wrenches.force[0], wrenches.torque[0]);
         let active: Vec<usize> = (0..self.points.len()).filter(|&i| stance[i]).collect();
         let mut forces = vec![Vector3::zeros(); self.points.len()];
-        if !active.is_empty() {
-            let n = active.len() * EDGES;
-            let sw = self.torque_weight.sqrt();
-            let reg = REGULARISATION.sqrt();
-            let mut a = DMatrix::zeros(6 + n, n);
-            let mut b = DVector::zeros(6 + n);
-            let mu = self.friction;
-            let tangents = [Vector3::x(), -Vector3::x(), Vector3::z(), -Vector3::z()];
-            for (c, &i) in active.iter().enumerate() {
-                let arm = at[i] - origin;
-                for (e, t) in tangents.iter().enumerate() {
-                    let d = Vector3::y() + t * mu;
-                    let m = arm.cross(&d);
-                    let col = c * EDGES + e;
-                    for row in 0..3 {
-                        a[(row, col)] = d[row];
-                        a[(3 + row, col)] = sw * m[row];
-                    }
-                    a[(6 + col, col)] = reg;
-                }
-            }
-            for row in 0..3 {
-                b[row] = want_f[row];
-                b[3 + row] = sw * want_t[row];
-            }
-            let beta = nnls(&a, &b);
-            for (c, &i) in active.iter().enumerate() {
-                forces[i] = tangents
-                    .iter()
-                    .enumerate()
-                    .map(|(e, t)| (Vector3::y() + t * mu) * beta[c * EDGES + e])
-                    .sum();
-            }
+        let arms: Vec<Vector3<f64>> = active.iter().map(|&i| at[i] - origin).collect();
+        let spread = spread_wrench(&arms, &want_f, &want_t, self.friction, self.torque_weight);
+        for (c, &i) in active.iter().enumerate() {
+            forces[i] = spread[c];
         }
         // Every joint between a loaded sole and the root carries that much less: the ground pushes the subtree.
         for (i, p) in self.points.iter().enumerate() {
@@ -135,4 +106,53 @@ impl ReactionSolver<'_> {
             residual_torque,
         }
     }
+}
+
+/// Spreads the wrench (`want_f`, `want_t` about the origin) over contact points at `arms` from that origin, by
+/// non-negative least squares over the four edges of each point's friction pyramid (friction `mu`, upward
+/// normals): minimises |f − want_f|² + w |τ − want_t|² (`torque_weight` w, 1/m²) plus a tiny |β|² that picks the
+/// most even of the exact spreads. Returns one force per point (N, world); empty when no point is given. Shared by
+/// the inverse dynamics' ground reaction and the balanced root's plan (`control::character::root::balance`).
+pub fn spread_wrench(
+    arms: &[Vector3<f64>],
+    want_f: &Vector3<f64>,
+    want_t: &Vector3<f64>,
+    mu: f64,
+    torque_weight: f64,
+) -> Vec<Vector3<f64>> {
+    if arms.is_empty() {
+        return Vec::new();
+    }
+    let n = arms.len() * EDGES;
+    let sw = torque_weight.sqrt();
+    let reg = REGULARISATION.sqrt();
+    let mut a = DMatrix::zeros(6 + n, n);
+    let mut b = DVector::zeros(6 + n);
+    let tangents = [Vector3::x(), -Vector3::x(), Vector3::z(), -Vector3::z()];
+    for (c, arm) in arms.iter().enumerate() {
+        for (e, t) in tangents.iter().enumerate() {
+            let d = Vector3::y() + t * mu;
+            let m = arm.cross(&d);
+            let col = c * EDGES + e;
+            for row in 0..3 {
+                a[(row, col)] = d[row];
+                a[(3 + row, col)] = sw * m[row];
+            }
+            a[(6 + col, col)] = reg;
+        }
+    }
+    for row in 0..3 {
+        b[row] = want_f[row];
+        b[3 + row] = sw * want_t[row];
+    }
+    let beta = nnls(&a, &b);
+    (0..arms.len())
+        .map(|c| {
+            tangents
+                .iter()
+                .enumerate()
+                .map(|(e, t)| (Vector3::y() + t * mu) * beta[c * EDGES + e])
+                .sum()
+        })
+        .collect()
 }

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::protect::ProtectConfig;
 use crate::control::ground::GroundConfig;
 
 /// How the root (pelvis) of a character moves.
@@ -18,10 +19,25 @@ pub enum RootPolicy {
     /// A free root with an assist ("hand of god"): the residual root wrench of the inverse dynamics plus an
     /// implicit spring–damper toward the clip's root pose, scaled by the assist weight, fading out after a big hit.
     Assisted,
+    /// A free root balanced by its own joints and feet: no external wrench while tracking. Each step the root
+    /// wrench the clip needs plus a feedback toward the clip is spread over the soles touching the floor
+    /// (friction pyramids, centre of pressure inside the soles) and the joints' feedforward pushes those forces
+    /// into the ground (`docs/balance.md`). The get-up is still lifted by the assist.
+    Balanced,
 }
 
 impl RootPolicy {
-    /// Whether the root is a free body (`Free` or `Assisted`).
+    /// The policy's name as the configuration spells it (`"kinematic"`, `"free"`, `"assisted"`, `"balanced"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RootPolicy::Kinematic => "kinematic",
+            RootPolicy::Free => "free",
+            RootPolicy::Assisted => "assisted",
+            RootPolicy::Balanced => "balanced",
+        }
+    }
+
+    /// Whether the root is a free body (`Free`, `Assisted` or `Balanced`).
     pub fn is_free(self) -> bool {
         self != RootPolicy::Kinematic
     }
@@ -48,6 +64,52 @@ impl Default for GetUpConfig {
             delay_s: 0.5,
             blend_s: 1.5,
             clip_time_s: 0.0,
+        }
+    }
+}
+
+/// The balanced root's controller (`RootPolicy::Balanced`, `docs/balance.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BalanceConfig {
+    /// Natural frequency of the feedback toward the clip's root position on the whole body's mass (Hz): the
+    /// force the feet add to the clip's ground reaction. Default 1.5.
+    pub frequency_hz: f64,
+    /// Natural frequency of the feedback toward the clip's root orientation on the whole body's inertia (Hz).
+    /// Default 2.
+    pub angular_frequency_hz: f64,
+    /// Damping ratio of both feedbacks. Default 1.
+    pub damping_ratio: f64,
+    /// A sole point this close to the floor (m) may carry the plan's force. Default 0.005.
+    pub touch_height_m: f64,
+    /// Weight of the torque misfit against the force misfit when the wrench is spread over the touching soles
+    /// (1/m²). Default 1.
+    pub torque_weight: f64,
+    /// Torso: the stance hips' targets turn this far (0–1) toward the rotation that would put the pelvis back on
+    /// its clip orientation over the thigh where it is (SIMBICON's stance-hip torso control). Default 0.5.
+    pub torso_gain: f64,
+    /// Foot placement: the swing foot is put this many metres further per metre of capture-point error (the
+    /// centre of mass's offset from the stance foot plus its velocity times `capture_time_s`, against the clip's).
+    /// Default 1; 0 with `stepping` off.
+    pub step_gain: f64,
+    /// The capture point's time constant √(z/g) (s). Default 0.3 (a 0.9 m centre of mass).
+    pub capture_time_s: f64,
+    /// Whether the swing leg is moved to catch the body (foot placement, recovery steps). Default true.
+    pub stepping: bool,
+}
+
+impl Default for BalanceConfig {
+    fn default() -> Self {
+        BalanceConfig {
+            frequency_hz: 1.5,
+            angular_frequency_hz: 2.0,
+            damping_ratio: 1.0,
+            touch_height_m: 0.005,
+            torque_weight: 1.0,
+            torso_gain: 0.5,
+            step_gain: 1.0,
+            capture_time_s: 0.3,
+            stepping: true,
         }
     }
 }
@@ -91,6 +153,10 @@ pub struct RootConfig {
     pub online_reaction: f64,
     /// The get-up.
     pub getup: GetUpConfig,
+    /// The balanced root's controller.
+    pub balance: BalanceConfig,
+    /// The protective fall (`docs/root.md`, "Protective falls").
+    pub protect: ProtectConfig,
     /// The ground: floor, friction, stance detection.
     pub ground: GroundConfig,
 }
@@ -114,6 +180,8 @@ impl Default for RootConfig {
             rest_time_s: 0.5,
             online_reaction: 0.6,
             getup: GetUpConfig::default(),
+            balance: BalanceConfig::default(),
+            protect: ProtectConfig::default(),
             ground: GroundConfig::default(),
         }
     }
@@ -122,7 +190,8 @@ impl Default for RootConfig {
 impl RootConfig {
     /// Checks every number: finite, in range. The error names the first offending field.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(&str, f64, bool); 16] = [
+        let b = &self.balance;
+        let checks: [(&str, f64, bool); 24] = [
             (
                 "online_reaction",
                 self.online_reaction,
@@ -191,6 +260,22 @@ impl RootConfig {
                 self.getup.blend_s,
                 self.getup.blend_s > 0.0,
             ),
+            ("balance.frequency_hz", b.frequency_hz, b.frequency_hz >= 0.0),
+            (
+                "balance.angular_frequency_hz",
+                b.angular_frequency_hz,
+                b.angular_frequency_hz >= 0.0,
+            ),
+            ("balance.damping_ratio", b.damping_ratio, b.damping_ratio >= 0.0),
+            ("balance.touch_height_m", b.touch_height_m, b.touch_height_m > 0.0),
+            ("balance.torque_weight", b.torque_weight, b.torque_weight >= 0.0),
+            (
+                "balance.torso_gain",
+                b.torso_gain,
+                (0.0..=1.0).contains(&b.torso_gain),
+            ),
+            ("balance.step_gain", b.step_gain, b.step_gain >= 0.0),
+            ("balance.capture_time_s", b.capture_time_s, b.capture_time_s >= 0.0),
         ];
         for (name, value, in_range) in checks {
             if !(value.is_finite() && in_range) {
@@ -205,6 +290,7 @@ impl RootConfig {
                 self.getup.clip_time_s
             ));
         }
+        self.protect.validate().map_err(|e| format!("root.{e}"))?;
         self.ground.validate().map_err(|e| format!("root.{e}"))
     }
 }

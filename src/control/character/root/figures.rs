@@ -32,6 +32,11 @@ pub struct FreeRootFigures {
     /// Share of the body's weight the floor carried while tracking: the mean upward impulse of the floor
     /// contacts per step over m·g·h. The rest is carried by the root assist (`1 −` this, on average).
     pub feet_support_frac: f64,
+    /// Mean over the tracking steps of the root assist's force (its residual wrench and its spring, at the step's
+    /// end state) over m·g: the external hand's share; exactly 0 for a `Balanced` or `Free` root.
+    pub assist_wrench_frac: f64,
+    /// Whether the character left `Tracking` for `Falling` during the run.
+    pub fell: bool,
     /// Largest joint anchor separation after a step (mm).
     pub max_joint_gap_mm: f64,
     /// Steps whose state was not finite or that the guard had to reset.
@@ -87,6 +92,7 @@ impl Character {
         };
         let (mut track_sq, mut track_n, mut root_sq, mut root_n) = (0.0, 0usize, 0.0, 0usize);
         let mut floor_impulse = 0.0;
+        let mut assist_force = 0.0;
         let mut body_sq = vec![0.0; nb];
         for _ in 0..steps {
             let report = self.step_in(h, level)?;
@@ -108,7 +114,9 @@ impl Character {
                 root_sq += (self.world().body(0).position - x).norm_squared() * 1e6;
                 root_n += 1;
                 floor_impulse += self.floor_impulse_y();
+                assist_force += self.assist_force();
             }
+            f.fell |= self.root_state() == RootState::Falling;
             let k = ((self.clip_time() / h).round() as usize).min(self.reference().steps - 1);
             for (i, p) in ground.points.iter().enumerate() {
                 let b = self.world().body(p.body);
@@ -134,9 +142,25 @@ impl Character {
         f.root_pos_rms_mm = (root_sq / root_n.max(1) as f64).sqrt();
         f.root_lift_rms_mm = ground.lift_rms() * 1e3;
         f.feet_support_frac = floor_impulse / (ground.weight * h * root_n.max(1) as f64);
+        f.assist_wrench_frac = assist_force / (ground.weight * root_n.max(1) as f64);
         f.stance_samples_frac = ground.stance_fraction();
         f.residual_all_samples_frac = ground.residual_all_fraction();
         Ok(f)
+    }
+
+    /// The magnitude of the root assist's force (N) at the current state: its residual force plus its spring and
+    /// damper toward the target (0 when its gains and force are 0, as for a `Balanced` root while tracking).
+    fn assist_force(&self) -> f64 {
+        let Some(rt) = self.root.as_ref() else {
+            return 0.0;
+        };
+        let spring = self.world.spring(rt.spring);
+        let root = self.world().body(0);
+        let v = root.velocity.fixed_rows::<3>(3).into_owned();
+        (spring.force
+            + spring.stiffness * (spring.target - root.position)
+            + spring.damping * (spring.target_velocity - v))
+            .norm()
     }
 
     /// The upward impulse (N·s) the floor gave in the last step: the static contacts' (the caller's balls and
@@ -191,6 +215,11 @@ impl FreeRootFigures {
                 "figure {prefix}feet_support_frac {:.3}",
                 self.feet_support_frac
             ),
+            format!(
+                "figure {prefix}assist_wrench_frac {:.4}",
+                self.assist_wrench_frac
+            ),
+            format!("figure {prefix}fell {}", u8::from(self.fell)),
             format!(
                 "figure {prefix}max_joint_gap_mm {:.2e} mm",
                 self.max_joint_gap_mm

@@ -104,6 +104,8 @@ pub(in crate::control::character) struct Machine {
     /// The root's CoM pose when the get-up began.
     pub held_root: (Vector3<f64>, UnitQuaternion<f64>),
     pub events: Vec<RootEvent>,
+    /// The protective falls' phases (`protect.rs`).
+    pub fall_events: Vec<super::protect::FallEvent>,
 }
 
 /// Smooth step 3u² − 2u³ on [0, 1].
@@ -122,6 +124,7 @@ impl Machine {
             held: vec![UnitQuaternion::identity(); bodies],
             held_root: (Vector3::zeros(), UnitQuaternion::identity()),
             events: Vec::with_capacity(16),
+            fall_events: Vec::with_capacity(16),
         }
     }
 

@@ -3,11 +3,13 @@
 //! contacts of the feet and, when falling, of the whole body, and the balance state machine
 //! `Tracking → Staggering → Falling → Ragdoll → Resting → GettingUp → Tracking`, whose transitions are events.
 
+mod balance;
 mod config;
 mod figures;
 mod machine;
 mod online;
 mod probes;
+mod protect;
 mod snapshot;
 mod step;
 
@@ -15,9 +17,10 @@ use std::sync::Arc;
 
 use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 
-pub use config::{GetUpConfig, RootConfig, RootPolicy};
+pub use config::{BalanceConfig, GetUpConfig, RootConfig, RootPolicy};
 pub use figures::FreeRootFigures;
 pub use machine::{RootEvent, RootState};
+pub use protect::{FallEvent, FallPhase, ProtectConfig};
 
 use super::{Character, CharacterError};
 use crate::control::ground::GroundReference;
@@ -36,7 +39,13 @@ pub(super) struct RootRuntime {
     spring: SpringId,
     /// Assist gains at weight 1: linear (N/m, N·s/m) and angular (N·m/rad, N·m·s/rad).
     gains: [f64; 4],
+    /// Whole-body rotational inertia about the centre of mass on the first sample (kg·m², a third of the trace).
+    inertia: f64,
+    /// The balanced root's plan (`Balanced`).
+    balance: balance::BalancePlan,
     machine: machine::Machine,
+    /// The arms and neck of a protective fall (`None`: no arm to reach with).
+    protect: Option<Box<protect::ProtectRig>>,
     /// Clip time = world time − `clip_offset` (a get-up restarts the clip).
     clip_offset: f64,
     /// Where the clip is played: a turn about the vertical and a horizontal shift (identity until a get-up).

@@ -60,6 +60,27 @@ impl OnlineReaction {
         h: f64,
         gain: f64,
     ) {
+        let carried = contacts
+            .iter()
+            .zip(impulses)
+            .map(|(c, j)| (c.body, c.point, j.impulse / h));
+        self.update_with(reference, ground, k, bodies, carried, h, gain);
+    }
+
+    /// [`OnlineReaction::update`] with the ground's forces given as (body, point, force) on the simulated
+    /// `bodies`: the forces the contacts carried, or the forces a balance plan wants them to carry
+    /// (`balance.rs`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn update_with(
+        &mut self,
+        reference: &ReferenceMotion,
+        ground: &GroundReference,
+        k: usize,
+        bodies: &[Body],
+        forces: impl Iterator<Item = (usize, Vector3<f64>, Vector3<f64>)>,
+        h: f64,
+        gain: f64,
+    ) {
         let nb = reference.bodies();
         let topo = &reference.topology;
         self.nnls.clear();
@@ -86,16 +107,8 @@ impl OnlineReaction {
             }
         }
         let sim_anchor = |b: usize| bodies[b].position - bodies[b].orientation * topo.com[b];
-        for (c, j) in contacts.iter().zip(impulses) {
-            let f = j.impulse / h;
-            add_moment(
-                &mut self.measured,
-                &topo.parent,
-                sim_anchor,
-                c.body,
-                &c.point,
-                &f,
-            );
+        for (body, point, f) in forces {
+            add_moment(&mut self.measured, &topo.parent, sim_anchor, body, &point, &f);
         }
         let k1 = (k + 1).min(reference.steps - 1);
         for b in 1..nb {

@@ -30,7 +30,7 @@ const GROUND_NORMAL_Y: f64 = 0.7;
 
 impl Probe {
     /// The sphere's centre (world).
-    fn centre(&self, bodies: &[Body]) -> Vector3<f64> {
+    pub(super) fn centre(&self, bodies: &[Body]) -> Vector3<f64> {
         let b = &bodies[self.body];
         b.position + b.orientation * self.local
     }

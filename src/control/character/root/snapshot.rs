@@ -80,6 +80,12 @@ impl RootSnapshot {
                 .iter()
                 .flat_map(|q| q.coords.iter().copied()),
         )
+        .chain(
+            self.machine
+                .fall_events
+                .iter()
+                .flat_map(|e| [e.time, e.point.x, e.point.y, e.point.z]),
+        )
         .all(f64::is_finite);
         let unit = |q: &nalgebra::UnitQuaternion<f64>| (q.coords.norm() - 1.0).abs() <= 1e-9;
         let units = unit(&self.anchor.rotation)

@@ -58,6 +58,13 @@ impl RootRuntime {
             2.0 * zeta * inertia * omega,
         ];
         let probes = probes(&c.prepared.model, topo, &ground);
+        let protect = super::protect::ProtectRig::new(
+            &c.prepared.model,
+            &c.prepared.skeleton,
+            topo,
+            ground.points.iter().map(|p| p.body).collect(),
+        )
+        .map(Box::new);
         let nb = reference.bodies();
         RootRuntime {
             policy,
@@ -66,7 +73,10 @@ impl RootRuntime {
             drive,
             spring,
             gains,
+            inertia,
+            balance: Default::default(),
             machine: Machine::new(nb, 1.0),
+            protect,
             clip_offset: 0.0,
             anchor: Isometry3::identity(),
             user_contacts: Vec::with_capacity(16),
@@ -109,6 +119,10 @@ impl RootRuntime {
     fn assist_weight(&self) -> f64 {
         match self.policy {
             RootPolicy::Assisted => self.config.assist_weight * self.machine.level,
+            // Balanced: nothing external while on its feet; the get-up is still lifted by the assist.
+            RootPolicy::Balanced if self.machine.state == RootState::GettingUp => {
+                self.config.assist_weight * self.machine.level
+            }
             _ => 0.0,
         }
     }
@@ -214,6 +228,14 @@ impl Character {
             );
         }
         let (tau0, tau1) = (rt.clip_time(t), rt.clip_time(t1));
+        let balancing = rt.policy == RootPolicy::Balanced
+            && matches!(
+                rt.machine.state,
+                RootState::Tracking | RootState::Staggering
+            );
+        if balancing {
+            rt.plan_balance(reference, &ground, self.world.bodies(), t, h);
+        }
         let online = rt.online.ready && feedforward > 0.0;
         let shaping = Shaping {
             stiffness,
@@ -221,8 +243,11 @@ impl Character {
             follow,
             held: held.then_some((&rt.machine.held[..], blend)),
             extra: online.then_some(&rt.online.extra[..]),
+            adjust: balancing.then_some(&rt.balance.adjust[..]),
         };
         self.set_shaped_drive_targets(tau0, tau1, &ground.feedforward, &shaping);
+        // A protective fall reshapes the arms and the neck (`protect.rs`).
+        self.protect_drives(rt, t);
 
         // The root assist: the residual wrench and a spring–damper toward the anchored clip root pose.
         let w = rt.assist_weight();
@@ -355,12 +380,16 @@ impl Character {
             ),
             None => penetration(&rt.probes, self.world.bodies(), ground.floor),
         };
+        let body_on_ground = self.protect_impact(rt, body_on_ground, t1);
         let observation = self.observe(rt, reference, t1, hit, body_on_ground);
+        let before = rt.machine.state;
         self.advance_machine(rt, reference, &observation);
+        self.protect_events(rt, before, t1);
         // The next step's feedforward correction, from this step's ground contacts (computed now, so a saved
         // state carries it: `CharacterState`).
         let impulses = self.world.contact_impulses();
-        rt.online.ready = rt.config.online_reaction > 0.0
+        rt.online.ready = rt.policy != RootPolicy::Balanced
+            && rt.config.online_reaction > 0.0
             && impulses.len() == rt.contacts.len()
             && impulses.len() > users;
         if rt.online.ready {
@@ -427,7 +456,9 @@ impl Character {
             rt.config.ground.stance_height_m,
             [com.x, com.z],
         ) {
-            unbalanced |= d > rt.config.support_margin_m;
+            // A walker's centre of mass leaves its support between steps: a balanced root falls by its root's
+            // deviation from the clip, not by the polygon.
+            unbalanced |= d > rt.config.support_margin_m && rt.policy != RootPolicy::Balanced;
         }
         let max_speed = bodies
             .iter()
@@ -449,6 +480,7 @@ impl Character {
         let c = rt.config;
         let assisted = rt.assist_weight() >= 0.5 * c.assist_weight.max(1e-9)
             && rt.policy == RootPolicy::Assisted;
+        let max_fall = rt.max_fall_s();
         let m = &mut rt.machine;
         let t = o.time;
         let since = t - m.since;
@@ -460,7 +492,9 @@ impl Character {
         let still_for = m.still_since.map_or(0.0, |s| t - s);
         match m.state {
             RootState::Tracking => {
-                if o.hit > c.hit_threshold_ns && rt.policy == RootPolicy::Assisted {
+                if o.hit > c.hit_threshold_ns
+                    && matches!(rt.policy, RootPolicy::Assisted | RootPolicy::Balanced)
+                {
                     m.enter(RootState::Staggering, t);
                 } else if o.unbalanced && !assisted {
                     m.enter(RootState::Falling, t);
@@ -476,7 +510,7 @@ impl Character {
                 }
             }
             RootState::Falling => {
-                if since >= c.limp_time_s && (o.body_on_ground || since > 1.0) {
+                if since >= c.limp_time_s && (o.body_on_ground || since > max_fall) {
                     m.enter(RootState::Ragdoll, t);
                 }
             }
@@ -486,7 +520,9 @@ impl Character {
                 }
             }
             RootState::Resting => {
-                if c.getup.enabled && rt.policy == RootPolicy::Assisted && since >= c.getup.delay_s
+                if c.getup.enabled
+                    && matches!(rt.policy, RootPolicy::Assisted | RootPolicy::Balanced)
+                    && since >= c.getup.delay_s
                 {
                     let bodies = self.world.bodies();
                     let root = (bodies[0].position, bodies[0].orientation);

@@ -1,0 +1,275 @@
+//! The balanced root (`RootPolicy::Balanced`, `docs/balance.md`): no external wrench while tracking. Each step
+//! the ground wrench the clip needs (the inverse dynamics' ground reaction plus its residual, about the root) and a
+//! feedback toward the clip (whole-body centre of mass on the body's mass, root orientation on its inertia) are
+//! spread over the sole points touching the floor now (friction pyramids; the centre of pressure stays inside the
+//! touching soles because every point's normal force is ≥ 0), and the joints' feedforward is corrected so the
+//! stance legs push exactly those forces into the ground (the moments of the planned forces about every joint
+//! between a touching sole and the root replace the clip's, through the inverse dynamics' discrete joint map: a
+//! virtual-model / Jacobian-transpose realisation). What the soles cannot give is not given: the body then moves
+//! away from its clip instead of being held by a force no real body has.
+
+use nalgebra::{UnitQuaternion, Vector3};
+
+use super::RootRuntime;
+use super::probes::Probe;
+use crate::control::ground::{GroundReference, spread_wrench};
+use crate::control::kinematics::BodyPose;
+use crate::control::reference::ReferenceMotion;
+use crate::control::sampling::locate;
+use crate::skeleton::roles::Side;
+use crate::dynamics::Body;
+
+/// One leg of the balanced root: its foot (the ancestor among the bodies of the side's sole points), thigh (the
+/// foot's grandparent: foot → shin → thigh) and sole points.
+#[derive(Debug, Clone, Default)]
+struct Leg {
+    foot: usize,
+    thigh: usize,
+    points: Vec<usize>,
+    /// Hip-to-ankle distance on the first sample (m).
+    length: f64,
+}
+
+/// Scratch buffers of the plan (sized once, reused every step).
+#[derive(Debug, Default)]
+pub(super) struct BalancePlan {
+    legs: Vec<Leg>,
+    /// Per body: the rotation left-multiplied onto its joint target (torso and foot placement).
+    pub adjust: Vec<UnitQuaternion<f64>>,
+    /// The capture-point error the last plan stepped against (m, horizontal, world).
+    pub capture_error: Vector3<f64>,
+    kin: Vec<BodyPose>,
+    arms: Vec<Vector3<f64>>,
+    touching: Vec<usize>,
+    /// The planned forces of the last step (N, world), one per entry of `touching`.
+    pub forces: Vec<Vector3<f64>>,
+    /// The wrench the last plan asked of the ground (force N, torque N·m about the root CoM, world).
+    pub wanted: (Vector3<f64>, Vector3<f64>),
+}
+
+/// Whole-body mass, centre of mass and its velocity.
+fn centre_of_mass(bodies: &[Body]) -> (f64, Vector3<f64>, Vector3<f64>) {
+    let mass: f64 = bodies.iter().map(|b| b.mass).sum();
+    let (mut x, mut v) = (Vector3::zeros(), Vector3::zeros());
+    for b in bodies {
+        x += b.position * b.mass;
+        v += b.velocity.fixed_rows::<3>(3) * b.mass;
+    }
+    (mass, x / mass, v / mass)
+}
+
+/// The rotation vector taking `from` to `to` (world, radians).
+fn rotation_error(to: &UnitQuaternion<f64>, from: &UnitQuaternion<f64>) -> Vector3<f64> {
+    (to * from.inverse()).scaled_axis()
+}
+
+impl RootRuntime {
+    /// Plans the ground forces of the step from world time `t` and writes the joints' feedforward correction into
+    /// `online.extra` (marking it ready).
+    pub(super) fn plan_balance(
+        &mut self,
+        reference: &ReferenceMotion,
+        ground: &GroundReference,
+        bodies: &[Body],
+        t: f64,
+        h: f64,
+    ) {
+        let cfg = self.config.balance;
+        let tau = self.clip_time(t);
+        let (k, s) = locate(reference, tau);
+        let k = if s > 0.5 {
+            (k + 1).min(reference.steps - 1)
+        } else {
+            k
+        };
+        let nb = reference.bodies();
+        let np = ground.points.len();
+        let plan = &mut self.balance;
+        reference.poses(k, &mut plan.kin);
+        let kin = &plan.kin;
+        // The clip's ground wrench about its root CoM: the reaction on its stance soles plus the residual.
+        let root_com = kin[0].com;
+        let mut force = ground.residual_force[k];
+        let mut torque = ground.residual_torque[k];
+        for (i, p) in ground.points.iter().enumerate() {
+            let f = ground.reaction[k * np + i];
+            force += f;
+            torque += (p.world(kin) - root_com).cross(&f);
+        }
+        // The clip's centre of mass, its velocity and the root's pose and spin, anchored where it is played.
+        let topo = &reference.topology;
+        let mass: f64 = topo.mass.iter().sum();
+        let (mut com_ref, mut vel_ref) = (Vector3::zeros(), Vector3::zeros());
+        for b in 0..nb {
+            com_ref += kin[b].com * topo.mass[b];
+            vel_ref += reference.twists[k * nb + b].1 * topo.mass[b];
+        }
+        let rot = self.anchor.rotation;
+        let lift = ground.lift_at(reference, tau);
+        let com_ref = self.anchor.transform_point(&(com_ref / mass).into()).coords + lift;
+        let vel_ref = rot * (vel_ref / mass);
+        let q_ref = rot * kin[0].rotation;
+        let w_ref = rot * reference.twists[k * nb].0;
+        let (m, com, vel) = centre_of_mass(bodies);
+        let root = &bodies[0];
+        let (wn, wa, zeta) = (
+            std::f64::consts::TAU * cfg.frequency_hz,
+            std::f64::consts::TAU * cfg.angular_frequency_hz,
+            cfg.damping_ratio,
+        );
+        let feedback_force = m * (wn * wn * (com_ref - com) + 2.0 * zeta * wn * (vel_ref - vel));
+        let spin = root.velocity.fixed_rows::<3>(0).into_owned();
+        let feedback_torque = self.inertia
+            * (wa * wa * rotation_error(&q_ref, &root.orientation)
+                + 2.0 * zeta * wa * (w_ref - spin));
+        let want_f = rot * force + feedback_force;
+        let want_t = rot * torque + feedback_torque;
+        plan.wanted = (want_f, want_t);
+        // The soles touching the floor now carry it.
+        plan.touching.clear();
+        plan.arms.clear();
+        for (i, probe) in self.probes.iter().enumerate().take(np) {
+            let at = probe.centre(bodies);
+            if at.y - ground.floor < cfg.touch_height_m {
+                plan.touching.push(i);
+                plan.arms.push(at - root.position);
+            }
+        }
+        plan.forces = spread_wrench(
+            &plan.arms,
+            &want_f,
+            &want_t,
+            self.config.ground.friction,
+            cfg.torque_weight,
+        );
+        self.plan_legs(reference, ground, bodies, (k, t, h), (com, vel), (com_ref, vel_ref));
+        let plan = &mut self.balance;
+        let probes: &[Probe] = &self.probes;
+        let planned = plan.touching.iter().zip(&plan.forces).map(|(&i, f)| {
+            let p = &probes[i];
+            (p.body, p.centre(bodies), *f)
+        });
+        self.online
+            .update_with(reference, ground, k, bodies, planned, h, 1.0);
+        self.online.ready = true;
+    }
+}
+
+impl BalancePlan {
+    /// Finds the legs of `ground`'s sole points (once).
+    fn find_legs(&mut self, reference: &ReferenceMotion, ground: &GroundReference) {
+        let parent = &reference.topology.parent;
+        let mut kin = Vec::new();
+        reference.poses(0, &mut kin);
+        for side in [Side::Left, Side::Right] {
+            let points: Vec<usize> = (0..ground.points.len())
+                .filter(|&i| ground.points[i].side == side)
+                .collect();
+            let Some(foot) = points.iter().map(|&i| ground.points[i].body).min() else {
+                continue;
+            };
+            let shin = parent[foot];
+            let thigh = parent[shin];
+            if foot == 0 || shin == 0 || thigh == 0 {
+                continue;
+            }
+            let length = (kin[thigh].origin - kin[foot].origin).norm();
+            self.legs.push(Leg {
+                foot,
+                thigh,
+                points,
+                length,
+            });
+        }
+    }
+}
+
+/// The horizontal part of `v`.
+fn flat(v: Vector3<f64>) -> Vector3<f64> {
+    Vector3::new(v.x, 0.0, v.z)
+}
+
+impl RootRuntime {
+    /// The joint-target adjustments of the step from `t` (sample `k`, `h` long): each stance hip turns toward holding the pelvis on
+    /// its clip orientation (torso), and a swinging leg's hip turns so its foot lands where the capture point
+    /// error asks (foot placement). `(com, vel)` are the simulated centre of mass and velocity, `(com_ref,
+    /// vel_ref)` the clip's, anchored.
+    #[allow(clippy::too_many_arguments)]
+    fn plan_legs(
+        &mut self,
+        reference: &ReferenceMotion,
+        ground: &GroundReference,
+        bodies: &[Body],
+        (k, t, h): (usize, f64, f64),
+        (com, vel): (Vector3<f64>, Vector3<f64>),
+        (com_ref, vel_ref): (Vector3<f64>, Vector3<f64>),
+    ) {
+        let cfg = self.config.balance;
+        let nb = reference.bodies();
+        let np = ground.points.len();
+        if self.balance.legs.is_empty() {
+            self.balance.find_legs(reference, ground);
+        }
+        let tau1 = self.clip_time(t + h);
+        let lift = ground.lift_at(reference, self.clip_time(t));
+        let plan = &mut self.balance;
+        plan.adjust.clear();
+        plan.adjust.resize(nb, UnitQuaternion::identity());
+        let (k1, s1) = locate(reference, tau1);
+        let topo = &reference.topology;
+        let parent = &topo.parent;
+        let rot = self.anchor.rotation;
+        let in_stance =
+            |leg: &Leg| leg.points.iter().any(|&i| ground.stance[k * np + i]);
+        let stance: Vec<bool> = plan.legs.iter().map(in_stance).collect();
+        // The clip's pelvis orientation at the step's end, anchored.
+        let q_root_ref = rot * reference.rotation_between(k1, s1, 0);
+        // Torso: a stance hip's target that holds the pelvis on its clip orientation over the thigh as it is.
+        for (leg, &down) in plan.legs.iter().zip(&stance) {
+            if !down || cfg.torso_gain == 0.0 {
+                continue;
+            }
+            // The clip's rotations between the pelvis and the thigh's parent (a hip-joint bone, if any).
+            let mut between = UnitQuaternion::identity();
+            let mut b = parent[leg.thigh];
+            while b != 0 {
+                between = reference.rotation_between(k1, s1, b) * between;
+                b = parent[b];
+            }
+            let clip = reference.rotation_between(k1, s1, leg.thigh);
+            let wanted = (q_root_ref * between).inverse() * bodies[leg.thigh].orientation;
+            let turn = wanted * clip.inverse();
+            plan.adjust[leg.thigh] = UnitQuaternion::identity().slerp(&turn, cfg.torso_gain);
+        }
+        // Foot placement: only with exactly one leg in the clip's stance, the other swinging.
+        plan.capture_error = Vector3::zeros();
+        if !cfg.stepping || cfg.step_gain == 0.0 || plan.legs.len() != 2 {
+            return;
+        }
+        let (standing, swinging) = match (stance[0], stance[1]) {
+            (true, false) => (0, 1),
+            (false, true) => (1, 0),
+            _ => return,
+        };
+        let mut kin = std::mem::take(&mut plan.kin);
+        reference.poses(k, &mut kin);
+        let foot = plan.legs[standing].foot;
+        let foot_sim = bodies[foot].position - bodies[foot].orientation * topo.com[foot];
+        let foot_ref = self.anchor.transform_point(&kin[foot].origin.into()).coords + lift;
+        plan.kin = kin;
+        let error = flat(com - foot_sim) - flat(com_ref - foot_ref)
+            + flat(vel - vel_ref) * cfg.capture_time_s;
+        plan.capture_error = error;
+        let shift = error * cfg.step_gain;
+        let leg = &plan.legs[swinging];
+        let angle = shift.norm() / leg.length.max(0.1);
+        if angle < 1e-9 {
+            return;
+        }
+        // Turning the thigh by `angle` about shift × up moves a hanging foot by `shift`.
+        let axis = nalgebra::Unit::new_normalize(shift.cross(&Vector3::y()));
+        let turn_world = UnitQuaternion::from_axis_angle(&axis, angle.min(0.6));
+        let p = bodies[parent[leg.thigh]].orientation;
+        plan.adjust[leg.thigh] = p.inverse() * turn_world * p;
+    }
+}
