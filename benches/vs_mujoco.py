@@ -20,6 +20,14 @@
    reports it in MuJoCo steps of the same round: a figure of the contact step that does not move with the VM's
    speed of the moment (its goal, 20 us, is about 2.35 MuJoCo steps at the 8.5 us MuJoCo takes at full speed).
 
+6. The free-root case (issue 42): `flinch export-mjcf --floor 200` stands the same character on its fitted floor
+   with MuJoCo's own collision and contact solver (a plane, the capsules touching it, friction 0.9, every ball
+   joint a passive spring-damper toward the rest pose in place of flinch's drives: the model has no actuators).
+   Each round also times `--free-steps` steps (default 48: 0.4 s, while it still stands on its feet) of that model
+   from its keyframe, and as many of flinch's assisted and balanced free-root steps on the walk with their foot
+   contacts (`step_speed`'s `assisted` and `balanced`). `free_step_ratio_vs_mujoco` is the median of the rounds'
+   MuJoCo us / assisted us, `balanced_step_ratio_vs_mujoco` the same for the balanced step.
+
 The process, and so the server, is pinned to one CPU: a VM's virtual CPUs run at different speeds from moment to
 moment, and with the two sides on different CPUs the same script read 0.87 to 1.41 within minutes; pinned, fourteen
 runs read 1.245 to 1.310 (docs/performance.md, "Beside MuJoCo on one CPU").
@@ -132,9 +140,10 @@ def main():
     )
     parser.add_argument("--steps", type=int, default=200, help="steps per batch")
     parser.add_argument("--rounds", type=int, default=301, help="rounds of one batch each (odd: a true median)")
+    parser.add_argument("--free-steps", type=int, default=48, help="steps per batch of the free-root case")
     args = parser.parse_args()
-    if args.rounds < 1 or args.steps < 1:
-        sys.exit("--rounds and --steps must be at least 1")
+    if args.rounds < 1 or args.steps < 1 or args.free_steps < 1:
+        sys.exit("--rounds, --steps and --free-steps must be at least 1")
     flinch = binary(args.target_dir, "flinch")
     step_speed = binary(args.target_dir, "examples", "step_speed")
 
@@ -144,9 +153,27 @@ def main():
         xml = os.path.join(out, "character.xml")
         euler = MujocoBatches(xml, mujoco.mjtIntegrator.mjINT_EULER)
         implicitfast = MujocoBatches(xml, mujoco.mjtIntegrator.mjINT_IMPLICITFAST)
+        floor_dir = os.path.join(out, "floor")
+        subprocess.run(
+            [flinch, "export-mjcf", "-o", floor_dir, "--floor", "200"], check=True, stdout=subprocess.DEVNULL
+        )
+        floor_xml = os.path.join(floor_dir, "character.xml")
+        floor_euler = MujocoBatches(floor_xml, mujoco.mjtIntegrator.mjINT_EULER)
+        floor_implicit = MujocoBatches(floor_xml, mujoco.mjtIntegrator.mjINT_IMPLICITFAST)
     server = FlinchServer(step_speed)
-    sides = [euler.time, implicitfast.time, server.time, lambda steps: server.time(steps, "contacts")]
+    free = args.free_steps
+    sides = [
+        euler.time,
+        implicitfast.time,
+        server.time,
+        lambda steps: server.time(steps, "contacts"),
+        lambda _: floor_euler.time(free),
+        lambda _: floor_implicit.time(free),
+        lambda _: server.time(free, "assisted"),
+        lambda _: server.time(free, "balanced"),
+    ]
     rounds = []
+    free_rounds = []
     for r in range(args.rounds):
         timings = [0.0] * len(sides)
         # The order turns every round, so no side always runs first (after the other's caches) or last.
@@ -154,7 +181,9 @@ def main():
             side = (r + i) % len(sides)
             timings[side] = sides[side](args.steps)
         mujoco_us = min(timings[0], timings[1])
-        rounds.append((*timings, mujoco_us / timings[2], timings[3] / mujoco_us))
+        rounds.append((*timings[:4], mujoco_us / timings[2], timings[3] / mujoco_us))
+        floor_us = min(timings[4], timings[5])
+        free_rounds.append((floor_us, timings[6], timings[7], floor_us / timings[6], floor_us / timings[7]))
         if (r + 1) % 50 == 0 or r + 1 == args.rounds:
             print(f"{r + 1}/{args.rounds} rounds", file=sys.stderr, flush=True)
     server.close()
@@ -187,6 +216,21 @@ def main():
         f"fastest 5 % of batches: MuJoCo Euler {fast[0]:.2f} us, implicitfast {fast[1]:.2f} us, "
         f"flinch {fast[2]:.2f} us (8 contacts {fast[3]:.2f} us), ratio {min(fast[:2]) / fast[2]:.3f}"
     )
+    floor_us, assisted_us, balanced_us, free_ratio, balanced_ratio = (
+        statistics.median(col) for col in zip(*free_rounds)
+    )
+    free_ratios = [r[3] for r in free_rounds]
+    low, high = quartiles(free_ratios)
+    print(
+        f"free root on the floor ({free} steps per batch): MuJoCo mj_step with its contacts {floor_us:.2f} us "
+        f"(the faster integrator), flinch assisted {assisted_us:.2f} us, balanced {balanced_us:.2f} us; "
+        f"assisted ratio quartiles {low:.3f} / {high:.3f}"
+    )
+    print(f"figure mujoco_floor_step_us {floor_us:.2f} us")
+    print(f"figure flinch_assisted_step_us {assisted_us:.2f} us")
+    print(f"figure flinch_balanced_step_us {balanced_us:.2f} us")
+    print(f"figure free_step_ratio_vs_mujoco {free_ratio:.3f} ratio")
+    print(f"figure balanced_step_ratio_vs_mujoco {balanced_ratio:.3f} ratio")
     print(f"figure mujoco_euler_step_us {euler_us:.2f} us")
     print(f"figure mujoco_implicitfast_step_us {implicitfast_us:.2f} us")
     print(f"figure mujoco_step_us {mujoco_us:.2f} us")

@@ -16,7 +16,9 @@
 //! `--serve` times steps on request, for `benches/vs_mujoco.py`, which alternates them with MuJoCo's in short
 //! batches: after the warm-up it prints `ready`, then answers each line `free N` (or `N`) or `contacts N` read from
 //! standard input with the mean µs per step of `N` more steps of that figure's character (the clip restarted
-//! whenever it ends), until standard input ends.
+//! whenever it ends), until standard input ends. `assisted N` and `balanced N` time the free-root steps of the
+//! same walk on its fitted floor with their foot contacts (issue 42's free-root case; the balanced walk restarted
+//! every 0.5 s, before it falls: `docs/balance.md`).
 //!
 //! `--fingerprint` prints, instead of timing, one hash per figure's setup: every body's exact state
 //! (`Character::state_hash`) folded over 600 steps from the start. An optimisation that should not change any
@@ -27,7 +29,7 @@
 
 use std::time::Instant;
 
-use flinch::control::{Character, CharacterConfig, CharacterState};
+use flinch::control::{Character, CharacterConfig, CharacterState, RootPolicy};
 use flinch::dynamics::{ContactOptions, ContactOther, ContactPoint, ContactSolver};
 use flinch::io::{ImportOptions, load_embedded_walk};
 use nalgebra::Vector3;
@@ -224,6 +226,27 @@ fn restart_at_end(c: &mut Character, start: &CharacterState) {
     }
 }
 
+/// Mean µs per step of `steps` free-root steps of `c` (its ground contacts are its own), restarted from `start`
+/// at the clip's end or past clip time `until`.
+fn time_free_batch(
+    c: &mut Character,
+    start: &CharacterState,
+    until: f64,
+    h: f64,
+    steps: usize,
+) -> f64 {
+    let mut total = 0.0;
+    for _ in 0..steps {
+        if c.finished() || c.time() > until {
+            c.restore_state(start).expect("restore");
+        }
+        let t0 = Instant::now();
+        std::hint::black_box(c.step(h).expect("step"));
+        total += t0.elapsed().as_secs_f64();
+    }
+    total * 1e6 / steps as f64
+}
+
 /// One step; the guard must not have reset the character.
 fn step(c: &mut Character, h: f64) -> flinch::dynamics::StepReport {
     let r = c.step(h).expect("step");
@@ -321,6 +344,22 @@ fn serve_steps(
     let mut contacts = Vec::with_capacity(8);
     warm_up(free, start, h, &mut |_, _| {});
     warm_up(pressed, start, h, &mut pressing(feet, &mut contacts));
+    // The free roots: (character, its start, the clip time after which it restarts).
+    let mut rooted: Vec<(Character, CharacterState, f64)> = [
+        (RootPolicy::Assisted, f64::INFINITY),
+        (RootPolicy::Balanced, 0.5),
+    ]
+    .into_iter()
+    .map(|(policy, until)| {
+        let mut config = CharacterConfig::default();
+        config.root.policy = policy;
+        let imported = load_embedded_walk(&ImportOptions::default()).expect("embedded walk");
+        let mut c = Character::from_imported(imported, &config).expect("free-root character");
+        let start = c.save_state();
+        time_free_batch(&mut c, &start, until, h, 240);
+        (c, start, until)
+    })
+    .collect();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let answer = |out: &mut std::io::StdoutLock<'_>, line: &str| {
@@ -343,10 +382,16 @@ fn serve_steps(
             ("contacts", Some(n)) => {
                 time_batch(pressed, start, h, n, &mut pressing(feet, &mut contacts))
             }
+            ("assisted" | "balanced", Some(n)) => {
+                let (c, start, until) = &mut rooted[usize::from(which == "balanced")];
+                time_free_batch(c, start, *until, h, n)
+            }
             _ => {
                 answer(
                     &mut out,
-                    &format!("error: expected `free N` or `contacts N` (N > 0), got {line:?}"),
+                    &format!(
+                        "error: expected `free N`, `contacts N`, `assisted N` or `balanced N` (N > 0), got {line:?}"
+                    ),
                 );
                 continue;
             }

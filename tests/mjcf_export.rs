@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use flinch::control::{Character, CharacterConfig, ReferenceMotion};
-use flinch::export::{MjcfFiles, write_mjcf};
+use flinch::export::{MjcfFiles, MjcfFloor, write_mjcf, write_mjcf_with};
 use flinch::io::{ImportOptions, load_embedded_walk, load_file};
 use flinch::model::Model;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
@@ -388,4 +388,88 @@ fn invalid_input_writes_nothing() {
     let err = write_mjcf(&model, character.reference(), &dir).expect_err("fewer bodies");
     assert!(err.to_string().contains("bodies"), "{err}");
     assert!(!dir.exists() || std::fs::read_dir(&dir).expect("dir").next().is_none());
+}
+
+/// `export-mjcf --floor`: the character on its fitted floor with MuJoCo's contacts on. The XML has the plane, the
+/// capsules collide with it only, the keyframe's root is lifted onto it; MuJoCo (when importable) stands the model
+/// on its feet: the feet touch the plane from the first step and the root stays up for the 48 steps the
+/// free-root bench times.
+#[test]
+fn floor_export_stands_on_the_floor_in_mujoco() {
+    let mut character = walk();
+    character
+        .set_root_policy(flinch::control::RootPolicy::Assisted)
+        .expect("free root");
+    let ground = character.ground().expect("ground");
+    let floor = MjcfFloor {
+        height: ground.floor,
+        friction: 0.9,
+        root_lift: ground.lift[0],
+        joint_stiffness: 200.0,
+        joint_damping: 20.0,
+    };
+    let dir = out_dir("floor");
+    let files = write_mjcf_with(
+        character.model(),
+        character.reference(),
+        &dir,
+        Some(&floor),
+    )
+    .expect("export");
+    let xml = std::fs::read_to_string(&files.character).expect("xml");
+    assert!(xml.contains("type=\"plane\""), "no floor plane");
+    assert!(!xml.contains("contact=\"disable\""), "contacts still off");
+    assert!(xml.contains("<geom contype=\"1\" conaffinity=\"0\""), "capsules do not collide");
+    assert!(xml.contains("stiffness=\"200\""), "no joint springs");
+    // The keyframe's root height is the clip's plus the lift.
+    let key = xml
+        .lines()
+        .find(|l| l.contains("<key name=\"sample0\""))
+        .expect("keyframe");
+    let qpos: Vec<f64> = key
+        .split("qpos=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("qpos")
+        .split_whitespace()
+        .map(|v| v.parse().expect("number"))
+        .collect();
+    let root_y = character.reference().root_pos[0].y + floor.root_lift;
+    assert!((qpos[1] - root_y).abs() < 1e-12, "{} vs {root_y}", qpos[1]);
+    if !mujoco_available() {
+        assert!(
+            std::env::var("CI").map(|v| v != "true").unwrap_or(true),
+            "python3 cannot import mujoco and CI=true"
+        );
+        eprintln!("python3 cannot import mujoco: skipping the standing check (pip install mujoco)");
+        return;
+    }
+    let script = r#"
+import sys, mujoco
+m = mujoco.MjModel.from_xml_path(sys.argv[1])
+d = mujoco.MjData(m)
+mujoco.mj_resetDataKeyframe(m, d, mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_KEY, "sample0"))
+mujoco.mj_step(m, d)
+first = d.ncon
+low = d.qpos[1]
+for _ in range(47):
+    mujoco.mj_step(m, d)
+    low = min(low, d.qpos[1])
+print(first, low)
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(&files.character)
+        .output()
+        .expect("run python3");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut words = text.split_whitespace();
+    let contacts: usize = words.next().and_then(|w| w.parse().ok()).expect("ncon");
+    let lowest: f64 = words.next().and_then(|w| w.parse().ok()).expect("root y");
+    assert!(contacts >= 1, "the feet do not touch the floor in the first step");
+    assert!(
+        lowest > root_y - 0.15,
+        "the root sank to {lowest:.3} m from {root_y:.3} m within 0.4 s"
+    );
 }

@@ -38,7 +38,7 @@ use nalgebra::UnitQuaternion;
 
 pub use super::mjcf_layout::MjcfLayout;
 use super::mjcf_layout::Row;
-use super::mjcf_xml::{character_xml, num};
+use super::mjcf_xml::{MjcfFloor, character_xml, num};
 use crate::control::ReferenceMotion;
 use crate::model::{JointKind, Model};
 
@@ -95,6 +95,16 @@ pub fn write_mjcf(
     reference: &ReferenceMotion,
     dir: &Path,
 ) -> Result<MjcfFiles, ExportError> {
+    write_mjcf_with(model, reference, dir, None)
+}
+
+/// [`write_mjcf`] with the character standing on `floor` (MuJoCo's contacts on; see [`MjcfFloor`]).
+pub fn write_mjcf_with(
+    model: &Model,
+    reference: &ReferenceMotion,
+    dir: &Path,
+    floor: Option<&MjcfFloor>,
+) -> Result<MjcfFiles, ExportError> {
     let character = dir.join(CHARACTER_XML);
     let csv = dir.join(REFERENCE_CSV);
     let meta = dir.join(EXPORT_JSON);
@@ -118,7 +128,8 @@ pub fn write_mjcf(
         Ok(())
     })?;
 
-    let xml = character_xml(model, reference, &layout).map_err(|w| invalid(&character, w))?;
+    let xml =
+        character_xml(model, reference, &layout, floor).map_err(|w| invalid(&character, w))?;
     write_atomic(&character, |f| {
         f.write_all(xml.as_bytes()).map_err(Into::into)
     })?;

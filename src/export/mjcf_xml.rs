@@ -37,11 +37,30 @@ pub(super) fn xml_escape(s: &str) -> String {
         .replace("--", "- -")
 }
 
-/// The MJCF text of the character (see the module docs).
+/// A floor for the character to stand on, with MuJoCo's own contacts (`flinch export-mjcf --floor`; issue 42's
+/// free-root case beside MuJoCo, `benches/vs_mujoco.py`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MjcfFloor {
+    /// Floor height (m, world y): the free root's fitted floor.
+    pub height: f64,
+    /// Coulomb friction of the floor and the capsules (the free root's ground friction).
+    pub friction: f64,
+    /// Added to the keyframe's root height (m): the free root's lift at sample 0, so the soles rest on the floor.
+    pub root_lift: f64,
+    /// Every ball joint's passive stiffness toward the rest pose (N·m/rad) and damping (N·m·s/rad): stand-ins for
+    /// flinch's drives so the unactuated model stands for a while (their cost is a passive force per joint, as a
+    /// drive's is).
+    pub joint_stiffness: f64,
+    /// See `joint_stiffness`.
+    pub joint_damping: f64,
+}
+
+/// The MJCF text of the character (see the module docs), standing on `floor` with contacts on when given.
 pub fn character_xml(
     model: &Model,
     reference: &ReferenceMotion,
     layout: &MjcfLayout,
+    floor: Option<&MjcfFloor>,
 ) -> Result<String, String> {
     let n = model.bodies.len();
     let mut joint_of = vec![usize::MAX; n];
@@ -63,22 +82,53 @@ pub fn character_xml(
         num(model.total_mass()),
     ));
     x.push_str("  <compiler angle=\"radian\" inertiafromgeom=\"false\" autolimits=\"true\"/>\n");
-    x.push_str(&format!(
-        "  <option timestep=\"{}\" gravity=\"{}\" integrator=\"Euler\">\n    <flag contact=\"disable\"/>\n  </option>\n",
-        num(reference.h),
-        vec3(g)
-    ));
-    x.push_str(
-        "  <default>\n    <joint armature=\"0\" damping=\"0\" stiffness=\"0\" frictionloss=\"0\"/>\n    \
-         <geom contype=\"0\" conaffinity=\"0\" density=\"0\" rgba=\"0.8 0.6 0.4 1\"/>\n  </default>\n",
-    );
+    match floor {
+        None => {
+            x.push_str(&format!(
+                "  <option timestep=\"{}\" gravity=\"{}\" integrator=\"Euler\">\n    <flag contact=\"disable\"/>\n  </option>\n",
+                num(reference.h),
+                vec3(g)
+            ));
+            x.push_str(
+                "  <default>\n    <joint armature=\"0\" damping=\"0\" stiffness=\"0\" frictionloss=\"0\"/>\n    \
+                 <geom contype=\"0\" conaffinity=\"0\" density=\"0\" rgba=\"0.8 0.6 0.4 1\"/>\n  </default>\n",
+            );
+        }
+        Some(f) => {
+            // The capsules touch the floor (contype 1 against its conaffinity 1), not each other.
+            x.push_str(&format!(
+                "  <option timestep=\"{}\" gravity=\"{}\" integrator=\"Euler\"/>\n",
+                num(reference.h),
+                vec3(g)
+            ));
+            x.push_str(&format!(
+                "  <default>\n    <joint armature=\"0\" damping=\"{}\" stiffness=\"{}\" frictionloss=\"0\"/>\n    \
+                 <geom contype=\"1\" conaffinity=\"0\" density=\"0\" friction=\"{} 0.005 0.0001\" rgba=\"0.8 0.6 0.4 1\"/>\n  </default>\n",
+                num(f.joint_damping),
+                num(f.joint_stiffness),
+                num(f.friction)
+            ));
+        }
+    }
     x.push_str("  <worldbody>\n");
+    if let Some(f) = floor {
+        x.push_str(&format!(
+            "    <geom name=\"floor\" type=\"plane\" size=\"0 0 1\" pos=\"0 {} 0\" zaxis=\"0 1 0\" contype=\"0\" \
+             conaffinity=\"1\" friction=\"{} 0.005 0.0001\"/>\n",
+            num(f.height),
+            num(f.friction)
+        ));
+    }
     write_bodies(&mut x, model, reference, layout, &joint_of);
     x.push_str("  </worldbody>\n");
     // Sample 0 as a keyframe, so that a viewer opens on the first pose.
     let (mut qpos, mut qvel) = (Vec::new(), Vec::new());
     let mut row = Row::new(layout);
     row.fill(reference, layout, &model.rest_rotations(), 0);
+    if let Some(f) = floor {
+        // qpos starts with the free root's origin x y z.
+        row.qpos[1] += f.root_lift;
+    }
     qpos.extend(row.qpos.iter().map(|v| num(*v)));
     qvel.extend(row.qvel.iter().map(|v| num(*v)));
     x.push_str(&format!(

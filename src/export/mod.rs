@@ -7,5 +7,5 @@ pub mod mjcf;
 mod mjcf_layout;
 mod mjcf_xml;
 
-pub use mjcf::{ExportError, MjcfFiles, MjcfLayout, write_mjcf};
-pub use mjcf_xml::character_xml;
+pub use mjcf::{ExportError, MjcfFiles, MjcfLayout, write_mjcf, write_mjcf_with};
+pub use mjcf_xml::{MjcfFloor, character_xml};

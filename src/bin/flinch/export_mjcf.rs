@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use flinch::export::{ExportError, write_mjcf};
+use flinch::control::RootPolicy;
+use flinch::export::{ExportError, MjcfFloor, write_mjcf_with};
 
 use crate::{CliError, ImportArgs};
 
@@ -21,17 +22,47 @@ pub struct ExportMjcfArgs {
     /// Character configuration (.json or .toml: model, preprocess, gains).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Stand the character on its fitted floor with MuJoCo's contacts on (the free root's floor, friction and
+    /// lift), every joint a passive spring-damper toward the rest pose (N·m/rad, damping a tenth): the free-root
+    /// case of benches/vs_mujoco.py. The clip needs both feet.
+    #[arg(long, value_name = "STIFFNESS")]
+    floor: Option<f64>,
     #[command(flatten)]
     import: ImportArgs,
 }
 
 /// Runs `flinch export-mjcf`.
 pub fn run(args: &ExportMjcfArgs) -> Result<(), CliError> {
-    let (name, character) =
+    let (name, mut character) =
         args.import
             .character(args.file.as_deref(), args.rate, args.config.as_deref())?;
+    let floor = match args.floor {
+        None => None,
+        Some(k) if !(k.is_finite() && k >= 0.0) => {
+            return Err(CliError::Input(format!(
+                "--floor {k}: the joint stiffness must be finite and >= 0"
+            )));
+        }
+        Some(k) => {
+            if !character.root_policy().is_free() {
+                character
+                    .set_root_policy(RootPolicy::Assisted)
+                    .map_err(|e| CliError::Input(format!("{name}: --floor: {e}")))?;
+            }
+            let ground = character
+                .ground()
+                .ok_or_else(|| CliError::Input(format!("{name}: --floor: no ground")))?;
+            Some(MjcfFloor {
+                height: ground.floor,
+                friction: character.prepared().root_config().ground.friction,
+                root_lift: ground.lift.first().copied().unwrap_or(0.0),
+                joint_stiffness: k,
+                joint_damping: 0.1 * k,
+            })
+        }
+    };
     let (model, reference) = (character.model(), character.reference());
-    let files = write_mjcf(model, reference, &args.output).map_err(|e| match e {
+    let files = write_mjcf_with(model, reference, &args.output, floor.as_ref()).map_err(|e| match e {
         ExportError::Invalid { .. } => CliError::Input(format!("{name}: {e}")),
         ExportError::Io { .. } => CliError::Other(e.to_string()),
     })?;
