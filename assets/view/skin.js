@@ -31,6 +31,9 @@ function prepare(gltf) {
         transparent: !!m.transparent,
         opacity: m.opacity === undefined ? 1 : m.opacity,
         side: m.side === undefined ? THREE.FrontSide : m.side,
+        // GLTFLoader shades a mesh without normals flat (the Fox has none): without it, Lambert draws it black.
+        flatShading: !!m.flatShading,
+        alphaTest: m.alphaTest || 0,
       }));
     }
     return lambert.get(m);
