@@ -308,6 +308,19 @@ impl Character {
         })
     }
 
+    /// The protective falls' phases so far (`docs/root.md`, "Protective falls"): `(time, phase, body)` tuples,
+    /// oldest first; `phase` is `"Reach"`, `"Impact"` or `"Limp"`, `body` the model body that touched at an
+    /// `Impact` (else `None`).
+    #[getter]
+    fn fall_events(&self) -> PyResult<Vec<(f64, &'static str, Option<usize>)>> {
+        self.with(|c| {
+            Ok(c.fall_events()
+                .iter()
+                .map(|e| (e.time, e.phase.name(), e.body))
+                .collect())
+        })
+    }
+
     /// Advances by `h` seconds (default: the step size).
     #[pyo3(signature = (h=None))]
     fn step(&self, h: Option<f64>) -> PyResult<()> {
