@@ -109,7 +109,8 @@ export class Drawing {
     this.ghost = null;
     // 'both' (capsules translucent over the skin), 'skin' or 'capsules': how characters with a skin are drawn.
     this.drawMode = 'both';
-    this.skins = new Skins(() => { this.needsRender = true; });
+    // A copy placed (or a rig failed): its character's capsules change sets.
+    this.skins = new Skins(() => this.skinsChanged());
     this.ghostVisible = true;
     // Capsules in body frames, for every character: per capsule its body (global index) and its shaft and cap
     // matrices in the body frame.
@@ -143,7 +144,7 @@ export class Drawing {
         for (const c of body.capsules) this.capsules.push(capsuleParts(c, bodyBase + bi, ci, bi));
         return { name: body.name, capsules: [first, this.capsules.length] };
       });
-      const out = { bodies, base: bodyBase, skinned: !!ch.skin,
+      const out = { bodies, base: bodyBase,
         // Body frames as matrices (simulated, ghost), rewritten by each frame.
         simFrames: bodies.map(() => new THREE.Matrix4()), ghostFrames: bodies.map(() => new THREE.Matrix4()) };
       bodyBase += bodies.length;
@@ -179,19 +180,25 @@ export class Drawing {
     this.needsRender = true;
   }
 
-  // Which set draws each simulated capsule: a skinned character's go to the translucent set unless the mode is
-  // 'capsules' (that set is hidden in the 'skin' mode but still picked, so drag works on the skin).
+  // Which set draws each simulated capsule: those of a character whose skin is placed go to the translucent set
+  // unless the mode is 'capsules' (that set is hidden in the 'skin' mode but still picked, so drag works on the
+  // skin); the others (no skin, its rig not loaded yet or failed) are drawn as today.
   assignCapsules() {
     const opaque = [];
     const clear = [];
     this.capsules.forEach((c, i) => {
-      const skinned = this.characters[c.character].skinned;
+      const skinned = this.skins.has(c.character);
       (skinned && this.drawMode !== 'capsules' ? clear : opaque).push(i);
     });
     this.sim.setMembers(opaque);
     this.simClear.setMembers(clear);
     this.simClear.visible = this.drawMode === 'both';
     this.skins.visible = this.drawMode !== 'capsules';
+  }
+
+  skinsChanged() {
+    this.setDrawMode(this.drawMode);
+    this.needsRender = true;
   }
 
   // 'both', 'skin' or 'capsules' (characters without a skin are drawn as capsules in every mode).
