@@ -112,3 +112,69 @@ fn shared_and_own_scratch_give_bit_identical_scenes() {
     // One thread: all four characters (one streamed ahead, one hit by balls) share one scratch.
     assert_same_scenes((1, true), (1, false));
 }
+
+/// Assisted free-root walkers in two crossing lanes (`Clip::placed`), touching each other: the characters that
+/// touch step one after the other, the rest in parallel, and the state is bit-identical on one thread and on
+/// two; the placed clips walk where they were put.
+#[test]
+fn crossing_free_root_walkers_touch_and_stay_bit_identical() {
+    let mut config = CharacterConfig::default();
+    config.root.policy = flinch::control::RootPolicy::Assisted;
+    let walk = flinch::io::load_embedded_walk(&Default::default()).unwrap();
+    let first = walk.clip.frames[0].translations[0];
+    let last = walk.clip.frames.last().unwrap().translations[0];
+    let travel = Vector3::new(last.x - first.x, 0.0, last.z - first.z);
+    let across = Vector3::y().cross(&travel.normalize());
+    let turned_travel =
+        nalgebra::UnitQuaternion::from_axis_angle(&Vector3::y_axis(), std::f64::consts::FRAC_PI_2)
+            * travel;
+    // Placed clips: the start moved by the offset, the travel turned.
+    let placed = walk.clip.placed(
+        &walk.skeleton,
+        std::f64::consts::FRAC_PI_2,
+        Vector3::new(1.0, 0.0, 2.0),
+    );
+    let (p0, p1) = (
+        placed.frames[0].translations[0],
+        placed.frames.last().unwrap().translations[0],
+    );
+    assert!((p0 - first - Vector3::new(1.0, 0.0, 2.0)).norm() < 1e-9);
+    assert!((Vector3::new(p1.x - p0.x, 0.0, p1.z - p0.z) - turned_travel).norm() < 1e-9);
+    let crowd = || {
+        let mut scene = Scene::new();
+        for i in 0..6 {
+            let k = (i / 2) as f64 - 1.0;
+            let (yaw, offset) = if i % 2 == 0 {
+                (0.0, across * k * 0.9 - travel * 0.5)
+            } else {
+                (
+                    std::f64::consts::FRAC_PI_2,
+                    travel.normalize() * k * 0.9 - turned_travel * 0.5,
+                )
+            };
+            let clip = walk.clip.placed(&walk.skeleton, yaw, offset);
+            scene.add_character(Character::new(walk.skeleton.clone(), clip, &config).unwrap());
+        }
+        scene
+    };
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut scene = crowd();
+        let mut touches = 0;
+        for _ in 0..200 {
+            pool.install(|| scene.step(1.0 / 120.0)).unwrap();
+            touches += scene.character_contacts().len();
+        }
+        let hash = scene
+            .characters()
+            .fold(0u64, |h, (_, c)| h.rotate_left(7) ^ c.state_hash());
+        (hash, touches)
+    };
+    let (one, touches) = run(1);
+    let (two, _) = run(2);
+    assert!(touches > 0, "the lanes never met");
+    assert_eq!(one, two, "one thread and two differ");
+}

@@ -86,19 +86,59 @@ fn capsules(c: &Character) -> Vec<(usize, Capsule)> {
     out
 }
 
+/// A character's axis-aligned box around its capsules, grown by half the contact margin on every side.
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    min: [f64; 3],
+    max: [f64; 3],
+}
+
+impl Bounds {
+    fn of(caps: &[(usize, Capsule)], margin: f64) -> Bounds {
+        let mut b = Bounds {
+            min: [f64::INFINITY; 3],
+            max: [f64::NEG_INFINITY; 3],
+        };
+        for (_, c) in caps {
+            let grow = c.radius + 0.5 * margin;
+            for p in [c.segment.a, c.segment.b] {
+                for k in 0..3 {
+                    b.min[k] = b.min[k].min(p[k] - grow);
+                    b.max[k] = b.max[k].max(p[k] + grow);
+                }
+            }
+        }
+        b
+    }
+
+    /// Whether the boxes overlap (a box with a NaN corner meets everything, so the exact test still runs).
+    fn meets(&self, other: &Bounds) -> bool {
+        (0..3).all(|k| !(self.max[k] < other.min[k] || other.max[k] < self.min[k]))
+    }
+}
+
 impl Scene {
     /// The touches between bodies of different characters within `margin` (m), deepest per body pair, in slot
     /// order (deterministic).
     pub(super) fn touches_between(&self, margin: f64, out: &mut Vec<BodyTouch>) {
         out.clear();
-        let all: Vec<(CharacterKey, Vec<(usize, Capsule)>)> = self
+        let all: Vec<(CharacterKey, Vec<(usize, Capsule)>, Bounds)> = self
             .characters
             .iter()
-            .map(|(k, c)| (CharacterKey(k), capsules(c)))
+            .map(|(k, c)| {
+                let caps = capsules(c);
+                let bounds = Bounds::of(&caps, margin);
+                (CharacterKey(k), caps, bounds)
+            })
             .collect();
         let id = Pose::IDENTITY;
-        for (i, (a, caps_a)) in all.iter().enumerate() {
-            for (b, caps_b) in &all[i + 1..] {
+        for (i, (a, caps_a, box_a)) in all.iter().enumerate() {
+            for (b, caps_b, box_b) in &all[i + 1..] {
+                // Characters apart (their boxes, grown by the margin, do not meet) cannot touch: a crowd's pairs
+                // cost a box test each, not every capsule pair.
+                if !box_a.meets(box_b) {
+                    continue;
+                }
                 let first = out.len();
                 for (body_a, ca) in caps_a {
                     for (body_b, cb) in caps_b {
@@ -166,14 +206,11 @@ impl Scene {
         &mut self,
         touches: &[Touch],
         between: &[BodyTouch],
+        keys: &[CharacterKey],
         friction: f64,
         h: f64,
     ) -> Result<(), SceneError> {
-        let keys: Vec<CharacterKey> = self
-            .characters
-            .iter()
-            .map(|(k, _)| CharacterKey(k))
-            .collect();
+        let keys = keys.to_vec();
         let restitution = self.restitution;
         // What characters that step later owe to a touch: the opposite impulse and the surface of the
         // earlier character's body where it is after its step.

@@ -429,14 +429,20 @@ impl Scene {
         if self.characters.len() > 1 && !self.no_character_contacts {
             self.touches_between(CONTACT_MARGIN, &mut between);
         }
-        if !between.is_empty() {
-            let result = self.step_coupled(&touches, &between, friction, h);
-            self.scratch_between = between;
-            result?;
-            self.scratch_touches = touches;
-            self.scratch_keys = ball_keys;
-            self.time += h;
-            return Ok(());
+        // The characters that touch another one step one after the other (`step_coupled`, in slot order); the
+        // rest do not interact with them in this substep and step in parallel below.
+        let coupled: Vec<CharacterKey> = self
+            .characters
+            .iter()
+            .map(|(k, _)| CharacterKey(k))
+            .filter(|k| between.iter().any(|t| t.a == *k || t.b == *k))
+            .collect();
+        if !coupled.is_empty() {
+            let result = self.step_coupled(&touches, &between, &coupled, friction, h);
+            if result.is_err() {
+                self.scratch_between = between;
+                return result;
+            }
         }
         self.scratch_between = between;
         // Characters are independent worlds within a substep (a ball touch is a contact of one character's own
@@ -444,7 +450,11 @@ impl Scene {
         // is bit-identical for any thread count.
         let scratch = &self.thread_scratch;
         let level = &self.level;
-        let mut jobs: Vec<(RawKey, &mut Character)> = self.characters.iter_mut().collect();
+        let mut jobs: Vec<(RawKey, &mut Character)> = self
+            .characters
+            .iter_mut()
+            .filter(|(k, _)| !coupled.contains(&CharacterKey(*k)))
+            .collect();
         let outcomes: Vec<Result<Stepped, SceneError>> = jobs
             .par_iter_mut()
             .map(|(k, c)| {

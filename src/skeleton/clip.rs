@@ -138,6 +138,38 @@ impl Clip {
         }
     }
 
+    /// The clip played elsewhere: every root joint of `skeleton` turned by `yaw` (radians, about the vertical
+    /// through its first frame's position) and then moved by `offset` (m). For crowds in crossing lanes and
+    /// characters placed side by side (`flinch view`).
+    pub fn placed(&self, skeleton: &Skeleton, yaw: f64, offset: Vector3<f64>) -> Clip {
+        let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), yaw);
+        let mut clip = self.clone();
+        for (j, joint) in skeleton.joints.iter().enumerate() {
+            if joint.parent.is_some() {
+                continue;
+            }
+            let Some(first) = clip
+                .frames
+                .first()
+                .and_then(|f| f.translations.get(j).copied())
+            else {
+                continue;
+            };
+            let pivot = Vector3::new(first.x, 0.0, first.z);
+            // A root's rotation is relative to its rest orientation: the world turn is conjugated by it.
+            let local_turn = joint.rest_rotation.inverse() * turn * joint.rest_rotation;
+            for frame in &mut clip.frames {
+                if let (Some(t), Some(q)) =
+                    (frame.translations.get_mut(j), frame.rotations.get_mut(j))
+                {
+                    *t = turn * (*t - pivot) + pivot + offset;
+                    *q = local_turn * *q;
+                }
+            }
+        }
+        clip
+    }
+
     /// The clip repeated to `seconds` (rounded to whole frames), each repetition's root moved on horizontally by
     /// the distance the one before travelled, so a walk keeps walking instead of jumping back to its start (long
     /// clips for benchmarks and crowds). Empty for a clip without frames, a frame time that is not positive or

@@ -132,15 +132,7 @@ impl Setup {
             .clips
             .get(index)
             .ok_or_else(|| format!("no clip {index}: {} clips were given", self.clips.len()))?;
-        let mut clip = source.clip.clone();
-        let roots: Vec<usize> = (0..source.skeleton.len())
-            .filter(|&j| source.skeleton.joints[j].parent.is_none())
-            .collect();
-        for frame in &mut clip.frames {
-            for &j in &roots {
-                frame.translations[j] += offset;
-            }
-        }
+        let clip = source.clip.placed(&source.skeleton, 0.0, offset);
         Character::new(source.skeleton.clone(), clip, &source.config)
             .map_err(|e| format!("{}: {e}", source.name))
     }
