@@ -409,17 +409,15 @@ fn floor_export_stands_on_the_floor_in_mujoco() {
         joint_damping: 20.0,
     };
     let dir = out_dir("floor");
-    let files = write_mjcf_with(
-        character.model(),
-        character.reference(),
-        &dir,
-        Some(&floor),
-    )
-    .expect("export");
+    let files = write_mjcf_with(character.model(), character.reference(), &dir, Some(&floor))
+        .expect("export");
     let xml = std::fs::read_to_string(&files.character).expect("xml");
     assert!(xml.contains("type=\"plane\""), "no floor plane");
     assert!(!xml.contains("contact=\"disable\""), "contacts still off");
-    assert!(xml.contains("<geom contype=\"1\" conaffinity=\"0\""), "capsules do not collide");
+    assert!(
+        xml.contains("<geom contype=\"1\" conaffinity=\"0\""),
+        "capsules do not collide"
+    );
     assert!(xml.contains("stiffness=\"200\""), "no joint springs");
     // The keyframe's root height is the clip's plus the lift.
     let key = xml
@@ -462,12 +460,19 @@ print(first, low)
         .arg(&files.character)
         .output()
         .expect("run python3");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let mut words = text.split_whitespace();
     let contacts: usize = words.next().and_then(|w| w.parse().ok()).expect("ncon");
     let lowest: f64 = words.next().and_then(|w| w.parse().ok()).expect("root y");
-    assert!(contacts >= 1, "the feet do not touch the floor in the first step");
+    assert!(
+        contacts >= 1,
+        "the feet do not touch the floor in the first step"
+    );
     assert!(
         lowest > root_y - 0.15,
         "the root sank to {lowest:.3} m from {root_y:.3} m within 0.4 s"

@@ -62,10 +62,11 @@ pub fn run(args: &ExportMjcfArgs) -> Result<(), CliError> {
         }
     };
     let (model, reference) = (character.model(), character.reference());
-    let files = write_mjcf_with(model, reference, &args.output, floor.as_ref()).map_err(|e| match e {
-        ExportError::Invalid { .. } => CliError::Input(format!("{name}: {e}")),
-        ExportError::Io { .. } => CliError::Other(e.to_string()),
-    })?;
+    let files =
+        write_mjcf_with(model, reference, &args.output, floor.as_ref()).map_err(|e| match e {
+            ExportError::Invalid { .. } => CliError::Input(format!("{name}: {e}")),
+            ExportError::Io { .. } => CliError::Other(e.to_string()),
+        })?;
     let layout = &files.layout;
     println!(
         "{name}: {} bodies, {:.1} kg, {:.2} s at {} Hz ({} samples), nq {} nv {}, max |qfrc| {:.1}",

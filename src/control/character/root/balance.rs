@@ -16,8 +16,8 @@ use crate::control::ground::{GroundReference, spread_wrench};
 use crate::control::kinematics::BodyPose;
 use crate::control::reference::ReferenceMotion;
 use crate::control::sampling::locate;
-use crate::skeleton::roles::Side;
 use crate::dynamics::Body;
+use crate::skeleton::roles::Side;
 
 /// One leg of the balanced root: its foot (the ancestor among the bodies of the side's sole points), thigh (the
 /// foot's grandparent: foot → shin → thigh) and sole points.
@@ -142,7 +142,14 @@ impl RootRuntime {
             self.config.ground.friction,
             cfg.torque_weight,
         );
-        self.plan_legs(reference, ground, bodies, (k, t, h), (com, vel), (com_ref, vel_ref));
+        self.plan_legs(
+            reference,
+            ground,
+            bodies,
+            (k, t, h),
+            (com, vel),
+            (com_ref, vel_ref),
+        );
         let plan = &mut self.balance;
         let probes: &[Probe] = &self.probes;
         let planned = plan.touching.iter().zip(&plan.forces).map(|(&i, f)| {
@@ -219,8 +226,7 @@ impl RootRuntime {
         let topo = &reference.topology;
         let parent = &topo.parent;
         let rot = self.anchor.rotation;
-        let in_stance =
-            |leg: &Leg| leg.points.iter().any(|&i| ground.stance[k * np + i]);
+        let in_stance = |leg: &Leg| leg.points.iter().any(|&i| ground.stance[k * np + i]);
         let stance: Vec<bool> = plan.legs.iter().map(in_stance).collect();
         // The clip's pelvis orientation at the step's end, anchored.
         let q_root_ref = rot * reference.rotation_between(k1, s1, 0);
