@@ -86,6 +86,9 @@ fn capsules(c: &Character) -> Vec<(usize, Capsule)> {
     out
 }
 
+/// A character's key, its colliding capsules (body, world capsule) and their box.
+type CharacterShapes = (CharacterKey, Vec<(usize, Capsule)>, Bounds);
+
 /// A character's axis-aligned box around its capsules, grown by half the contact margin on every side.
 #[derive(Debug, Clone, Copy)]
 struct Bounds {
@@ -122,7 +125,7 @@ impl Scene {
     /// order (deterministic).
     pub(super) fn touches_between(&self, margin: f64, out: &mut Vec<BodyTouch>) {
         out.clear();
-        let all: Vec<(CharacterKey, Vec<(usize, Capsule)>, Bounds)> = self
+        let all: Vec<CharacterShapes> = self
             .characters
             .iter()
             .map(|(k, c)| {

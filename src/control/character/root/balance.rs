@@ -100,9 +100,9 @@ impl RootRuntime {
         let topo = &reference.topology;
         let mass: f64 = topo.mass.iter().sum();
         let (mut com_ref, mut vel_ref) = (Vector3::zeros(), Vector3::zeros());
-        for b in 0..nb {
-            com_ref += kin[b].com * topo.mass[b];
-            vel_ref += reference.twists[k * nb + b].1 * topo.mass[b];
+        for (b, (pose, m)) in kin.iter().zip(&topo.mass).enumerate() {
+            com_ref += pose.com * *m;
+            vel_ref += reference.twists[k * nb + b].1 * *m;
         }
         let rot = self.anchor.rotation;
         let lift = ground.lift_at(reference, tau);
