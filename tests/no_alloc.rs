@@ -173,6 +173,42 @@ fn character_step_and_hash_do_not_allocate() {
     assert_eq!(allocs, 0, "{allocs} allocations in 300 character steps");
 }
 
+/// A streamed character (issue 42): pushing a target (checked, normalized, projected into the stream's buffers)
+/// and the step's online inverse dynamics and drive corrections allocate nothing either, once warm.
+#[test]
+fn streamed_targets_and_steps_do_not_allocate() {
+    use flinch::control::{Character, CharacterConfig};
+    use flinch::io::{ImportOptions, load_embedded_walk};
+    let mut imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    imported.drop_leading_tpose();
+    let clip = imported.clip;
+    let mut c = Character::streamed(
+        imported.skeleton,
+        &clip.frames[0],
+        None,
+        &CharacterConfig::default(),
+    )
+    .unwrap();
+    let h = c.step_size();
+    let targets: Vec<_> = (1..=300).map(|k| clip.sample(k as f64 * h)).collect();
+    for target in &targets[..2] {
+        c.set_target_pose(target, None).unwrap();
+        c.step(h).unwrap();
+    }
+    let before = ALLOCS.load(Ordering::Relaxed);
+    ARMED.with(|a| a.set(true));
+    let mut hash = 0u64;
+    for target in &targets[2..] {
+        c.set_target_pose(target, None).unwrap();
+        c.step(h).unwrap();
+        hash ^= c.state_hash();
+    }
+    ARMED.with(|a| a.set(false));
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    assert!(c.last_fault().is_none() && hash != 0);
+    assert_eq!(allocs, 0, "{allocs} allocations in 298 streamed steps");
+}
+
 /// `n` characters of one prepared clip of the embedded walk.
 fn walk_crowd(n: usize) -> Vec<flinch::control::Character> {
     use flinch::control::{Character, CharacterConfig, PreparedClip};

@@ -135,3 +135,82 @@ pub(super) fn drive_correction(
     let held = super::discrete::solve_skew(&(w1_p * h), &torque);
     dofs.free_part(&(step.axes.inverse() * held))
 }
+
+/// One step of one drive on a streamed target path: where its two bodies are at the start of the step, the
+/// angular velocities they have and must end it with (world), and the drive's target and gains' torque (its
+/// target velocity is the step's own, [`super::discrete::joint_step_targets`]): all that
+/// [`drive_correction_on_path`] reads.
+pub(crate) struct PathDrive {
+    /// Target rotation at the end of the step (joint rotation, parent frame).
+    pub target_rotation: UnitQuaternion<f64>,
+    /// The torque the gains follow (joint frame; the smoothed stream of the feedforward).
+    pub gain_torque: Vector3<f64>,
+    /// The joint frame's axes in the world at the start of the step.
+    pub axes: UnitQuaternion<f64>,
+    /// Child and parent body rotations (world).
+    pub rotation: (UnitQuaternion<f64>, UnitQuaternion<f64>),
+    /// Child and parent angular velocities at the start of the step (rad/s, world).
+    pub omega: (Vector3<f64>, Vector3<f64>),
+    /// Child and parent angular velocities at the end of the step (rad/s, world).
+    pub next_omega: (Vector3<f64>, Vector3<f64>),
+}
+
+/// [`drive_correction`] for the streamed step, in closed form. The drive's implicit prediction
+/// `τ + h(∂τ/∂δθ_c·ω⁺_c + ∂τ/∂δθ_p·ω⁺_p) + ∂τ/∂ω_c·(Δω⁺ − Δω)` (the world's drive, [`JointDrive::torque`], with
+/// `∂τ/∂δθ_p = −[τ]× − ∂τ/∂δθ_c + ∂τ/∂ω_c·[Δω]×`) regroups, in the drive axes `A = R_p·F`, as
+/// `A·(−K·Fᵀ(e + J_l⁻¹(e)·R_pᵀ·hΔω⁺) − hτ_F × Aᵀω⁺_p)` with `τ_F = −K·Fᵀe + D·Aᵀu`, `u = Δω⁺ − Δω + hΔω × ω⁺_p`:
+/// the damping's part of the prediction cancels because the target velocity is the step's own
+/// (`R_pᵀ(Δω⁺ + hΔω × ω⁺_p)`, [`super::discrete::joint_step_targets`]). A few quaternion rotations and cross
+/// products instead of the three 3×3 gradient blocks and their products, and no bodies to place; the same value
+/// up to round-off.
+pub(crate) fn drive_correction_on_path(
+    drive: &JointDrive,
+    path: &PathDrive,
+    gains: &JointGains,
+    dofs: Dofs,
+    h: f64,
+) -> Vector3<f64> {
+    use crate::math::rotation::{
+        apply_left_jacobian_inverse, log_rotation_with_jacobian_coefficient,
+    };
+    let (qc, qp) = path.rotation;
+    let (wc, wp) = path.omega;
+    let (w1c, w1p) = path.next_omega;
+    let tau = path.gain_torque;
+    let mut k = Vector3::zeros();
+    let mut d = Vector3::zeros();
+    for a in 0..3 {
+        if dofs.is_free(a) {
+            k[a] = gains.stiffness(tau[a]);
+            d[a] = gains.damping(tau[a]);
+        }
+    }
+    let (e, c) = log_rotation_with_jacobian_coefficient(
+        &(qp.inverse() * qc * path.target_rotation.inverse()),
+    );
+    let (dw, dw1) = (wc - wp, w1c - w1p);
+    let u = dw1 - dw + (h * dw).cross(&w1p);
+    let identity = drive.frame == UnitQuaternion::identity();
+    let a = if identity { qp } else { qp * drive.frame };
+    // Parent coordinates → drive frame (Fᵀ).
+    let from_parent = |x: Vector3<f64>| {
+        if identity {
+            x
+        } else {
+            drive.frame.inverse_transform_vector(&x)
+        }
+    };
+    let jx = apply_left_jacobian_inverse(&e, c, &qp.inverse_transform_vector(&(dw1 * h)));
+    let w1p_a = a.inverse_transform_vector(&w1p);
+    let tau_f =
+        -k.component_mul(&from_parent(e)) + d.component_mul(&a.inverse_transform_vector(&u));
+    let inner = -k.component_mul(&from_parent(e + jx)) - tau_f.cross(&w1p_a) * h;
+    // The correction −A·inner, held in the parent's axes as the step turns them: (I + h[ω⁺_p]×)⁻¹ commutes with
+    // the rotation A, so in the joint axes (A itself, the usual case) it is solved there.
+    if a == path.axes {
+        dofs.free_part(&super::discrete::solve_skew(&(w1p_a * h), &(-inner)))
+    } else {
+        let held = super::discrete::solve_skew(&(w1p * h), &(-(a * inner)));
+        dofs.free_part(&path.axes.inverse_transform_vector(&held))
+    }
+}

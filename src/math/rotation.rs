@@ -242,6 +242,37 @@ pub fn log_rotation_with_jacobian_inverse(q: &UnitQuaternion<f64>) -> (Vector3<f
     (phi, left_jacobian_inverse_with(&cross_matrix(&phi), c))
 }
 
+/// [`log_rotation_with_jacobian_inverse`] as the log `φ` (the same bits) and the coefficient `c` of the Jacobian's
+/// inverse `J_l⁻¹(φ) = I − ½[φ]× + c[φ]×²`, for a caller that only applies it to a vector
+/// ([`apply_left_jacobian_inverse`]: a few cross products instead of the 3×3 matrix).
+#[inline(always)]
+pub(crate) fn log_rotation_with_jacobian_coefficient(
+    q: &UnitQuaternion<f64>,
+) -> (Vector3<f64>, f64) {
+    let (w, v) = short_way(q);
+    let (k, theta2) = log_factor(w, &v);
+    let phi = v * k;
+    let c = if theta2 <= JACOBIAN_SERIES_THETA2 {
+        jacobian_series(theta2)
+    } else {
+        let n = v.norm();
+        let theta = theta2.sqrt();
+        1.0 / theta2 - w / (2.0 * n * theta)
+    };
+    (phi, c)
+}
+
+/// `J_l⁻¹(φ)·x = x − ½ φ × x + c·φ × (φ × x)`, `c` from [`log_rotation_with_jacobian_coefficient`].
+#[inline(always)]
+pub(crate) fn apply_left_jacobian_inverse(
+    phi: &Vector3<f64>,
+    c: f64,
+    x: &Vector3<f64>,
+) -> Vector3<f64> {
+    let px = phi.cross(x);
+    x - px * 0.5 + phi.cross(&px) * c
+}
+
 /// `q` or `−q`, whichever lies in the same hemisphere as `reference` (dot product ≥ 0).
 pub fn same_hemisphere(
     q: UnitQuaternion<f64>,

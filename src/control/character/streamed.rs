@@ -5,9 +5,9 @@
 use nalgebra::{UnitQuaternion, Vector3};
 
 use super::{Character, CharacterConfig, CharacterError};
-use crate::control::discrete::{joint_step_targets, step_wrenches};
+use crate::control::discrete::{joint_step_targets_in, step_wrenches_online};
 use crate::control::pose_coords::PoseCoords;
-use crate::control::residual::{DriveStep, drive_correction};
+use crate::control::residual::{PathDrive, drive_correction_on_path};
 use crate::control::sampling::locate;
 use crate::control::stream::{GenPose, PoseVelocities, RootSegment, Stream};
 use crate::math::rotation::exp_rotation;
@@ -24,7 +24,8 @@ impl Character {
         velocities: Option<&PoseVelocities>,
         config: &CharacterConfig,
     ) -> Result<Character, CharacterError> {
-        let initial = checked_pose(&skeleton, initial, "initial pose")?;
+        check_pose(&skeleton, initial, "initial pose")?;
+        let initial = normalized(initial);
         if let Some(v) = velocities {
             check_velocities(&skeleton, v)?;
         }
@@ -68,7 +69,6 @@ impl Character {
             prev,
             cur,
             initial,
-            c.world.bodies().to_vec(),
             c.root_track.clone(),
         );
         let (_, _, v, _) = stream.step_path();
@@ -152,7 +152,7 @@ impl Character {
         velocities: Option<&PoseVelocities>,
         time: Option<f64>,
     ) -> Result<(), CharacterError> {
-        let pose = checked_pose(&self.prepared.skeleton, pose, "target pose")?;
+        check_pose(&self.prepared.skeleton, pose, "target pose")?;
         if let Some(v) = velocities {
             check_velocities(&self.prepared.skeleton, v)?;
         }
@@ -162,14 +162,14 @@ impl Character {
         let Some(stream) = self.stream.as_mut() else {
             return Ok(());
         };
-        let coords_pose = stream.project(
+        stream.push(
             &self.prepared.model,
             &self.prepared.skeleton,
             &self.prepared.reference.topology,
-            &pose,
-            time.unwrap_or(f64::NAN),
+            pose,
+            velocities,
+            time,
         );
-        stream.push(coords_pose, pose, velocities.cloned(), time);
         Ok(())
     }
 
@@ -199,7 +199,6 @@ impl Character {
             prev,
             at(k, t),
             pose,
-            self.world.bodies().to_vec(),
             self.root_track.clone(),
         );
         self.install_stream(stream);
@@ -222,15 +221,9 @@ impl Character {
         let topo = &reference.topology;
         stream.prepare(&self.prepared.model, &self.prepared.skeleton, topo, t, h);
         let mut wrenches = std::mem::take(&mut stream.wrenches);
-        let mut bodies = std::mem::take(&mut stream.bodies);
         let mut gain_filter = std::mem::take(&mut stream.gain_filter);
         let (kin, kin1, v, v1) = stream.step_path();
-        step_wrenches(topo, kin, v, v1, h, &reference.gravity, &mut wrenches);
-        for (b, body) in bodies.iter_mut().enumerate() {
-            body.position = kin[b].com;
-            body.orientation = kin[b].rotation;
-            body.velocity = twist(&v[b].0, &v[b].1);
-        }
+        step_wrenches_online(topo, kin, v, v1, h, &reference.gravity, &mut wrenches);
         stream.root.set(RootSegment {
             t0: t,
             start: (kin[0].com, kin[0].rotation),
@@ -240,21 +233,21 @@ impl Character {
         for b in 0..self.drives.len() {
             let Some(id) = self.drives[b] else { continue };
             let (frame, dofs) = (&reference.joint_frame[b], reference.dofs[b]);
-            let targets = joint_step_targets(topo, kin, v, v1, &wrenches, frame, dofs, h, b);
+            let p = topo.parent[b];
+            let axes = kin[p].rotation * frame;
+            let targets = joint_step_targets_in(topo, kin, v, v1, &wrenches, &axes, dofs, h, b);
             let rotation = stream.target_rotation(b);
             let gain_torque = gain_filter.filter(b, targets.feedforward, h);
             let correction = if self.terms.feedback {
-                let p = reference.topology.parent[b];
-                drive_correction(
+                drive_correction_on_path(
                     self.world.drive(id),
-                    &bodies,
-                    &DriveStep {
+                    &PathDrive {
                         target_rotation: rotation,
-                        target_velocity: targets.target_velocity,
                         gain_torque,
-                        next_child: twist(&v1[b].0, &v1[b].1),
-                        next_parent: twist(&v1[p].0, &v1[p].1),
-                        axes: kin[p].rotation * frame,
+                        axes,
+                        rotation: (kin[b].rotation, kin[p].rotation),
+                        omega: (v[b].0, v[p].0),
+                        next_omega: (v1[b].0, v1[p].0),
                     },
                     &self.prepared.gains[b],
                     dofs,
@@ -266,14 +259,22 @@ impl Character {
             self.apply_drive(b, id, &targets, gain_torque, correction, rotation);
         }
         stream.wrenches = wrenches;
-        stream.bodies = bodies;
         stream.gain_filter = gain_filter;
         self.stream = Some(stream);
     }
 }
 
-/// `pose` checked against `skeleton` (one finite entry per joint), its rotations renormalized.
-fn checked_pose(skeleton: &Skeleton, pose: &Pose, what: &str) -> Result<Pose, CharacterError> {
+/// `pose` with its rotations renormalized.
+fn normalized(pose: &Pose) -> Pose {
+    let mut out = pose.clone();
+    for q in &mut out.rotations {
+        *q = UnitQuaternion::new_normalize(q.into_inner());
+    }
+    out
+}
+
+/// Checks `pose` against `skeleton`: one finite entry per joint, no zero rotation.
+fn check_pose(skeleton: &Skeleton, pose: &Pose, what: &str) -> Result<(), CharacterError> {
     let n = skeleton.len();
     if pose.rotations.len() != n || pose.translations.len() != n {
         return Err(CharacterError::Argument(format!(
@@ -282,8 +283,7 @@ fn checked_pose(skeleton: &Skeleton, pose: &Pose, what: &str) -> Result<Pose, Ch
             pose.translations.len()
         )));
     }
-    let mut out = pose.clone();
-    for (j, (q, x)) in out.rotations.iter_mut().zip(&pose.translations).enumerate() {
+    for (j, (q, x)) in pose.rotations.iter().zip(&pose.translations).enumerate() {
         let c = q.quaternion().coords;
         let norm = c.norm();
         if !(c.iter().chain(x.iter()).all(|v| v.is_finite()) && norm > 1e-9) {
@@ -292,9 +292,8 @@ fn checked_pose(skeleton: &Skeleton, pose: &Pose, what: &str) -> Result<Pose, Ch
                 skeleton.joints[j].name
             )));
         }
-        *q = UnitQuaternion::new_normalize(q.into_inner());
     }
-    Ok(out)
+    Ok(())
 }
 
 /// `velocities` checked against `skeleton`.

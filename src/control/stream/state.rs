@@ -6,9 +6,8 @@ use super::PoseVelocities;
 use super::root::RootTrack;
 use crate::control::discrete::{Twists, chord_twists};
 use crate::control::inverse::JointWrenches;
-use crate::control::kinematics::{BodyKinematics, GeneralizedState, Topology};
+use crate::control::kinematics::{BodyPose, Topology};
 use crate::control::pose_coords::PoseCoords;
-use crate::dynamics::Body;
 use crate::math::rotation::{exp_rotation, log_rotation};
 use crate::model::Model;
 use crate::skeleton::{Pose, Skeleton};
@@ -40,15 +39,6 @@ impl GenPose {
     }
 }
 
-/// A target pushed for a time not reached yet.
-#[derive(Debug, Clone)]
-struct Pending {
-    coords_pose: GenPose,
-    pose: Pose,
-    /// When the target should be reached; `None`: at the end of the next step (or scene frame).
-    time: Option<f64>,
-}
-
 /// The streamed state of a character: poses `k − 1`, `k` (reached) and the target `k + 1` of the coming step,
 /// their kinematics and chord twists, and the skeleton poses (for bones merged into a body).
 #[derive(Debug)]
@@ -57,21 +47,24 @@ pub(crate) struct Stream {
     prev: GenPose,
     cur: GenPose,
     next: GenPose,
-    kin_cur: Vec<BodyKinematics>,
-    kin_next: Vec<BodyKinematics>,
+    kin_cur: Vec<BodyPose>,
+    kin_next: Vec<BodyPose>,
     /// Chord twists of the step into `cur` (what the character has at `k` on the target path).
     v: Twists,
     /// Chord twists of the coming step.
     v1: Twists,
-    pending: Option<Pending>,
+    /// A target pushed and not reached yet: when it should be reached (`None`: at the end of the next step, or
+    /// scene frame); the target itself is in `pending_coords` and `pending_pose`.
+    pending: Option<Option<f64>>,
+    /// The pending target in generalized coordinates (a buffer reused from push to push: no allocation).
+    pending_coords: GenPose,
+    /// The pending target's skeleton pose (buffer, as `pending_coords`).
+    pending_pose: Pose,
     pose_cur: Pose,
     pose_next: Pose,
     velocities: Option<PoseVelocities>,
-    zeros: Vec<Vector3<f64>>,
     /// Joint wrenches of the step's inverse dynamics (workspace).
     pub(crate) wrenches: JointWrenches,
-    /// The bodies placed on the target path at `k` (workspace of the drive residual correction).
-    pub(crate) bodies: Vec<Body>,
     /// The root's path, read by the world's prescribed-body constraint.
     pub(crate) root: RootTrack,
     /// The gains' low-pass of the feedforward.
@@ -110,14 +103,14 @@ impl Stream {
         prev: GenPose,
         cur: GenPose,
         pose: Pose,
-        bodies: Vec<Body>,
         root: RootTrack,
     ) -> Stream {
         let nb = cur.rot.len();
-        let zeros = vec![Vector3::zeros(); nb];
         let mut s = Stream {
             coords,
             next: cur.clone(),
+            pending_coords: cur.clone(),
+            pending_pose: pose.clone(),
             prev,
             cur,
             kin_cur: Vec::with_capacity(nb),
@@ -128,9 +121,7 @@ impl Stream {
             pose_next: pose.clone(),
             pose_cur: pose,
             velocities: None,
-            zeros,
             wrenches: JointWrenches::default(),
-            bodies,
             root,
             gain_filter: GainFilter {
                 time_constant: super::GAIN_TIME_CONSTANT_S,
@@ -138,11 +129,8 @@ impl Stream {
             },
         };
         let mut kin_prev = Vec::with_capacity(nb);
-        s.forward(&s.prev.clone(), &mut kin_prev, topo);
-        let cur = s.cur.clone();
-        let mut kin_cur = std::mem::take(&mut s.kin_cur);
-        s.forward(&cur, &mut kin_cur, topo);
-        s.kin_cur = kin_cur;
+        topo.poses(&s.prev.root, &s.prev.rot, &mut kin_prev);
+        topo.poses(&s.cur.root, &s.cur.rot, &mut s.kin_cur);
         let dt = s.cur.time - s.prev.time;
         if dt > 0.0 {
             chord_twists(&kin_prev, &s.kin_cur, dt, &mut s.v);
@@ -153,7 +141,7 @@ impl Stream {
     }
 
     /// Generalized coordinates of a skeleton pose, in the hemisphere of the pose reached.
-    pub(crate) fn project(
+    fn project(
         &mut self,
         model: &Model,
         skeleton: &Skeleton,
@@ -168,29 +156,52 @@ impl Stream {
         GenPose { root, rot, time }
     }
 
-    /// Queues a target (replacing any pending one); `time` `None`: the end of the next step.
+    /// Queues the target `pose` (checked by the caller: one finite entry per joint; replacing any pending one), its rotations
+    /// renormalized and projected to generalized coordinates in the hemisphere of the pose reached; `time`
+    /// `None`: the end of the next step. Copies into the stream's buffers: no allocation once they are sized.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn push(
         &mut self,
-        coords_pose: GenPose,
-        pose: Pose,
-        velocities: Option<PoseVelocities>,
+        model: &Model,
+        skeleton: &Skeleton,
+        topo: &Topology,
+        pose: &Pose,
+        velocities: Option<&PoseVelocities>,
         time: Option<f64>,
     ) {
-        self.velocities = velocities;
-        self.pending = Some(Pending {
-            coords_pose,
-            pose,
-            time,
-        });
+        match (velocities, &mut self.velocities) {
+            (Some(v), Some(kept)) => kept.clone_from(v),
+            (v, kept) => *kept = v.cloned(),
+        }
+        let target = &mut self.pending_pose;
+        target.translations.clone_from(&pose.translations);
+        target.rotations.clone_from(&pose.rotations);
+        for q in &mut target.rotations {
+            *q = UnitQuaternion::new_normalize(q.into_inner());
+        }
+        let coords = &mut self.pending_coords;
+        coords
+            .rot
+            .resize(self.cur.rot.len(), UnitQuaternion::identity());
+        coords.root = self.coords.project(
+            model,
+            skeleton,
+            topo,
+            target,
+            Some(&self.cur.rot),
+            &mut coords.rot,
+        );
+        coords.time = time.unwrap_or(f64::NAN);
+        self.pending = Some(time);
     }
 
     /// Gives a target pushed for "the end of the next step" the time `t` (the end of a scene frame that is
     /// stepped in several substeps).
     pub(crate) fn anchor_pending(&mut self, t: f64) {
-        if let Some(p) = &mut self.pending
-            && p.time.is_none()
+        if let Some(time) = &mut self.pending
+            && time.is_none()
         {
-            p.time = Some(t);
+            *time = Some(t);
         }
     }
 
@@ -210,31 +221,28 @@ impl Stream {
         h: f64,
     ) {
         let t1 = t + h;
-        let (next, pose) = match self.pending.take() {
-            Some(p) if p.time.is_none_or(|tp| tp <= t1 + 1e-9) => (
-                GenPose {
-                    time: t1,
-                    ..p.coords_pose
-                },
-                p.pose,
-            ),
-            Some(p) => {
-                let tp = p.time.unwrap_or(t1);
-                let s = (t1 - self.cur.time) / (tp - self.cur.time);
-                let at = GenPose::between(&self.cur, &p.coords_pose, s);
-                let pose = Pose::interpolate(&self.pose_cur, &p.pose, s);
-                self.pending = Some(p);
-                (at, pose)
+        match self.pending {
+            Some(time) if time.is_none_or(|tp| tp <= t1 + 1e-9) => {
+                // The target is due: its buffers become the step's (the step's old ones take the next push).
+                self.pending = None;
+                std::mem::swap(&mut self.next, &mut self.pending_coords);
+                std::mem::swap(&mut self.pose_next, &mut self.pending_pose);
+                self.next.time = t1;
             }
-            None => self.extrapolate(model, skeleton, topo, t1),
-        };
-        self.next = next;
-        self.pose_next = pose;
-        let next = std::mem::replace(&mut self.next, GenPose::empty());
-        let mut kin_next = std::mem::take(&mut self.kin_next);
-        self.forward(&next, &mut kin_next, topo);
-        self.kin_next = kin_next;
-        self.next = next;
+            Some(time) => {
+                let tp = time.unwrap_or(t1);
+                let s = (t1 - self.cur.time) / (tp - self.cur.time);
+                self.next = GenPose::between(&self.cur, &self.pending_coords, s);
+                self.pose_next = Pose::interpolate(&self.pose_cur, &self.pending_pose, s);
+            }
+            None => {
+                let (next, pose) = self.extrapolate(model, skeleton, topo, t1);
+                self.next = next;
+                self.pose_next = pose;
+            }
+        }
+        // Only where the bodies are: the twists are the chords.
+        topo.poses(&self.next.root, &self.next.rot, &mut self.kin_next);
         chord_twists(&self.kin_cur, &self.kin_next, h, &mut self.v1);
     }
 
@@ -284,22 +292,8 @@ impl Stream {
         std::mem::swap(&mut self.pose_cur, &mut self.pose_next);
     }
 
-    fn forward(&self, g: &GenPose, out: &mut Vec<BodyKinematics>, topo: &Topology) {
-        topo.forward(
-            &GeneralizedState {
-                root_pos: g.root,
-                root_vel: Vector3::zeros(),
-                root_acc: Vector3::zeros(),
-                rot: &g.rot,
-                vel: &self.zeros,
-                acc: &self.zeros,
-            },
-            out,
-        );
-    }
-
     /// Poses reached (`k`) and targeted (`k + 1`) with the twists at `k` and of the step.
-    pub(crate) fn step_path(&self) -> (&[BodyKinematics], &[BodyKinematics], &Twists, &Twists) {
+    pub(crate) fn step_path(&self) -> (&[BodyPose], &[BodyPose], &Twists, &Twists) {
         (&self.kin_cur, &self.kin_next, &self.v, &self.v1)
     }
 
@@ -316,15 +310,5 @@ impl Stream {
     /// The skeleton pose reached (the last target; merged bones follow it).
     pub(crate) fn reached_pose(&self) -> &Pose {
         &self.pose_cur
-    }
-}
-
-impl GenPose {
-    fn empty() -> GenPose {
-        GenPose {
-            root: Vector3::zeros(),
-            rot: Vec::new(),
-            time: 0.0,
-        }
     }
 }
