@@ -43,8 +43,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let h = pre.step_size();
     let steps = ((clip.duration() / h) + 1e-9).floor() as usize;
     let targets: Vec<_> = (1..=steps).map(|k| clip.sample(k as f64 * h)).collect();
+    // The best of 25 rounds: on a shared machine a 4 ms scheduler slice taken by another process lands in most
+    // 3 ms loops when there are only a few of them (best of 5 read 41–441 % on the same build in one minute).
     let (mut best_pre, mut best_stream) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..5 {
+    for _ in 0..25 {
         let mut c = Character::new(skeleton.clone(), clip.clone(), &config)?;
         let t0 = Instant::now();
         for _ in 0..steps {
