@@ -336,7 +336,7 @@ fn frame_at(c: &mut view_support::Client, time: f64) -> Frame {
 fn a_skinned_rig_is_served_and_frames_carry_its_bone_transforms() {
     use flinch::control::{Character, CharacterConfig};
     use flinch::io::ImportOptions;
-    use flinch::retarget::{RetargetOptions, load_onto, performer_config, retarget};
+    use flinch::retarget::load_onto;
     use flinch::scene::{RayTarget, Scene};
 
     let Some(dir) = common::corpus_dir() else {
@@ -377,22 +377,10 @@ fn a_skinned_rig_is_served_and_frames_carry_its_bone_transforms() {
 
     // The same character built here.
     let onto = load_onto(&robot, None, None, &ImportOptions::default()).expect("onto");
-    let retargeted = retarget(
-        &onto.source.skeleton,
-        &onto.source.clip,
-        &onto.target.skeleton,
-        &onto.map,
-        &RetargetOptions::default(),
-    )
-    .expect("retarget");
+    let retargeted = onto.retargeted().expect("retarget");
     let mut config = CharacterConfig::default();
     config.preprocess.rate_hz = 120.0;
-    let config = performer_config(
-        &onto.source.skeleton,
-        &onto.target.skeleton,
-        &onto.tree,
-        &config,
-    );
+    let config = onto.performer_config(&config);
     let character =
         Character::new(onto.target.skeleton.clone(), retargeted.clip, &config).expect("character");
     let joints = character.skeleton().len();

@@ -50,6 +50,29 @@ pub struct Onto {
     pub tree: Tree,
 }
 
+impl Onto {
+    /// The clip retargeted onto the character with the default options.
+    pub fn retargeted(&self) -> Result<Retargeted, super::RetargetError> {
+        retarget(
+            &self.source.skeleton,
+            &self.source.clip,
+            &self.target.skeleton,
+            &self.map,
+            &RetargetOptions::default(),
+        )
+    }
+
+    /// `config` for the character as the performer's body ([`performer_config`]).
+    pub fn performer_config(&self, config: &CharacterConfig) -> CharacterConfig {
+        performer_config(
+            &self.source.skeleton,
+            &self.target.skeleton,
+            &self.tree,
+            config,
+        )
+    }
+}
+
 fn read_error(e: ImportError) -> BakeError {
     match e {
         ImportError::Read { .. } => BakeError::Read(e.to_string()),
@@ -232,14 +255,9 @@ pub fn bake_onto_with(
     check_keep_unreacted(output, options).map_err(BakeError::Write)?;
     progress(BakeStage::Preparing);
     let onto = load_onto(character, clip, map_file, import)?;
-    let retargeted = retarget(
-        &onto.source.skeleton,
-        &onto.source.clip,
-        &onto.target.skeleton,
-        &onto.map,
-        &RetargetOptions::default(),
-    )
-    .map_err(|e| BakeError::Input(format!("{}: {e}", clip_name(clip))))?;
+    let retargeted = onto
+        .retargeted()
+        .map_err(|e| BakeError::Input(format!("{}: {e}", clip_name(clip))))?;
     let script = translate_hits(script, &onto);
     let name = character.display().to_string();
     let in_file = |e: BakeError| BakeError::Clip {
@@ -247,12 +265,7 @@ pub fn bake_onto_with(
         source: Box::new(e),
     };
     let user_config = config;
-    let config = performer_config(
-        &onto.source.skeleton,
-        &onto.target.skeleton,
-        &onto.tree,
-        config,
-    );
+    let config = onto.performer_config(config);
     let character = Character::new(
         onto.target.skeleton.clone(),
         retargeted.clip.clone(),

@@ -9,7 +9,7 @@ use flinch::control::{Character, CharacterConfig};
 use flinch::io::gltf_export::{GltfSource, GltfWriteOptions, load_source_file};
 use flinch::io::{Imported, UpAxis};
 use flinch::level::{Level, LevelFile, LoadOptions, load_level, load_level_file};
-use flinch::retarget::{RetargetOptions, load_onto, performer_config, retarget, travel_direction};
+use flinch::retarget::{load_onto, travel_direction};
 use flinch::skeleton::{Clip, Skeleton};
 use nalgebra::Vector3;
 
@@ -236,20 +236,10 @@ fn onto_source(
             .to_string()),
         rig.display()
     );
-    let retargeted = retarget(
-        &onto.source.skeleton,
-        &onto.source.clip,
-        &onto.target.skeleton,
-        &onto.map,
-        &RetargetOptions::default(),
-    )
-    .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
-    let config = performer_config(
-        &onto.source.skeleton,
-        &onto.target.skeleton,
-        &onto.tree,
-        config,
-    );
+    let retargeted = onto
+        .retargeted()
+        .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+    let config = onto.performer_config(config);
     Ok(ClipSource {
         name,
         travel: travel_direction(&onto.target.skeleton, &retargeted.clip),
