@@ -272,7 +272,9 @@ impl Character {
             other => {
                 return Err(error(
                     Kind::Argument,
-                    format!("root policy must be kinematic, free, assisted or balanced, got {other:?}"),
+                    format!(
+                        "root policy must be kinematic, free, assisted or balanced, got {other:?}"
+                    ),
                 ));
             }
         };

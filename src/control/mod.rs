@@ -20,12 +20,12 @@ mod residual;
 mod sampling;
 pub mod stream;
 
+pub use character::{BalanceConfig, FallEvent, FallPhase, ProtectConfig};
 pub use character::{
     Character, CharacterConfig, CharacterError, CharacterState, ControlTerms, FaultEvent,
     FaultKind, FreeRootFigures, GetUpConfig, GuardConfig, PreparedClip, RootConfig, RootEvent,
     RootPolicy, RootState,
 };
-pub use character::{BalanceConfig, FallEvent, FallPhase, ProtectConfig};
 pub use evaluate::{evaluate, evaluate_streamed};
 pub use gains::{Gains, JointGains, subtree_loads};
 pub use inverse::{JointWrenches, dense_oracle, newton_euler};

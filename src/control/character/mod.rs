@@ -31,7 +31,9 @@ use crate::skeleton::{Clip, Skeleton};
 pub use guard::{FaultEvent, FaultKind, GuardConfig};
 pub use prepared::PreparedClip;
 use prepared::build_world;
-pub use root::{BalanceConfig, FreeRootFigures, GetUpConfig, RootConfig, RootEvent, RootPolicy, RootState};
+pub use root::{
+    BalanceConfig, FreeRootFigures, GetUpConfig, RootConfig, RootEvent, RootPolicy, RootState,
+};
 pub use root::{FallEvent, FallPhase, ProtectConfig};
 pub use state::CharacterState;
 

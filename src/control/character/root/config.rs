@@ -260,22 +260,42 @@ impl RootConfig {
                 self.getup.blend_s,
                 self.getup.blend_s > 0.0,
             ),
-            ("balance.frequency_hz", b.frequency_hz, b.frequency_hz >= 0.0),
+            (
+                "balance.frequency_hz",
+                b.frequency_hz,
+                b.frequency_hz >= 0.0,
+            ),
             (
                 "balance.angular_frequency_hz",
                 b.angular_frequency_hz,
                 b.angular_frequency_hz >= 0.0,
             ),
-            ("balance.damping_ratio", b.damping_ratio, b.damping_ratio >= 0.0),
-            ("balance.touch_height_m", b.touch_height_m, b.touch_height_m > 0.0),
-            ("balance.torque_weight", b.torque_weight, b.torque_weight >= 0.0),
+            (
+                "balance.damping_ratio",
+                b.damping_ratio,
+                b.damping_ratio >= 0.0,
+            ),
+            (
+                "balance.touch_height_m",
+                b.touch_height_m,
+                b.touch_height_m > 0.0,
+            ),
+            (
+                "balance.torque_weight",
+                b.torque_weight,
+                b.torque_weight >= 0.0,
+            ),
             (
                 "balance.torso_gain",
                 b.torso_gain,
                 (0.0..=1.0).contains(&b.torso_gain),
             ),
             ("balance.step_gain", b.step_gain, b.step_gain >= 0.0),
-            ("balance.capture_time_s", b.capture_time_s, b.capture_time_s >= 0.0),
+            (
+                "balance.capture_time_s",
+                b.capture_time_s,
+                b.capture_time_s >= 0.0,
+            ),
         ];
         for (name, value, in_range) in checks {
             if !(value.is_finite() && in_range) {

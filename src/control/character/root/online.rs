@@ -108,7 +108,14 @@ impl OnlineReaction {
         }
         let sim_anchor = |b: usize| bodies[b].position - bodies[b].orientation * topo.com[b];
         for (body, point, f) in forces {
-            add_moment(&mut self.measured, &topo.parent, sim_anchor, body, &point, &f);
+            add_moment(
+                &mut self.measured,
+                &topo.parent,
+                sim_anchor,
+                body,
+                &point,
+                &f,
+            );
         }
         let k1 = (k + 1).min(reference.steps - 1);
         for b in 1..nb {
