@@ -208,7 +208,7 @@ fn the_policy_switches_at_runtime() {
 fn misuse_returns_a_status_and_a_message() {
     let (w, k) = world_with_walk();
     const SP: &str = "flinch_character_set_root_policy";
-    for bad in [3, -1, i32::MAX] {
+    for bad in [4, -1, i32::MAX] {
         expect(
             flinch_character_set_root_policy(w, k, bad),
             S::InvalidArgument,
