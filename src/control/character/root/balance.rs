@@ -197,10 +197,10 @@ fn flat(v: Vector3<f64>) -> Vector3<f64> {
 }
 
 impl RootRuntime {
-    /// The joint-target adjustments of the step from `t` (sample `k`, `h` long): each stance hip turns toward holding the pelvis on
-    /// its clip orientation (torso), and a swinging leg's hip turns so its foot lands where the capture point
-    /// error asks (foot placement). `(com, vel)` are the simulated centre of mass and velocity, `(com_ref,
-    /// vel_ref)` the clip's, anchored.
+    /// The joint-target adjustments of the step from `t` (sample `k`, whose poses `balance.kin` holds; `h`
+    /// long): each stance hip turns toward holding the pelvis on its clip orientation (torso), and a swinging
+    /// leg's hip turns so its foot lands where the capture point error asks (foot placement). `(com, vel)` are
+    /// the simulated centre of mass and velocity, `(com_ref, vel_ref)` the clip's, anchored.
     #[allow(clippy::too_many_arguments)]
     fn plan_legs(
         &mut self,
@@ -226,8 +226,11 @@ impl RootRuntime {
         let topo = &reference.topology;
         let parent = &topo.parent;
         let rot = self.anchor.rotation;
-        let in_stance = |leg: &Leg| leg.points.iter().any(|&i| ground.stance[k * np + i]);
-        let stance: Vec<bool> = plan.legs.iter().map(in_stance).collect();
+        // A leg is in the clip's stance when one of its sole points is (at most two legs: one per side).
+        let mut stance = [false; 2];
+        for (down, leg) in stance.iter_mut().zip(&plan.legs) {
+            *down = leg.points.iter().any(|&i| ground.stance[k * np + i]);
+        }
         // The clip's pelvis orientation at the step's end, anchored.
         let q_root_ref = rot * reference.rotation_between(k1, s1, 0);
         // Torso: a stance hip's target that holds the pelvis on its clip orientation over the thigh as it is.
@@ -257,12 +260,13 @@ impl RootRuntime {
             (false, true) => (1, 0),
             _ => return,
         };
-        let mut kin = std::mem::take(&mut plan.kin);
-        reference.poses(k, &mut kin);
         let foot = plan.legs[standing].foot;
         let foot_sim = bodies[foot].position - bodies[foot].orientation * topo.com[foot];
-        let foot_ref = self.anchor.transform_point(&kin[foot].origin.into()).coords + lift;
-        plan.kin = kin;
+        let foot_ref = self
+            .anchor
+            .transform_point(&plan.kin[foot].origin.into())
+            .coords
+            + lift;
         let error = flat(com - foot_sim) - flat(com_ref - foot_ref)
             + flat(vel - vel_ref) * cfg.capture_time_s;
         plan.capture_error = error;
@@ -272,7 +276,8 @@ impl RootRuntime {
         if angle < 1e-9 {
             return;
         }
-        // Turning the thigh by `angle` about shift × up moves a hanging foot by `shift`.
+        // Turning the thigh by `angle` about shift × up moves a hanging foot by `shift`; at most 0.6 rad (34°),
+        // beyond which the small-angle reading of the leg as a pendulum no longer holds.
         let axis = nalgebra::Unit::new_normalize(shift.cross(&Vector3::y()));
         let turn_world = UnitQuaternion::from_axis_angle(&axis, angle.min(0.6));
         let p = bodies[parent[leg.thigh]].orientation;
