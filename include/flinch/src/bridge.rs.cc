@@ -1196,6 +1196,8 @@ enum class RootPolicy : ::std::uint32_t {
   Free = 1,
   // A free root with an assist toward the clip's root pose.
   Assisted = 2,
+  // A free root balanced by its joints and feet alone: no external wrench while tracking (experimental).
+  Balanced = 3,
 };
 #endif // CXXBRIDGE1_ENUM_flinch$detail$RootPolicy
 
