@@ -180,7 +180,7 @@ int main(int argc, char **argv) {
          "flinch_world_event");
 
   /* --- free roots: bad enum values, NaN and out-of-range weights, NULL outputs, indices past the end --- */
-  expect("root_policy_bad_enum", flinch_character_set_root_policy(world, key, 3), FLINCH_STATUS_INVALID_ARGUMENT,
+  expect("root_policy_bad_enum", flinch_character_set_root_policy(world, key, 4), FLINCH_STATUS_INVALID_ARGUMENT,
          "not a FlinchRootPolicy");
   expect("root_policy_negative_enum", flinch_character_set_root_policy(world, key, -1),
          FLINCH_STATUS_INVALID_ARGUMENT, "flinch_character_set_root_policy");
