@@ -11,6 +11,7 @@
 use nalgebra::{UnitQuaternion, Vector3};
 
 use super::RootRuntime;
+use super::body_sums::{centre_of_mass, horizontal};
 use super::probes::Probe;
 use crate::control::ground::{GroundReference, spread_wrench};
 use crate::control::kinematics::BodyPose;
@@ -45,17 +46,6 @@ pub(super) struct BalancePlan {
     pub forces: Vec<Vector3<f64>>,
     /// The wrench the last plan asked of the ground (force N, torque N·m about the root CoM, world).
     pub wanted: (Vector3<f64>, Vector3<f64>),
-}
-
-/// Whole-body mass, centre of mass and its velocity.
-fn centre_of_mass(bodies: &[Body]) -> (f64, Vector3<f64>, Vector3<f64>) {
-    let mass: f64 = bodies.iter().map(|b| b.mass).sum();
-    let (mut x, mut v) = (Vector3::zeros(), Vector3::zeros());
-    for b in bodies {
-        x += b.position * b.mass;
-        v += b.velocity.fixed_rows::<3>(3) * b.mass;
-    }
-    (mass, x / mass, v / mass)
 }
 
 /// The rotation vector taking `from` to `to` (world, radians).
@@ -110,7 +100,8 @@ impl RootRuntime {
         let vel_ref = rot * (vel_ref / mass);
         let q_ref = rot * kin[0].rotation;
         let w_ref = rot * reference.twists[k * nb].0;
-        let (m, com, vel) = centre_of_mass(bodies);
+        let (com, vel) = centre_of_mass(bodies);
+        let m = mass;
         let root = &bodies[0];
         let (wn, wa, zeta) = (
             std::f64::consts::TAU * cfg.frequency_hz,
@@ -191,11 +182,6 @@ impl BalancePlan {
     }
 }
 
-/// The horizontal part of `v`.
-fn flat(v: Vector3<f64>) -> Vector3<f64> {
-    Vector3::new(v.x, 0.0, v.z)
-}
-
 impl RootRuntime {
     /// The joint-target adjustments of the step from `t` (sample `k`, whose poses `balance.kin` holds; `h`
     /// long): each stance hip turns toward holding the pelvis on its clip orientation (torso), and a swinging
@@ -267,8 +253,8 @@ impl RootRuntime {
             .transform_point(&plan.kin[foot].origin.into())
             .coords
             + lift;
-        let error = flat(com - foot_sim) - flat(com_ref - foot_ref)
-            + flat(vel - vel_ref) * cfg.capture_time_s;
+        let error = horizontal(com - foot_sim) - horizontal(com_ref - foot_ref)
+            + horizontal(vel - vel_ref) * cfg.capture_time_s;
         plan.capture_error = error;
         let shift = error * cfg.step_gain;
         let leg = &plan.legs[swinging];

@@ -4,6 +4,7 @@
 //! `Tracking → Staggering → Falling → Ragdoll → Resting → GettingUp → Tracking`, whose transitions are events.
 
 mod balance;
+mod body_sums;
 mod config;
 mod figures;
 mod machine;

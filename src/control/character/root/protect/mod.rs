@@ -12,9 +12,15 @@
 //! pose the fall began in to that solution over `reach_time_s`. The control reads only the state and the
 //! machine's held pose and timer, so it adds nothing to the saved state but its event history.
 
-use nalgebra::{Unit, UnitQuaternion, Vector3};
-use serde::{Deserialize, Serialize};
+mod config;
+mod events;
 
+pub use config::ProtectConfig;
+pub use events::{FallEvent, FallPhase};
+
+use nalgebra::{Unit, UnitQuaternion, Vector3};
+
+use super::body_sums::{centre_of_mass, horizontal};
 use super::machine::smoothstep;
 use super::{RootRuntime, RootState};
 use crate::control::character::Character;
@@ -23,172 +29,6 @@ use crate::dynamics::{Body, ContactOther};
 use crate::model::Model;
 use crate::skeleton::Skeleton;
 use crate::skeleton::roles::{BoneMap, Limb, Role, Side};
-
-/// The protective fall's settings (`RootConfig::protect`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ProtectConfig {
-    /// Reach and hold the head up while falling (default true). Off: the fall holds the pose it began in and
-    /// goes limp when any body but the feet touches the ground (the behaviour before issue 39). A character
-    /// without arms falls so whatever this says.
-    pub enabled: bool,
-    /// Time over which the arms blend from the pose the fall began in to the reach (s). Default 0.15.
-    pub reach_time_s: f64,
-    /// Arm stiffness while reaching, as a multiple of the arm joints' stiffness floor `k_min` (the damping floor
-    /// scaled by its square root, so the damping ratio is kept). Default 60 (the shoulder ≈ 1200 N·m/rad on the
-    /// CMU walk: an arm that catches the trunk; 4–16 buckled, `docs/root.md`).
-    pub arm_stiffness: f64,
-    /// Neck and head stiffness while falling, as a multiple of their `k_min` (damping as for the arms). Default 30.
-    pub neck_stiffness: f64,
-    /// Elbow bend of the reaching arm (degrees from straight). Default 0: a straight arm is a strut; 5–20° left the
-    /// elbow to carry the trunk and it folded (the solve keeps a trace of bend, 0.9999 of the reach).
-    pub elbow_bend_deg: f64,
-    /// The head's tuck against the fall direction (degrees, split over the neck and head joints: chin up in a
-    /// forward fall, to the chest in a backward one). Default 30.
-    pub head_tuck_deg: f64,
-    /// How far ahead the centre of mass's velocity is run to find the fall direction (s). Default 0.2.
-    pub lookahead_s: f64,
-    /// The hands' lead (s): each hand aims at the floor below its shoulder run ahead by the shoulders' horizontal
-    /// velocity for the time they take to fall to the floor (ballistic, `√(2h/g)`), at most this long. Default
-    /// 0.6 (the ballistic time itself; 0–0.2, hands below the shoulders, did worse).
-    pub lead_max_s: f64,
-    /// After the impact (the first body other than the legs on the ground, normally a hand), the arms'
-    /// stiffness ramps down to the limp fraction over this time (s), letting the trunk down. Default 0.2.
-    pub absorb_time_s: f64,
-    /// The brace after the impact lasts until the trunk or the head lands, at most this long (s); then the body
-    /// goes limp (`Ragdoll`). 0: limp at the impact. Default 0.2.
-    pub brace_time_s: f64,
-    /// The longest a protected fall lasts before the body goes limp anyway (s; 1 without protection: a slow fall,
-    /// a knee down first, takes longer to reach the ground with the hands). Default 2.
-    pub max_fall_s: f64,
-}
-
-impl Default for ProtectConfig {
-    fn default() -> Self {
-        ProtectConfig {
-            enabled: true,
-            reach_time_s: 0.15,
-            arm_stiffness: 60.0,
-            neck_stiffness: 30.0,
-            elbow_bend_deg: 0.0,
-            head_tuck_deg: 30.0,
-            lookahead_s: 0.2,
-            brace_time_s: 0.2,
-            lead_max_s: 0.6,
-            absorb_time_s: 0.2,
-            max_fall_s: 2.0,
-        }
-    }
-}
-
-impl ProtectConfig {
-    /// Checks every number: finite, in range. The error names the first offending field (`protect.NAME`).
-    pub fn validate(&self) -> Result<(), String> {
-        let checks: [(&str, f64, bool); 10] = [
-            ("reach_time_s", self.reach_time_s, self.reach_time_s >= 0.0),
-            (
-                "arm_stiffness",
-                self.arm_stiffness,
-                self.arm_stiffness >= 0.0,
-            ),
-            (
-                "neck_stiffness",
-                self.neck_stiffness,
-                self.neck_stiffness >= 0.0,
-            ),
-            (
-                "elbow_bend_deg",
-                self.elbow_bend_deg,
-                (0.0..=150.0).contains(&self.elbow_bend_deg),
-            ),
-            (
-                "head_tuck_deg",
-                self.head_tuck_deg,
-                (-90.0..=90.0).contains(&self.head_tuck_deg),
-            ),
-            ("lookahead_s", self.lookahead_s, self.lookahead_s >= 0.0),
-            ("brace_time_s", self.brace_time_s, self.brace_time_s >= 0.0),
-            ("max_fall_s", self.max_fall_s, self.max_fall_s > 0.0),
-            ("lead_max_s", self.lead_max_s, self.lead_max_s >= 0.0),
-            (
-                "absorb_time_s",
-                self.absorb_time_s,
-                self.absorb_time_s >= 0.0,
-            ),
-        ];
-        for (name, value, in_range) in checks {
-            if !(value.is_finite() && in_range) {
-                return Err(format!(
-                    "protect.{name} is out of range or not finite: {value}"
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// A phase of a protective fall.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u32)]
-pub enum FallPhase {
-    /// The fall began (`Falling`): the arms reach toward the predicted ground contact, the head is held up.
-    Reach = 0,
-    /// A body other than the legs touched the ground: the brace begins (still `Falling`).
-    Impact = 1,
-    /// The fall is over (`Falling` → `Ragdoll`): the body is limp.
-    Limp = 2,
-}
-
-impl FallPhase {
-    /// The phase of a number (the `repr(u32)` values), if it is one.
-    pub fn from_u32(n: u32) -> Option<FallPhase> {
-        [FallPhase::Reach, FallPhase::Impact, FallPhase::Limp]
-            .get(n as usize)
-            .copied()
-    }
-
-    /// The phase's name (as printed by the examples).
-    pub fn name(self) -> &'static str {
-        match self {
-            FallPhase::Reach => "Reach",
-            FallPhase::Impact => "Impact",
-            FallPhase::Limp => "Limp",
-        }
-    }
-}
-
-/// A phase of a protective fall began.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FallEvent {
-    /// World time (s): the end of the step that began it.
-    pub time: f64,
-    /// The phase entered.
-    pub phase: FallPhase,
-    /// `Reach`: the predicted ground contact (world, on the floor); `Impact`: the body's lowest contact point;
-    /// `Limp`: the root's position.
-    pub point: Vector3<f64>,
-    /// `Impact`: the body that touched (model body index); else `None`.
-    pub body: Option<usize>,
-}
-
-impl std::fmt::Display for FallEvent {
-    /// `fall t 1.167 s Reach at (0.12, 0.00, -1.05) m`: the line the examples print.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "fall t {:.3} s {} at ({:.2}, {:.2}, {:.2}) m",
-            self.time,
-            self.phase.name(),
-            self.point.x,
-            self.point.y,
-            self.point.z
-        )?;
-        if let Some(b) = self.body {
-            write!(f, " body {b}")?;
-        }
-        Ok(())
-    }
-}
 
 /// One reaching arm: model bodies and the wrist in the forearm's frame.
 #[derive(Debug, Clone, PartialEq)]
@@ -322,25 +162,9 @@ impl ProtectRig {
     }
 }
 
-/// Centre of mass and its velocity of `bodies`.
-fn centre_of_mass(bodies: &[Body]) -> (Vector3<f64>, Vector3<f64>) {
-    let mass: f64 = bodies.iter().map(|b| b.mass).sum();
-    let (mut c, mut v) = (Vector3::zeros(), Vector3::zeros());
-    for b in bodies {
-        c += b.position * b.mass;
-        v += b.velocity.fixed_rows::<3>(3) * b.mass;
-    }
-    (c / mass, v / mass)
-}
-
 /// The origin of body `b`'s frame (its joint) in the world.
 fn origin(bodies: &[Body], topology: &Topology, b: usize) -> Vector3<f64> {
     bodies[b].position - bodies[b].orientation * topology.com[b]
-}
-
-/// The horizontal part of `v` (y up).
-fn horizontal(v: Vector3<f64>) -> Vector3<f64> {
-    Vector3::new(v.x, 0.0, v.z)
 }
 
 /// The fall's direction (horizontal unit) and predicted ground contact of the shoulders (on the floor): the
