@@ -229,16 +229,7 @@ fn short_way(q: &UnitQuaternion<f64>) -> (f64, Vector3<f64>) {
 /// [`left_jacobian_inverse`]: crate::math::spatial::left_jacobian_inverse
 #[inline(always)]
 pub fn log_rotation_with_jacobian_inverse(q: &UnitQuaternion<f64>) -> (Vector3<f64>, Matrix3<f64>) {
-    let (w, v) = short_way(q);
-    let (k, theta2) = log_factor(w, &v);
-    let phi = v * k;
-    let c = if theta2 <= JACOBIAN_SERIES_THETA2 {
-        jacobian_series(theta2)
-    } else {
-        let n = v.norm();
-        let theta = theta2.sqrt();
-        1.0 / theta2 - w / (2.0 * n * theta)
-    };
+    let (phi, c) = log_rotation_with_jacobian_coefficient(q);
     (phi, left_jacobian_inverse_with(&cross_matrix(&phi), c))
 }
 
