@@ -5,6 +5,7 @@
 //! world_walk`
 
 use std::path::Path;
+use std::sync::Arc;
 
 use flinch::control::{Character, CharacterConfig, RootPolicy};
 use flinch::io::{ImportOptions, load_embedded_walk};
@@ -41,9 +42,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (name, spot) in starts {
         let mut config = CharacterConfig::default();
         config.root.policy = RootPolicy::Assisted;
-        let mut c =
+        let flat =
             Character::from_imported(load_embedded_walk(&ImportOptions::default())?, &config)?;
-        let level = posed_level(&file, &spot_pose(&c, &spot, 0.0))?;
+        let level = posed_level(&file, &spot_pose(&flat, &spot, 0.0))?;
+        let mut c = Character::from_imported_on_terrain(
+            load_embedded_walk(&ImportOptions::default())?,
+            &config,
+            Arc::new(level.clone()),
+        )?;
         let duration = c.reference().duration();
         let f = c.run_free_root_in(duration, Some(&level), |_| Ok(()))?;
         let fell = c

@@ -7,6 +7,10 @@ use parry3d_f64::shape::Ball;
 
 use super::{ColliderKey, Entry, Level};
 use crate::contact::collision::shape::{from_vec, to_pose, to_vec};
+use crate::control::ground::Terrain;
+use crate::control::ground::terrain::{
+    DROP_REACH_M, MAX_CLIMB_M, MIN_GROUND_NORMAL_Y, STEP_REACH_M,
+};
 
 /// Where a ray or a swept sphere first meets a collider.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -20,6 +24,10 @@ pub struct LevelRayHit {
     pub point: Vector3<f64>,
     /// The surface normal there (unit, world, facing the ray).
     pub normal: Vector3<f64>,
+    /// The ray started inside a solid collider (a box, a sphere, a capsule, a convex hull, a plane's half-space):
+    /// it meets it at distance 0. A mesh is a surface: a ray inside a closed mesh meets its far side. Always
+    /// false for a sweep.
+    pub from_inside: bool,
 }
 
 /// The unit direction of a ray query, or `None` (no hit) for a non-finite origin, a zero or non-finite direction,
@@ -68,6 +76,7 @@ impl Level {
             distance: hit.time_of_impact,
             point: from_vec(ray.origin) + dir * hit.time_of_impact,
             normal,
+            from_inside: hit.time_of_impact <= 0.0,
         })
     }
 
@@ -197,8 +206,31 @@ impl Level {
                 distance: hit.time_of_impact,
                 point: point.coords,
                 normal: normal.try_normalize(1e-12).unwrap_or(-dir),
+                from_inside: false,
             });
         });
         best
+    }
+}
+
+/// The ground under a point is the nearest collider face below a vertical ray from [`STEP_REACH_M`] above it,
+/// walkable (its normal's up part at least [`MIN_GROUND_NORMAL_Y`]). A ray starting inside a solid collider
+/// (the ground is higher still: a ledge above a flat clip's foot) starts again a reach higher, up to
+/// [`MAX_CLIMB_M`] above the point; a ray inside a closed mesh cannot tell (it meets the far side), so the
+/// adaptation searches from the feet's last stance height. Every collider counts, kinematic ones where they are when asked; all layers.
+impl Terrain for Level {
+    fn ground_height(&self, p: &Vector3<f64>) -> Option<f64> {
+        let mut up = STEP_REACH_M;
+        loop {
+            let from = p + Vector3::new(0.0, up, 0.0);
+            let hit = self.cast_ray(&from, &-Vector3::y(), up + DROP_REACH_M, u32::MAX)?;
+            if !hit.from_inside {
+                return (hit.normal.y >= MIN_GROUND_NORMAL_Y).then_some(hit.point.y);
+            }
+            if up >= MAX_CLIMB_M {
+                return None;
+            }
+            up += STEP_REACH_M;
+        }
     }
 }

@@ -200,6 +200,19 @@ impl Character {
         Character::new(imported.skeleton, imported.clip, config)
     }
 
+    /// Builds the character of an imported flat-ground clip walked over `terrain` ([`PreparedClip::on_terrain`]);
+    /// a detected leading T-pose frame is dropped.
+    pub fn from_imported_on_terrain(
+        imported: Imported,
+        config: &CharacterConfig,
+        terrain: Arc<dyn crate::control::ground::Terrain>,
+    ) -> Result<Character, CharacterError> {
+        let mut imported = imported;
+        imported.drop_leading_tpose();
+        let prepared = PreparedClip::on_terrain(imported.skeleton, imported.clip, config, terrain)?;
+        Ok(Character::from_prepared(Arc::new(prepared)))
+    }
+
     /// Builds the model, preprocesses the clip and places the character on the first reference sample: a
     /// [`PreparedClip`] used by this character alone (prepare once and use [`Character::from_prepared`] for many).
     pub fn new(

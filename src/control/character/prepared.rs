@@ -15,7 +15,7 @@ use super::super::reference::{Dofs, ReferenceMotion};
 use super::super::residual::stiffness_corrections;
 use super::super::stream::RootTrack;
 use super::{CharacterConfig, CharacterError, GuardConfig, RootConfig};
-use crate::control::ground::{GroundError, GroundReference};
+use crate::control::ground::{GroundError, GroundReference, Terrain, adapt_clip};
 use crate::dynamics::{
     Body, ContactOptions, ContactSolver, DriveId, JointDrive, PositionSpring, SpringId,
     Stabilization, World,
@@ -44,6 +44,8 @@ pub struct PreparedClip {
     pub(super) root: RootConfig,
     /// The ground of a free root: built with the clip for a free policy, else at the first switch to one.
     ground: OnceLock<Result<Arc<GroundReference>, GroundError>>,
+    /// The ground the clip was adapted to ([`PreparedClip::on_terrain`]); `None`: the flat floor.
+    terrain: Option<Arc<dyn Terrain>>,
 }
 
 /// The contact options a free root's world starts with: PGS, 30 sweeps, 1e-6 N·s.
@@ -87,6 +89,42 @@ impl PreparedClip {
         skeleton: Skeleton,
         clip: Clip,
         config: &CharacterConfig,
+    ) -> Result<PreparedClip, CharacterError> {
+        PreparedClip::new_on(skeleton, clip, config, None)
+    }
+
+    /// Prepares a flat-ground clip to be walked over `terrain` (stairs, slopes: a [`crate::level::Level`] posed
+    /// where the character walks): the clip is prepared on its flat floor, then its feet are raised onto the
+    /// ground under them, its root by the lower foot's raise, its legs bent to reach ([`crate::control::ground`]'s
+    /// adaptation), and that clip is prepared with stance, sole sizes and root lift read above the terrain
+    /// (`docs/world.md`, "Walking the clip over uneven ground"). The character then tracks the adapted clip:
+    /// its feedforward, its assist's target and its figures are the adapted clip's. An error for a clip without
+    /// two legs.
+    pub fn on_terrain(
+        skeleton: Skeleton,
+        clip: Clip,
+        config: &CharacterConfig,
+        terrain: Arc<dyn Terrain>,
+    ) -> Result<PreparedClip, CharacterError> {
+        let flat = PreparedClip::new(skeleton.clone(), clip, config)?;
+        let ground = flat.ground()?;
+        let adapted = adapt_clip(
+            &flat.skeleton,
+            &flat.clip,
+            &flat.reference,
+            ground,
+            terrain.as_ref(),
+        )?;
+        let mut config = config.clone();
+        config.root.ground.floor_m = Some(ground.floor);
+        PreparedClip::new_on(skeleton, adapted.clip, &config, Some(terrain))
+    }
+
+    fn new_on(
+        skeleton: Skeleton,
+        clip: Clip,
+        config: &CharacterConfig,
+        terrain: Option<Arc<dyn Terrain>>,
     ) -> Result<PreparedClip, CharacterError> {
         if !config.guard.is_valid() {
             return Err(CharacterError::Argument(format!(
@@ -155,6 +193,7 @@ impl PreparedClip {
             guard: config.guard,
             root: config.root,
             ground: OnceLock::new(),
+            terrain,
         };
         if config.root.policy.is_free() {
             prepared.ground()?;
@@ -167,11 +206,12 @@ impl PreparedClip {
     pub fn ground(&self) -> Result<&Arc<GroundReference>, GroundError> {
         self.ground
             .get_or_init(|| {
-                GroundReference::build(
+                GroundReference::build_on(
                     &self.model,
                     &self.skeleton,
                     &self.reference,
                     &self.root.ground,
+                    self.terrain.as_deref(),
                 )
                 .map(Arc::new)
             })

@@ -3,17 +3,21 @@
 //! free-floating body with the ground reaction spread over the stance points, so the joints' feedforward carries
 //! the body on its feet and only a small residual wrench is left for the root. See `docs/root.md`.
 
+mod adapt;
 mod feet;
 mod lift;
 mod nnls;
 mod reaction;
+pub mod terrain;
 
 use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 
+pub(crate) use adapt::adapt_clip;
 pub use feet::FootPoint;
 pub use nnls::nnls;
 pub use reaction::spread_wrench;
+pub use terrain::Terrain;
 
 use crate::control::discrete::Twists;
 use crate::control::inverse::JointWrenches;
@@ -141,6 +145,10 @@ pub struct GroundReference {
     pub stance_height_error: f64,
     /// Body weight `m·g` (N).
     pub weight: f64,
+    /// Per sample and point (sample-major), how far the ground under the point is above `floor` (m): a clip
+    /// adapted to stairs or a slope ([`Terrain`], `docs/world.md`, "Walking the clip over uneven ground").
+    /// Empty on the flat floor.
+    pub relief: Vec<f64>,
 }
 
 impl GroundReference {
@@ -150,6 +158,20 @@ impl GroundReference {
         skeleton: &Skeleton,
         reference: &ReferenceMotion,
         config: &GroundConfig,
+    ) -> Result<GroundReference, GroundError> {
+        GroundReference::build_on(model, skeleton, reference, config, None)
+    }
+
+    /// [`GroundReference::build`] on a ground that is not flat: `terrain` gives the ground under each sole point
+    /// (the floor where it has none), and everything read from heights (the fitted floor, stance, the soles'
+    /// sizes, the root lift) reads them above that ground, as if the terrain were pressed flat; the reaction's
+    /// lever arms are the true points. The floor is `config.floor_m`, or fitted on the true heights.
+    pub fn build_on(
+        model: &Model,
+        skeleton: &Skeleton,
+        reference: &ReferenceMotion,
+        config: &GroundConfig,
+        terrain: Option<&dyn Terrain>,
     ) -> Result<GroundReference, GroundError> {
         config.validate()?;
         let (steps, h, nb) = (reference.steps, reference.h, reference.bodies());
@@ -163,8 +185,23 @@ impl GroundReference {
             h,
         };
         let floor = feet::fit_floor(&shape.over(&tracks), config);
+        let relief: Vec<f64> = match terrain {
+            Some(t) => tracks
+                .iter()
+                .map(|p| t.ground_height(p).map_or(0.0, |y| y - floor))
+                .collect(),
+            None => Vec::new(),
+        };
+        // Heights above the ground under each point: the flat floor's arithmetic reads these.
+        let flattened = |tracks: &mut Vec<Vector3<f64>>| {
+            for (p, r) in tracks.iter_mut().zip(&relief) {
+                p.y -= r;
+            }
+        };
+        let mut flat_tracks = tracks.clone();
+        flattened(&mut flat_tracks);
         let lift = if config.lift_root {
-            lift::root_lift(&shape.over(&tracks), floor, config)
+            lift::root_lift(&shape.over(&flat_tracks), floor, config)
         } else {
             vec![0.0; steps]
         };
@@ -177,7 +214,7 @@ impl GroundReference {
                 .map(|(j, p)| p + Vector3::new(0.0, lift[j / np], 0.0))
                 .collect()
         };
-        let mut standing = lifted(&tracks);
+        let mut standing = lifted(&flat_tracks);
         // Size the soles so each point rests on the floor in its stance samples (at the configured quantile of its
         // heights over them).
         let stance = feet::detect_stance(&shape.over(&standing), floor, config);
@@ -202,7 +239,9 @@ impl GroundReference {
             p.local += kin[p.body].rotation.inverse() * Vector3::new(0.0, -gap, 0.0);
         }
         tracks = feet::point_tracks(reference, &points);
-        standing = lifted(&tracks);
+        flat_tracks.clone_from(&tracks);
+        flattened(&mut flat_tracks);
+        standing = lifted(&flat_tracks);
         let stance = feet::detect_stance(&shape.over(&standing), floor, config);
         let (mut sum, mut count) = (0.0, 0usize);
         for (s, p) in stance.iter().zip(&standing) {
@@ -264,7 +303,16 @@ impl GroundReference {
             residual_torque,
             stance_height_error,
             weight: model.total_mass() * reference.gravity.norm(),
+            relief,
         })
+    }
+
+    /// The height (m, world y) of the ground under sole point `i` at sample `k`: the floor plus the terrain's
+    /// relief there (`k` clamped to the clip).
+    pub fn ground_under(&self, k: usize, i: usize) -> f64 {
+        let np = self.points.len();
+        let k = k.min((self.stance.len() / np.max(1)).saturating_sub(1));
+        self.floor + self.relief.get(k * np + i).copied().unwrap_or(0.0)
     }
 
     /// Number of sole points.

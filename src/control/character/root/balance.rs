@@ -121,7 +121,7 @@ impl RootRuntime {
         plan.arms.clear();
         for (i, probe) in self.probes.iter().enumerate().take(np) {
             let at = probe.centre(bodies);
-            if at.y - ground.floor < cfg.touch_height_m {
+            if at.y - ground.ground_under(k, i) < cfg.touch_height_m {
                 plan.touching.push(i);
                 plan.arms.push(at - root.position);
             }

@@ -122,7 +122,7 @@ impl Character {
                 let b = self.world().body(p.body);
                 let local = p.local - self.reference().topology.com[p.body];
                 let w = b.position + b.orientation * local;
-                let down = ground.stance[k * np + i] && w.y - ground.floor < 0.005;
+                let down = ground.stance[k * np + i] && w.y - ground.ground_under(k, i) < 0.005;
                 match (&mut stances[i].start, down && tracking) {
                     (Some(s), true) => {
                         let d = Vector3::new(w.x - s.x, 0.0, w.z - s.z).norm() * 1e3;

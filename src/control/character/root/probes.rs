@@ -196,15 +196,15 @@ pub(super) fn penetration(probes: &[Probe], bodies: &[Body], floor: f64) -> f64 
 pub(super) fn outside_support(
     probes: &[Probe],
     bodies: &[Body],
-    floor: f64,
+    floor: impl Fn(usize) -> f64,
     height: f64,
     c: [f64; 2],
 ) -> Option<f64> {
     let mut pts = [[0.0; 2]; 16];
     let mut n = 0;
-    for p in probes.iter().filter(|p| p.sole) {
+    for (i, p) in probes.iter().enumerate().filter(|(_, p)| p.sole) {
         let w = p.lowest(bodies);
-        if w.y - floor < height && n < pts.len() {
+        if w.y - floor(i) < height && n < pts.len() {
             pts[n] = [w.x, w.z];
             n += 1;
         }

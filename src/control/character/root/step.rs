@@ -449,10 +449,12 @@ impl Character {
             .map(|b| b.position * b.mass)
             .sum::<Vector3<f64>>()
             / mass;
+        // The sole probes come first, in the ground's point order: each over the ground under its reference point.
+        let k = crate::control::sampling::locate(reference, rt.clip_time(t1)).0;
         if let Some(d) = outside_support(
             &rt.probes,
             bodies,
-            rt.ground.floor,
+            |i| rt.ground.ground_under(k, i),
             rt.config.ground.stance_height_m,
             [com.x, com.z],
         ) {
