@@ -87,11 +87,23 @@ impl Limb {
 
     /// Moves the limb so that its end reaches `goal` (or points at it, fully stretched, when out of reach).
     pub fn solve(&self, sk: &Skeleton, pose: &mut Pose, goal: &Vector3<f64>) {
+        let end_rotation = pose.world_transforms(sk)[self.end].rotation;
+        self.solve_to(sk, pose, goal, end_rotation);
+    }
+
+    /// [`Limb::solve`] with the end effector turned to the world rotation `end_rotation` (a foot tilted onto a
+    /// slope).
+    pub fn solve_to(
+        &self,
+        sk: &Skeleton,
+        pose: &mut Pose,
+        goal: &Vector3<f64>,
+        end_rotation: UnitQuaternion<f64>,
+    ) {
         let world = pose.world_transforms(sk);
         let a = world[self.upper].translation.vector;
         let b = world[self.middle].translation.vector;
         let c = self.end_position(&world);
-        let end_rotation = world[self.end].rotation;
         let Some((swing, bend)) = two_bone(
             [a, b, c],
             goal,

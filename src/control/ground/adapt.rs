@@ -9,7 +9,7 @@
 //! (a toe over a riser). The root's raise is the lower foot's, eroded then blurred over ±0.15 s, so it is never
 //! above either foot's: the leg on the higher ground bends more, none has to stretch.
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Point3, UnitQuaternion, Vector3};
 
 use super::terrain::Terrain;
 use super::{GroundError, GroundReference};
@@ -21,9 +21,20 @@ use crate::skeleton::{Clip, Pose, Skeleton};
 /// Half-width of the root raise's erosion and blur (s).
 const ROOT_WINDOW_S: f64 = 0.15;
 /// Height a swinging sole point keeps above the ground under it (m).
-const SWING_CLEARANCE_M: f64 = 0.01;
+const SWING_CLEARANCE_M: f64 = 0.04;
 /// Stance or swing runs shorter than this (s) are merged into their neighbours (stance flicker).
 const MIN_RUN_S: f64 = 0.05;
+/// Sole points over ground this close in height stand on one level (m).
+const FLAT_SPREAD_M: f64 = 0.01;
+/// Sole points' reliefs this close to their best plane stand on a slope (m).
+const PLANE_FIT_M: f64 = 0.005;
+/// Farthest a foot is moved along its length off a step's edge (m), and the search's step.
+const MAX_SHIFT_M: f64 = 0.15;
+const SHIFT_STEP_M: f64 = 0.01;
+/// How far past its heel and toe a foot's level is checked (m).
+const EDGE_MARGIN_M: f64 = 0.04;
+/// Steepest ground a foot is tilted onto (degrees).
+const MAX_TILT_DEG: f64 = 25.0;
 /// Passes of the swing raise's smoothing (each a [¼ ½ ¼] filter, then the clearance floor again).
 const SWING_SMOOTHING_PASSES: usize = 20;
 
@@ -79,12 +90,15 @@ pub(crate) fn adapt_clip(
     }
 
     let tracks = super::feet::point_tracks(reference, &ground.points);
-    let feet = feet_raise(reference, ground, &tracks, terrain);
+    let feet = feet_plans(reference, ground, &tracks, terrain);
     let steps = reference.steps;
-    let foot_raise: Vec<[f64; 2]> = (0..steps).map(|k| [feet[0][k], feet[1][k]]).collect();
+    let foot_raise: Vec<[f64; 2]> = (0..steps)
+        .map(|k| [feet[0].raise[k], feet[1].raise[k]])
+        .collect();
     let lower: Vec<f64> = foot_raise.iter().map(|f| f[0].min(f[1])).collect();
     let w = (ROOT_WINDOW_S / reference.h).round() as usize;
     let root_raise = box_blur(&erode(&lower, w), w);
+
     // The raises at clip frame times, applied frame by frame.
     let at = |table: &dyn Fn(usize) -> f64, t: f64| {
         let u = (t / reference.h).clamp(0.0, (steps - 1) as f64);
@@ -105,9 +119,15 @@ pub(crate) fn adapt_clip(
         let mut out = pose.clone();
         out.translations[root].y += at(&|k| root_raise[k], t);
         for (side, limb) in limbs.iter().enumerate() {
-            let raise = at(&|k| foot_raise[k][side], t);
-            let goal = limb.end_position(&world) + Vector3::new(0.0, raise, 0.0);
-            limb.solve(skeleton, &mut out, &goal);
+            let plan = &feet[side];
+            let shift = at(&|k| plan.shift[k].x, t) * Vector3::x()
+                + at(&|k| plan.raise[k], t) * Vector3::y()
+                + at(&|k| plan.shift[k].z, t) * Vector3::z();
+            let u = (t / reference.h).clamp(0.0, (steps - 1) as f64);
+            let k = (u.floor() as usize).min(steps - 1);
+            let tilt = plan.tilt[k].slerp(&plan.tilt[(k + 1).min(steps - 1)], u - k as f64);
+            let goal = limb.end_position(&world) + shift;
+            limb.solve_to(skeleton, &mut out, &goal, tilt * world[limb.end].rotation);
         }
         frames.push(out);
     }
@@ -132,25 +152,44 @@ fn is_below(skeleton: &Skeleton, mut j: usize, ancestor: usize) -> bool {
     false
 }
 
-/// Both feet's raises per simulation sample, left then right (see the module's comment).
-fn feet_raise(
+/// One foot's placement per simulation sample: how far its ankle is raised (m) and moved horizontally (m,
+/// world), and the rotation tilting it onto the ground (world, applied before its clip rotation).
+#[derive(Debug, Clone, PartialEq)]
+struct FootPlan {
+    raise: Vec<f64>,
+    shift: Vec<Vector3<f64>>,
+    tilt: Vec<UnitQuaternion<f64>>,
+}
+
+/// Where one stance puts its foot: samples `a..b`, and the placement held over them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Held {
+    a: usize,
+    b: usize,
+    raise: f64,
+    shift: Vector3<f64>,
+    tilt: UnitQuaternion<f64>,
+}
+
+/// Both feet's plans, left then right (see the module's comment).
+fn feet_plans(
     reference: &ReferenceMotion,
     ground: &GroundReference,
     tracks: &[Vector3<f64>],
     terrain: &dyn Terrain,
-) -> [Vec<f64>; 2] {
+) -> [FootPlan; 2] {
     let np = ground.points.len();
     let steps = reference.steps;
-    let sides = [Side::Left, Side::Right];
-    let mine = sides.map(|side| {
+    let mine = [Side::Left, Side::Right].map(|side| {
         (0..np)
             .filter(|&i| ground.points[i].side == side)
             .collect::<Vec<_>>()
     });
-    // The relief under point `i` at sample `k`, searched from the point raised by `raise`.
-    let relief = |k: usize, i: usize, raise: f64| {
-        let p = tracks[k * np + i] + Vector3::new(0.0, raise, 0.0);
-        terrain.ground_height(&p).map_or(0.0, |y| y - ground.floor)
+    // The relief under a point moved to `p`, searched from `p` raised by `base`.
+    let relief = |p: &Vector3<f64>, base: f64| {
+        terrain
+            .ground_height(&(p + Vector3::new(0.0, base, 0.0)))
+            .map_or(0.0, |y| y - ground.floor)
     };
     // Each foot's stances: runs of samples with any of its points in stance, flicker merged.
     let mut stances: Vec<(usize, usize, usize)> = Vec::new();
@@ -171,96 +210,238 @@ fn feet_raise(
     }
     stances.sort_by_key(|&(f, a, _)| (a, f));
 
-    // Stances in time order, each raised by the highest ground under its points in stance, searched from the
+    // Stances in time order, each placed on the ground under its middle sample's sole points, searched from the
     // higher foot's last stance (a flight of stairs is climbed one stance at a time, whichever foot takes it).
-    let mut raise = [vec![f64::NAN; steps], vec![f64::NAN; steps]];
     let mut last = [0.0f64; 2];
-    let mut held: [Vec<(usize, usize, f64)>; 2] = [Vec::new(), Vec::new()];
+    let mut held: [Vec<Held>; 2] = [Vec::new(), Vec::new()];
     for &(f, a, b) in &stances {
         let base = last[0].max(last[1]);
-        let mut r = f64::NEG_INFINITY;
-        for k in a..b {
-            for &i in &mine[f] {
-                if ground.stance[k * np + i] {
-                    r = r.max(relief(k, i, base));
+        let points: Vec<Vector3<f64>> = mine[f]
+            .iter()
+            .map(|&i| tracks[((a + b) / 2) * np + i])
+            .collect();
+        let points = sole_samples(&points);
+        let h = place_stance(&points, &|p| relief(p, base));
+        last[f] = h.raise;
+        held[f].push(Held { a, b, ..h });
+    }
+    [0, 1].map(|f| {
+        swings(steps, &held[f], &mine[f], np, ground, tracks, &|p, base| {
+            relief(p, base)
+        })
+    })
+}
+
+/// Points spread over a sole: each heel point and the toe point on its side (the pairs' order), and two between
+/// them, so that a step's edge under the foot never looks like a plane (two pairs at two heights always fit one).
+fn sole_samples(points: &[Vector3<f64>]) -> Vec<Vector3<f64>> {
+    let half = points.len() / 2;
+    if half == 0 || points.len() != 2 * half {
+        return points.to_vec();
+    }
+    let (heel, toe) = points.split_at(half);
+    let mut out = Vec::with_capacity(4 * half);
+    for (h, t) in heel.iter().zip(toe) {
+        for s in [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0] {
+            out.push(h.lerp(t, s));
+        }
+    }
+    out
+}
+
+/// Where a stance's foot goes, from points over its sole on the flat floor ([`sole_samples`]) and the
+/// relief under a point. A foot across a step's edge (its points over ground more than `FLAT_SPREAD_M` apart) is
+/// moved along its length by the least distance that puts every point over one level (at most
+/// `MAX_SHIFT_M`): a foot on a nosing rolls off it. A foot on ground that is a plane (a slope: the points'
+/// reliefs within `PLANE_FIT_M` of their best plane) is tilted onto it, up to `MAX_TILT_DEG`. The raise puts the
+/// sole's middle on that ground; without a plane, on the highest ground under the points.
+fn place_stance(points: &[Vector3<f64>], relief: &dyn Fn(&Vector3<f64>) -> f64) -> Held {
+    let centroid = |ps: &[Vector3<f64>]| ps.iter().sum::<Vector3<f64>>() / ps.len().max(1) as f64;
+    // Heel to toe: the samples run from heel to toe on each side (`sole_samples`).
+    let along = {
+        let d = points[points.len().min(4) - 1] - points[0];
+        Vector3::new(d.x, 0.0, d.z)
+            .try_normalize(1e-9)
+            .unwrap_or_else(Vector3::z)
+    };
+    // The sole's reliefs, and the level test's, which also looks `EDGE_MARGIN_M` past the heel and the toe (a
+    // foot rolls over its stance: a toe right at an edge goes over it).
+    let reliefs = |shift: &Vector3<f64>| -> Vec<f64> {
+        points.iter().map(|p| relief(&(p + shift))).collect()
+    };
+    let ends = [
+        points[0] - along * EDGE_MARGIN_M,
+        points[points.len() - 1] + along * EDGE_MARGIN_M,
+    ];
+    let level_at = |shift: &Vector3<f64>| -> Vec<f64> {
+        let mut r = reliefs(shift);
+        r.extend(ends.iter().map(|p| relief(&(p + shift))));
+        r
+    };
+    let spread = |r: &[f64]| {
+        r.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+            - r.iter().copied().fold(f64::INFINITY, f64::min)
+    };
+    let mut shift = Vector3::zeros();
+    let r0 = reliefs(&shift);
+    if spread(&level_at(&shift)) > FLAT_SPREAD_M && plane_fit(points, &r0).is_none() {
+        let tries = (MAX_SHIFT_M / SHIFT_STEP_M).round() as usize;
+        'search: for j in 1..=tries {
+            for sign in [1.0, -1.0] {
+                let s = along * (sign * j as f64 * SHIFT_STEP_M);
+                if spread(&level_at(&s)) <= FLAT_SPREAD_M {
+                    shift = s;
+                    break 'search;
                 }
             }
         }
-        if !r.is_finite() {
-            r = last[f];
-        }
-        raise[f][a..b].fill(r);
-        last[f] = r;
-        held[f].push((a, b, r));
     }
-    for f in 0..2 {
-        swings(
-            &mut raise[f],
-            &held[f],
-            &mine[f],
-            np,
-            ground,
-            tracks,
-            &relief,
-        );
+    let r = reliefs(&shift);
+    let moved: Vec<Vector3<f64>> = points.iter().map(|p| p + shift).collect();
+    let middle = centroid(&moved);
+    let slope = plane_fit(&moved, &r)
+        .filter(|_| spread(&r) > FLAT_SPREAD_M)
+        .and_then(|(normal, at)| {
+            let tilt = UnitQuaternion::rotation_between(&Vector3::y(), &normal)?;
+            (tilt.angle() <= MAX_TILT_DEG.to_radians()).then(|| (at(&middle), tilt))
+        });
+    let (raise, tilt) = match slope {
+        Some(placed) => placed,
+        None => (
+            r.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            UnitQuaternion::identity(),
+        ),
+    };
+    Held {
+        a: 0,
+        b: 0,
+        raise,
+        shift,
+        tilt,
     }
-    raise
 }
 
-/// Fills one foot's raise outside its stances `held` (`(start, end, raise)` in time order): before the first
-/// and after the last, theirs; between two, the shaped way from one to the next over the clearance floor.
+/// The least-squares plane `y = a·x + b·z + c` through `(p.x, r, p.z)`, its unit up normal and its height
+/// function, when every point is within `PLANE_FIT_M` of it (`None` for fewer than three points or a plane that
+/// does not fit: a step's edge).
+#[allow(clippy::type_complexity)]
+fn plane_fit(
+    points: &[Vector3<f64>],
+    r: &[f64],
+) -> Option<(Vector3<f64>, Box<dyn Fn(&Vector3<f64>) -> f64>)> {
+    if points.len() < 3 {
+        return None;
+    }
+    let mut m = nalgebra::Matrix3::zeros();
+    let mut v = Vector3::zeros();
+    for (p, y) in points.iter().zip(r) {
+        let row = Vector3::new(p.x, p.z, 1.0);
+        m += row * row.transpose();
+        v += row * *y;
+    }
+    let c = m.try_inverse()? * v;
+    let at = move |p: &Vector3<f64>| c.x * p.x + c.y * p.z + c.z;
+    if points
+        .iter()
+        .zip(r)
+        .any(|(p, y)| (at(p) - y).abs() > PLANE_FIT_M)
+    {
+        return None;
+    }
+    let normal = Vector3::new(-c.x, 1.0, -c.y).normalize();
+    Some((normal, Box::new(at)))
+}
+
+/// Fills one foot's plan outside its stances `held` (in time order): before the first and after the last,
+/// theirs; between two, the shift and tilt eased over the swing, the raise shaped (early when climbing, late
+/// when descending) over the clearance floor.
 fn swings(
-    raise: &mut [f64],
-    held: &[(usize, usize, f64)],
+    steps: usize,
+    held: &[Held],
     points: &[usize],
     np: usize,
     ground: &GroundReference,
     tracks: &[Vector3<f64>],
-    relief: &dyn Fn(usize, usize, f64) -> f64,
-) {
-    let (Some(first), Some(last)) = (held.first(), held.last()) else {
-        raise.fill(0.0);
-        return;
+    relief: &dyn Fn(&Vector3<f64>, f64) -> f64,
+) -> FootPlan {
+    let mut plan = FootPlan {
+        raise: vec![0.0; steps],
+        shift: vec![Vector3::zeros(); steps],
+        tilt: vec![UnitQuaternion::identity(); steps],
     };
-    raise[..first.0].fill(first.2);
-    raise[last.1..].fill(last.2);
+    let (Some(first), Some(last)) = (held.first(), held.last()) else {
+        return plan;
+    };
+    let hold = |plan: &mut FootPlan, range: std::ops::Range<usize>, h: &Held| {
+        plan.raise[range.clone()].fill(h.raise);
+        plan.shift[range.clone()].fill(h.shift);
+        plan.tilt[range].fill(h.tilt);
+    };
+    hold(&mut plan, 0..first.a, first);
+    hold(&mut plan, last.b..steps, last);
+    for h in held {
+        hold(&mut plan, h.a..h.b, h);
+    }
     for pair in held.windows(2) {
-        let ((_, a1, ra), (b0, _, rb)) = (pair[0], pair[1]);
+        let (p, q) = (&pair[0], &pair[1]);
+        let (a1, b0) = (p.b, q.a);
         if b0 <= a1 {
             continue;
         }
         let span = (b0 - a1 + 1) as f64;
-        let searched = ra.max(rb);
+        let searched = p.raise.max(q.raise);
+        for (j, k) in (a1..b0).enumerate() {
+            let phase = (j + 1) as f64 / span;
+            let e = smoothstep(phase);
+            plan.shift[k] = p.shift.lerp(&q.shift, e);
+            plan.tilt[k] = p.tilt.slerp(&q.tilt, e);
+        }
         // The lowest raise keeping every sole point above the ground under it.
         let need: Vec<f64> = (a1..b0)
-            .map(|k| {
+            .enumerate()
+            .map(|(j, k)| {
+                // The clearance grows over the swing's first quarter and goes over its last: the foot leaves
+                // and meets its stance's ground, where it is not an obstacle.
+                let phase = (j + 1) as f64 / span;
+                let clearance =
+                    SWING_CLEARANCE_M * smoothstep(phase / 0.25) * smoothstep((1.0 - phase) / 0.25);
                 points
                     .iter()
                     .map(|&i| {
-                        let gap = tracks[k * np + i].y + ground.lift[k] - ground.floor;
-                        relief(k, i, searched) - gap.max(0.0) + SWING_CLEARANCE_M
+                        let at = tracks[k * np + i] + plan.shift[k];
+                        let gap = at.y + ground.lift[k] - ground.floor;
+                        // The ground under the point and a little ahead of it (the toe's capsule reaches past
+                        // its sole point, and the simulated foot lags its reference).
+                        let travel = tracks[(k + 1).min(steps - 1) * np + i]
+                            - tracks[k.saturating_sub(1) * np + i];
+                        let ahead = Vector3::new(travel.x, 0.0, travel.z)
+                            .try_normalize(1e-9)
+                            .map_or(at, |d| at + d * EDGE_MARGIN_M);
+                        relief(&at, searched).max(relief(&ahead, searched)) - gap.max(0.0)
+                            + clearance
                     })
                     .fold(f64::NEG_INFINITY, f64::max)
             })
             .collect();
         for (j, k) in (a1..b0).enumerate() {
             let phase = (j + 1) as f64 / span;
-            let s = if rb > ra {
+            let s = if q.raise > p.raise {
                 smoothstep(phase / 0.5)
             } else {
                 smoothstep((phase - 0.5) / 0.5)
             };
-            raise[k] = (ra + (rb - ra) * s).max(need[j]);
+            plan.raise[k] = (p.raise + (q.raise - p.raise) * s).max(need[j]);
         }
         // Smooth what the clearance floor made jump (the ends are the stances' raises), keeping the floor.
         for _ in 0..SWING_SMOOTHING_PASSES {
-            let before = raise[a1 - 1..=b0].to_vec();
+            let before = plan.raise[a1 - 1..=b0].to_vec();
             for (j, k) in (a1..b0).enumerate() {
                 let smoothed = 0.25 * before[j] + 0.5 * before[j + 1] + 0.25 * before[j + 2];
-                raise[k] = smoothed.max(need[j]);
+                plan.raise[k] = smoothed.max(need[j]);
             }
         }
     }
+    plan
 }
 
 /// Runs of equal flags: `(start, end, flag)`, `end` exclusive.
