@@ -583,3 +583,82 @@ fn assisted_free_root_steps_in_a_level_do_not_allocate() {
         "{allocs} allocations in 150 assisted steps in a level"
     );
 }
+
+/// Steps of the embedded walk with a free root (`policy`), on its fitted floor or standing in the sample level:
+/// `warm` steps, then `measured` steps twice (the first pass sizes every buffer the stretch needs, then the state
+/// is restored). Returns the allocations of the second pass, its contacts and the root state at its end.
+fn free_root_allocations(
+    policy: flinch::control::RootPolicy,
+    in_level: bool,
+    warm: usize,
+    measured: usize,
+) -> (usize, usize, flinch::control::RootState) {
+    use flinch::control::{Character, CharacterConfig};
+    use flinch::io::{ImportOptions, load_embedded_walk};
+    use flinch::level::load_level_file;
+    use flinch::scene::world_runs::posed_level;
+    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
+    let mut config = CharacterConfig::default();
+    config.root.policy = policy;
+    let mut c = Character::from_imported(imported, &config).unwrap();
+    let level = in_level.then(|| {
+        let file = load_level_file(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("samples/level/training_ground.glb"),
+            None,
+        )
+        .unwrap();
+        let floor = c.ground().unwrap().floor;
+        posed_level(&file, &nalgebra::Isometry3::translation(-10.0, floor, -5.0)).unwrap()
+    });
+    let h = c.step_size();
+    for _ in 0..warm {
+        c.step_in(h, level.as_ref()).unwrap();
+    }
+    let start = c.save_state();
+    for _ in 0..measured {
+        c.step_in(h, level.as_ref()).unwrap();
+    }
+    c.restore_state(&start).unwrap();
+    let before = ALLOCS.load(Ordering::Relaxed);
+    ARMED.with(|a| a.set(true));
+    let mut contacts = 0;
+    for _ in 0..measured {
+        contacts += c.step_in(h, level.as_ref()).unwrap().contacts.contacts;
+    }
+    ARMED.with(|a| a.set(false));
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    assert!(c.last_fault().is_none());
+    (allocs, contacts, c.root_state())
+}
+
+/// The balanced root (issue 39) while it tracks (the walk falls at 0.65 s, step 78): the plan's ground wrench,
+/// the spread over the touching soles (the NNLS in its kept buffers, `math::nnls::Nnls`), the legs' adjustments
+/// and the online reaction allocate nothing once warm (issue 42 item 2).
+#[test]
+fn balanced_free_root_steps_do_not_allocate() {
+    use flinch::control::{RootPolicy, RootState};
+    let (allocs, contacts, state) = free_root_allocations(RootPolicy::Balanced, false, 10, 60);
+    assert_eq!(state, RootState::Tracking, "the measured steps planned");
+    assert!(
+        contacts > 60,
+        "the feet touched the floor: {contacts} contacts"
+    );
+    assert_eq!(allocs, 0, "{allocs} allocations in 60 balanced steps");
+}
+
+/// The same balanced steps standing in the sample level (its floor mesh and other colliders).
+#[test]
+fn balanced_free_root_steps_in_a_level_do_not_allocate() {
+    use flinch::control::{RootPolicy, RootState};
+    let (allocs, contacts, state) = free_root_allocations(RootPolicy::Balanced, true, 10, 60);
+    assert_eq!(state, RootState::Tracking, "the measured steps planned");
+    assert!(
+        contacts > 60,
+        "the feet touched the level: {contacts} contacts"
+    );
+    assert_eq!(
+        allocs, 0,
+        "{allocs} allocations in 60 balanced steps in a level"
+    );
+}

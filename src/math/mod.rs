@@ -2,6 +2,7 @@
 //! spatial algebra (twists and wrenches, angular first).
 
 pub mod dispatch;
+pub mod nnls;
 pub mod rotation;
 pub(crate) mod small;
 pub mod spatial;

@@ -2,14 +2,14 @@
 //! the stance sole points by non-negative least squares on friction-pyramid edges; the joint feedforward then
 //! includes those forces, and what the feet cannot carry is the root's residual wrench.
 
-use nalgebra::{DMatrix, DVector, Vector3};
+use nalgebra::Vector3;
 
 use super::FootPoint;
-use super::nnls::nnls;
 use crate::control::discrete::{Twists, joint_step_targets, step_wrenches};
 use crate::control::inverse::JointWrenches;
 use crate::control::kinematics::BodyPose;
 use crate::control::reference::ReferenceMotion;
+use crate::math::nnls::Nnls;
 
 /// Pyramid edges per contact point (±x, ±z tangents).
 const EDGES: usize = 4;
@@ -63,7 +63,16 @@ impl ReactionSolver<'_> {
         let active: Vec<usize> = (0..self.points.len()).filter(|&i| stance[i]).collect();
         let mut forces = vec![Vector3::zeros(); self.points.len()];
         let arms: Vec<Vector3<f64>> = active.iter().map(|&i| at[i] - origin).collect();
-        let spread = spread_wrench(&arms, &want_f, &want_t, self.friction, self.torque_weight);
+        let mut spread = Vec::new();
+        spread_wrench(
+            &arms,
+            &want_f,
+            &want_t,
+            self.friction,
+            self.torque_weight,
+            &mut Nnls::default(),
+            &mut spread,
+        );
         for (c, &i) in active.iter().enumerate() {
             forces[i] = spread[c];
         }
@@ -111,48 +120,52 @@ impl ReactionSolver<'_> {
 /// Spreads the wrench (`want_f`, `want_t` about the origin) over contact points at `arms` from that origin, by
 /// non-negative least squares over the four edges of each point's friction pyramid (friction `mu`, upward
 /// normals): minimises |f − want_f|² + w |τ − want_t|² (`torque_weight` w, 1/m²) plus a tiny |β|² that picks the
-/// most even of the exact spreads. Returns one force per point (N, world); empty when no point is given. Shared by
-/// the inverse dynamics' ground reaction and the balanced root's plan (`control::character::root::balance`).
+/// most even of the exact spreads. Writes one force per point (N, world) into `forces` (empty when no point is
+/// given). `nnls` holds the problem and the solver's buffers: kept from step to step (the balanced root's plan),
+/// the spread allocates nothing once they have the size of the most points seen. Shared by the inverse dynamics'
+/// ground reaction and the balanced root's plan (`control::character::root::balance`).
 pub fn spread_wrench(
     arms: &[Vector3<f64>],
     want_f: &Vector3<f64>,
     want_t: &Vector3<f64>,
     mu: f64,
     torque_weight: f64,
-) -> Vec<Vector3<f64>> {
+    nnls: &mut Nnls,
+    forces: &mut Vec<Vector3<f64>>,
+) {
+    forces.clear();
     if arms.is_empty() {
-        return Vec::new();
+        return;
     }
     let n = arms.len() * EDGES;
+    let rows = 6 + n;
     let sw = torque_weight.sqrt();
     let reg = REGULARISATION.sqrt();
-    let mut a = DMatrix::zeros(6 + n, n);
-    let mut b = DVector::zeros(6 + n);
+    let (a, b) = nnls.problem(rows, n);
     let tangents = [Vector3::x(), -Vector3::x(), Vector3::z(), -Vector3::z()];
     for (c, arm) in arms.iter().enumerate() {
         for (e, t) in tangents.iter().enumerate() {
             let d = Vector3::y() + t * mu;
             let m = arm.cross(&d);
             let col = c * EDGES + e;
+            let column = &mut a[col * rows..(col + 1) * rows];
             for row in 0..3 {
-                a[(row, col)] = d[row];
-                a[(3 + row, col)] = sw * m[row];
+                column[row] = d[row];
+                column[3 + row] = sw * m[row];
             }
-            a[(6 + col, col)] = reg;
+            column[6 + col] = reg;
         }
     }
     for row in 0..3 {
         b[row] = want_f[row];
         b[3 + row] = sw * want_t[row];
     }
-    let beta = nnls(&a, &b);
-    (0..arms.len())
-        .map(|c| {
-            tangents
-                .iter()
-                .enumerate()
-                .map(|(e, t)| (Vector3::y() + t * mu) * beta[c * EDGES + e])
-                .sum()
-        })
-        .collect()
+    let beta = nnls.solve_problem();
+    forces.extend((0..arms.len()).map(|c| {
+        tangents
+            .iter()
+            .enumerate()
+            .map(|(e, t)| (Vector3::y() + t * mu) * beta[c * EDGES + e])
+            .sum::<Vector3<f64>>()
+    }));
 }

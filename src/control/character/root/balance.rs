@@ -18,6 +18,7 @@ use crate::control::kinematics::BodyPose;
 use crate::control::reference::ReferenceMotion;
 use crate::control::sampling::locate;
 use crate::dynamics::Body;
+use crate::math::nnls::Nnls;
 use crate::skeleton::roles::Side;
 
 /// One leg of the balanced root: its foot (the ancestor among the bodies of the side's sole points), thigh (the
@@ -44,6 +45,8 @@ pub(super) struct BalancePlan {
     touching: Vec<usize>,
     /// The planned forces of the last step (N, world), one per entry of `touching`.
     pub forces: Vec<Vector3<f64>>,
+    /// The spread's problem and solver buffers, kept so that a step allocates nothing.
+    spread: Nnls,
     /// The wrench the last plan asked of the ground (force N, torque N·m about the root CoM, world).
     pub wanted: (Vector3<f64>, Vector3<f64>),
 }
@@ -126,12 +129,14 @@ impl RootRuntime {
                 plan.arms.push(at - root.position);
             }
         }
-        plan.forces = spread_wrench(
+        spread_wrench(
             &plan.arms,
             &want_f,
             &want_t,
             self.config.ground.friction,
             cfg.torque_weight,
+            &mut plan.spread,
+            &mut plan.forces,
         );
         self.plan_legs(
             reference,
