@@ -42,6 +42,7 @@ fn bake_once(imported: &Imported, script: &HitScript) -> (f64, f64) {
 }
 
 fn main() {
+    println!("{}", flinch::cpu_report());
     let mut jump = load("cmu_01_01_jump.bvh");
     let frames = (10.0 / jump.clip.frame_time).round() as usize + 2;
     jump.clip.frames.truncate(frames);

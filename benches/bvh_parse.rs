@@ -31,6 +31,7 @@ fn median_ms(mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
+    println!("{}", flinch::cpu_report());
     let Some(path) = corpus_file() else {
         eprintln!("corpus not found (set FLINCH_DATA): nothing to measure");
         return;

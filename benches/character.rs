@@ -19,6 +19,7 @@ use flinch::control::{Character, CharacterConfig, ReferenceMotion};
 use flinch::model::Model;
 
 fn main() {
+    println!("{}", flinch::cpu_report());
     let imported = flinch::io::load_embedded_walk(&Default::default()).unwrap();
     let mut clip = imported.clip.clone();
     clip.drop_first_frame();

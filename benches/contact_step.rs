@@ -115,6 +115,7 @@ fn run_assisted() -> (f64, f64, usize, usize) {
 }
 
 fn main() {
+    println!("{}", flinch::cpu_report());
     let (free, free90, _, _) = run(ContactSolver::Lemke, false);
     let (lemke, lemke90, n, size) = run(ContactSolver::Lemke, true);
     let pgs_solver = ContactSolver::Pgs {

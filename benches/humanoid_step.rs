@@ -34,6 +34,7 @@ fn stage_us(dw: &mut DrivenWorld, mut f: impl FnMut(&mut DrivenWorld)) -> f64 {
 }
 
 fn main() {
+    println!("{}", flinch::cpu_report());
     let mut dw = humanoid();
     let mut t = step_times_us(&mut dw, H, WARMUP, STEPS);
     let median = quantile(&mut t, 0.5);

@@ -105,6 +105,7 @@ fn pgs_boxed(c: &lcp_scene::Contacts) -> (Box<dyn LcpSolver>, DMatrix<f64>, DVec
 }
 
 fn main() {
+    println!("{}", flinch::cpu_report());
     println!(
         "LCP solvers, random boxes on a plane, 4 contacts per box; median µs per solve over {SCENES} scenes"
     );

@@ -18,7 +18,8 @@ exist the `flinch-batch` driver itself is killed (its process group: the local R
 same command is run again: it must skip the finished outputs and bake the rest. Checked: every expected output
 exists, the run's summary has 0 failures and as many skipped clips as outputs were there, a sample of outputs loads
 with `flinch.load` (the input's joints, >= 1 frame), and 5 outputs are byte-identical to an in-process `flinch.bake` of
-the same job. Prints:
+the same job. Prints first `cpu <model> kernel <variant> avx512f <yes|no> fma <yes|no>` (`flinch.cpu_report()`),
+then:
 
     figure ray_batch_clips N clips                       jobs of the corpus (>= --clips)
     figure ray_batch_clips_per_core_min X clips/core/min  the full batch's throughput
@@ -136,6 +137,8 @@ def main():
     ap.add_argument("--work", default=str(REPO / "target" / "ray_batch"))
     ap.add_argument("--skip-throughput", action="store_true", help="only the resume run")
     args = ap.parse_args()
+    # The CPU and flinch's kernel variant first (`cpu <model> kernel <variant> ...`), as every bench prints them.
+    print(flinch.cpu_report(), flush=True)
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     data, work = pathlib.Path(args.data).resolve(), pathlib.Path(args.work).resolve()
     shutil.rmtree(work, ignore_errors=True)

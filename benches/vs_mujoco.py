@@ -35,7 +35,9 @@ runs read 1.245 to 1.310 (docs/performance.md, "Beside MuJoCo on one CPU").
 Needs `pip install mujoco` and a release build of the binaries:
     cargo build --release --bin flinch --example step_speed
 Usage: python3 benches/vs_mujoco.py [--target-dir DIR] [--steps N] [--rounds N]
-Prints `figure mujoco_step_us` (the faster of the two integrators), `figure mujoco_euler_step_us`,
+Prints first the CPU and flinch's kernel variant (`cpu <model> kernel <avx2|sse2> avx512f <yes|no> fma <yes|no>`,
+`flinch::cpu_report`, from the server), then the rounds' progress on stderr and the figures:
+`figure mujoco_step_us` (the faster of the two integrators), `figure mujoco_euler_step_us`,
 `figure mujoco_implicitfast_step_us`, `figure flinch_step_us` (medians over the rounds) and
 `figure speed_ratio_vs_mujoco` (the median over the rounds of MuJoCo us / flinch us: above 1 means flinch is
 faster) and `figure contacts8_step_in_mujoco_steps` (the median over the rounds of flinch's 8-contact step / MuJoCo
@@ -96,6 +98,11 @@ class FlinchServer:
         self.process = subprocess.Popen(
             [step_speed, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
+        # First `cpu <model> kernel <variant> ...` (flinch::cpu_report), then `ready` after the warm-up.
+        self.cpu = self.process.stdout.readline().strip()
+        if not self.cpu.startswith("cpu "):
+            self.close()
+            sys.exit(f"step_speed --serve: expected the cpu line, got {self.cpu!r}")
         self.expect("ready")
 
     def expect(self, word):
@@ -148,6 +155,9 @@ def main():
     step_speed = binary(args.target_dir, "examples", "step_speed")
 
     pin_to_one_cpu()
+    # The server first: its `cpu ... kernel ...` line heads the output (the CPU model, flinch's kernel variant).
+    server = FlinchServer(step_speed)
+    print(server.cpu, flush=True)
     with tempfile.TemporaryDirectory() as out:
         subprocess.run([flinch, "export-mjcf", "-o", out], check=True, stdout=subprocess.DEVNULL)
         xml = os.path.join(out, "character.xml")
@@ -160,7 +170,6 @@ def main():
         floor_xml = os.path.join(floor_dir, "character.xml")
         floor_euler = MujocoBatches(floor_xml, mujoco.mjtIntegrator.mjINT_EULER)
         floor_implicit = MujocoBatches(floor_xml, mujoco.mjtIntegrator.mjINT_IMPLICITFAST)
-    server = FlinchServer(step_speed)
     free = args.free_steps
     sides = [
         euler.time,

@@ -46,6 +46,7 @@ fn solver_us(sys: &BlockSystem) -> f64 {
 }
 
 fn main() -> std::io::Result<()> {
+    println!("{}", flinch::cpu_report());
     let mut csv = String::from(
         "bodies,step_median_us,step_p90_us,us_per_body,post_stab_iters_mean,solver_us,solver_us_per_body\n",
     );

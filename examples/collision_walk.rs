@@ -11,6 +11,7 @@ use flinch::io::{ImportOptions, load_embedded_walk};
 use nalgebra::{Isometry3, Translation3};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    println!("{}", flinch::cpu_report());
     let imported = load_embedded_walk(&ImportOptions::default())?;
     let character = Character::from_imported(imported, &CharacterConfig::default())?;
     let model = character.model();

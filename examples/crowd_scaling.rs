@@ -32,6 +32,7 @@ const CHARACTER_STEPS: usize = 1200;
 const CLIP_S: f64 = 65.0;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    println!("{}", flinch::cpu_report());
     let config = CharacterConfig::default();
     let mut walk = load_embedded_walk(&ImportOptions::default())?;
     walk.drop_leading_tpose();

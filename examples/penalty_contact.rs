@@ -165,6 +165,7 @@ fn character(options: ContactOptions, rounds: usize) -> CharacterRun {
 }
 
 fn main() {
+    println!("{}", flinch::cpu_report());
     let sweep = std::env::args().any(|a| a == "sweep");
     let default = PenaltyOptions::default();
     println!(

@@ -63,6 +63,7 @@ fn bits(scene: &Scene) -> Vec<u64> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    println!("{}", flinch::cpu_report());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n).build();
     let pools = [pool(1)?, pool(cores)?];

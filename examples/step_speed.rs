@@ -14,7 +14,8 @@
 //! would be; the `set_contacts` call itself is timed with the step).
 //!
 //! `--serve` times steps on request, for `benches/vs_mujoco.py`, which alternates them with MuJoCo's in short
-//! batches: after the warm-up it prints `ready`, then answers each line `free N` (or `N`) or `contacts N` read from
+//! batches: it prints the `cpu … kernel …` line (as every mode does first: `flinch::cpu_report`), after the warm-up
+//! `ready`, then answers each line `free N` (or `N`) or `contacts N` read from
 //! standard input with the mean µs per step of `N` more steps of that figure's character (the clip restarted
 //! whenever it ends), until standard input ends. `assisted N` and `balanced N` time the free-root steps of the
 //! same walk on its fitted floor with their foot contacts (issue 42's free-root case; the balanced walk restarted
@@ -63,6 +64,8 @@ fn main() {
             ),
         }
     }
+    // The CPU and the kernel variant (after `--no-avx2`), first in every mode (`--serve` too, before `ready`).
+    println!("{}", flinch::cpu_report());
 
     let imported = load_embedded_walk(&ImportOptions::default()).expect("embedded walk");
     let config = CharacterConfig::default();

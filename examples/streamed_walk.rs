@@ -18,6 +18,7 @@ fn walk() -> Result<(Skeleton, Clip), Box<dyn std::error::Error>> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    println!("{}", flinch::cpu_report());
     let config = CharacterConfig::default();
     let (skeleton, clip) = walk()?;
     let hit = EvalOptions {

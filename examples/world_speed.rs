@@ -40,6 +40,7 @@ impl Lcg {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    println!("{}", flinch::cpu_report());
     let file = load_level_file(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/level/training_ground.glb"),
         None,

@@ -28,3 +28,6 @@ pub mod retarget;
 pub mod scene;
 pub mod skeleton;
 pub mod view_protocol;
+
+/// The CPU and the kernel variant a benchmark runs on, as one line (`math::dispatch::cpu_report`).
+pub use math::dispatch::cpu_report;

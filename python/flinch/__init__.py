@@ -19,7 +19,7 @@ import os
 from typing import Any, Optional, Union
 
 from . import errors
-from ._flinch import BakeResult, Character, Clip, HitEvent, Scene, __version__, load
+from ._flinch import BakeResult, Character, Clip, HitEvent, Scene, __version__, cpu_report, load
 from ._flinch import bake_file as _bake_file
 from .errors import (
     ConfigError,
@@ -41,6 +41,7 @@ __all__ = [
     "HitEvent",
     "Scene",
     "bake",
+    "cpu_report",
     "export_usd",
     "load",
     "find_bone",

@@ -10,6 +10,7 @@ from ._flinch import Clip as Clip
 from ._flinch import HitEvent as HitEvent
 from ._flinch import Scene as Scene
 from ._flinch import __version__ as __version__
+from ._flinch import cpu_report as cpu_report
 from ._flinch import load as load
 from .errors import ConfigError as ConfigError
 from .errors import FlinchError as FlinchError

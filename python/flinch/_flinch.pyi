@@ -12,6 +12,9 @@ _F64 = npt.NDArray[np.float64]
 
 __version__: str
 
+def cpu_report() -> str:
+    """`cpu <model> kernel <avx2|sse2> avx512f <yes|no> fma <yes|no>`: the CPU and flinch's kernel variant."""
+
 def load(
     path: _Path,
     *,

@@ -28,5 +28,13 @@ fn _flinch(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bake::BakeResult>()?;
     m.add_function(wrap_pyfunction!(clip::load, m)?)?;
     m.add_function(wrap_pyfunction!(bake::bake_file, m)?)?;
+    m.add_function(wrap_pyfunction!(cpu_report, m)?)?;
     Ok(())
+}
+
+/// `cpu <model> kernel <avx2|sse2> avx512f <yes|no> fma <yes|no>`: the CPU and the kernel variant flinch's
+/// step runs (`flinch::cpu_report` of the Rust crate), for the head of a benchmark's output.
+#[pyfunction]
+fn cpu_report() -> String {
+    flinch_core::cpu_report()
 }

@@ -57,3 +57,70 @@ macro_rules! with_avx2 {
     }};
 }
 pub(crate) use with_avx2;
+
+/// The kernel variant [`with_avx2!`] runs now: `avx2` (the AVX2 copies), `sse2` (the baseline x86-64 code: no
+/// AVX2, or switched off by [`set_avx2`]) or `portable` (not x86-64).
+pub fn kernel_variant() -> &'static str {
+    if cfg!(target_arch = "x86_64") {
+        if avx2() { "avx2" } else { "sse2" }
+    } else {
+        "portable"
+    }
+}
+
+/// The CPU's model name (Linux: the first `model name` of `/proc/cpuinfo`), `unknown` where it cannot be read.
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .filter_map(|l| l.split_once(':'))
+                .find(|(key, _)| key.trim() == "model name")
+                .map(|(_, value)| value.split_whitespace().collect::<Vec<_>>().join(" "))
+        })
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// One line for the head of a benchmark's output, so that its figures say where they were measured:
+/// `cpu <model name> kernel <variant> avx512f <yes|no> fma <yes|no>` ([`cpu_model`], [`kernel_variant`] at the
+/// time of the call: after `set_avx2(false)` it reads `sse2`). AVX-512 is reported though flinch does not use it:
+/// figures from CPUs with it have differed (issue 42). FMA is reported because the NNLS of the ground reaction
+/// sums with it where `matrixmultiply` does (`math::nnls`). Every bench and speed example prints it first.
+pub fn cpu_report() -> String {
+    #[cfg(target_arch = "x86_64")]
+    let (avx512, fma) = (
+        std::arch::is_x86_feature_detected!("avx512f"),
+        std::arch::is_x86_feature_detected!("fma"),
+    );
+    #[cfg(not(target_arch = "x86_64"))]
+    let (avx512, fma) = (false, cfg!(target_arch = "aarch64"));
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    format!(
+        "cpu {} kernel {} avx512f {} fma {}",
+        cpu_model(),
+        kernel_variant(),
+        yes(avx512),
+        yes(fma)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cpu_report_names_the_model_and_the_variant() {
+        let line = cpu_report();
+        assert!(line.starts_with("cpu "), "{line}");
+        assert!(
+            line.contains(&format!(" kernel {} ", kernel_variant())),
+            "{line}"
+        );
+        assert!(
+            line.contains(" avx512f yes") || line.contains(" avx512f no"),
+            "{line}"
+        );
+        assert!(!cpu_model().is_empty());
+    }
+}
