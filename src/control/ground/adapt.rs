@@ -32,7 +32,7 @@ const PLANE_FIT_M: f64 = 0.005;
 const MAX_SHIFT_M: f64 = 0.15;
 const SHIFT_STEP_M: f64 = 0.01;
 /// How far past its heel and toe a foot's level is checked (m).
-const EDGE_MARGIN_M: f64 = 0.04;
+const EDGE_MARGIN_M: f64 = 0.06;
 /// Steepest ground a foot is tilted onto (degrees).
 const MAX_TILT_DEG: f64 = 25.0;
 /// Passes of the swing raise's smoothing (each a [¼ ½ ¼] filter, then the clearance floor again).
@@ -208,20 +208,37 @@ fn feet_plans(
                 .map(|(a, b, _)| (f, a, b)),
         );
     }
+    // A foot swinging at the clip's start or end is placed where the clip leaves it as if it stood there (an empty
+    // stance at sample 0 or at the end): its swing follows the ground under it to there, over the clearance.
+    for f in 0..2 {
+        let mut own = stances.iter().filter(|s| s.0 == f);
+        let (first, last) = (
+            own.next().map(|s| s.1),
+            stances.iter().filter(|s| s.0 == f).map(|s| s.2).last(),
+        );
+        if first.is_some_and(|a| a > 0) {
+            stances.push((f, 0, 0));
+        }
+        if last.is_some_and(|b| b < steps) {
+            stances.push((f, steps, steps));
+        }
+    }
     stances.sort_by_key(|&(f, a, _)| (a, f));
 
     // Stances in time order, each placed on the ground under its middle sample's sole points, searched from the
     // higher foot's last stance (a flight of stairs is climbed one stance at a time, whichever foot takes it).
     let mut last = [0.0f64; 2];
     let mut held: [Vec<Held>; 2] = [Vec::new(), Vec::new()];
+    let mut kin = Vec::new();
     for &(f, a, b) in &stances {
         let base = last[0].max(last[1]);
-        let points: Vec<Vector3<f64>> = mine[f]
-            .iter()
-            .map(|&i| tracks[((a + b) / 2) * np + i])
-            .collect();
+        let middle = ((a + b) / 2).min(steps - 1);
+        let points: Vec<Vector3<f64>> = mine[f].iter().map(|&i| tracks[middle * np + i]).collect();
         let points = sole_samples(&points);
-        let h = place_stance(&points, &|p| relief(p, base));
+        // The ankle: the origin of the foot body carrying the heel points.
+        reference.poses(middle, &mut kin);
+        let ankle = kin[ground.points[mine[f][0]].body].origin;
+        let h = place_stance(&points, &ankle, &|p| relief(p, base));
         last[f] = h.raise;
         held[f].push(Held { a, b, ..h });
     }
@@ -255,8 +272,11 @@ fn sole_samples(points: &[Vector3<f64>]) -> Vec<Vector3<f64>> {
 /// `MAX_SHIFT_M`): a foot on a nosing rolls off it. A foot on ground that is a plane (a slope: the points'
 /// reliefs within `PLANE_FIT_M` of their best plane) is tilted onto it, up to `MAX_TILT_DEG`. The raise puts the
 /// sole's middle on that ground; without a plane, on the highest ground under the points.
-fn place_stance(points: &[Vector3<f64>], relief: &dyn Fn(&Vector3<f64>) -> f64) -> Held {
-    let centroid = |ps: &[Vector3<f64>]| ps.iter().sum::<Vector3<f64>>() / ps.len().max(1) as f64;
+fn place_stance(
+    points: &[Vector3<f64>],
+    ankle: &Vector3<f64>,
+    relief: &dyn Fn(&Vector3<f64>) -> f64,
+) -> Held {
     // Heel to toe: the samples run from heel to toe on each side (`sole_samples`).
     let along = {
         let d = points[points.len().min(4) - 1] - points[0];
@@ -298,20 +318,21 @@ fn place_stance(points: &[Vector3<f64>], relief: &dyn Fn(&Vector3<f64>) -> f64) 
     }
     let r = reliefs(&shift);
     let moved: Vec<Vector3<f64>> = points.iter().map(|p| p + shift).collect();
-    let middle = centroid(&moved);
-    let slope = plane_fit(&moved, &r)
+    let tilt = plane_fit(&moved, &r)
         .filter(|_| spread(&r) > FLAT_SPREAD_M)
-        .and_then(|(normal, at)| {
-            let tilt = UnitQuaternion::rotation_between(&Vector3::y(), &normal)?;
-            (tilt.angle() <= MAX_TILT_DEG.to_radians()).then(|| (at(&middle), tilt))
-        });
-    let (raise, tilt) = match slope {
-        Some(placed) => placed,
-        None => (
-            r.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            UnitQuaternion::identity(),
-        ),
-    };
+        .and_then(|normal| UnitQuaternion::rotation_between(&Vector3::y(), &normal))
+        .filter(|tilt| tilt.angle() <= MAX_TILT_DEG.to_radians())
+        .unwrap_or_else(UnitQuaternion::identity);
+    // The raise that puts every sole point, tilted about the ankle, at least as high above the ground under it
+    // as it was above the flat floor (on one level, untilted: the highest relief under the sole).
+    let raise = points
+        .iter()
+        .map(|p| {
+            let arm = p - ankle;
+            let turned = ankle + shift + tilt * arm;
+            relief(&turned) - (turned.y - (ankle.y + shift.y + arm.y))
+        })
+        .fold(f64::NEG_INFINITY, f64::max);
     Held {
         a: 0,
         b: 0,
@@ -321,14 +342,9 @@ fn place_stance(points: &[Vector3<f64>], relief: &dyn Fn(&Vector3<f64>) -> f64) 
     }
 }
 
-/// The least-squares plane `y = a·x + b·z + c` through `(p.x, r, p.z)`, its unit up normal and its height
-/// function, when every point is within `PLANE_FIT_M` of it (`None` for fewer than three points or a plane that
-/// does not fit: a step's edge).
-#[allow(clippy::type_complexity)]
-fn plane_fit(
-    points: &[Vector3<f64>],
-    r: &[f64],
-) -> Option<(Vector3<f64>, Box<dyn Fn(&Vector3<f64>) -> f64>)> {
+/// The unit up normal of the least-squares plane `y = a·x + b·z + c` through `(p.x, r, p.z)`, when every point is
+/// within `PLANE_FIT_M` of it (`None` for fewer than three points or a plane that does not fit: a step's edge).
+fn plane_fit(points: &[Vector3<f64>], r: &[f64]) -> Option<Vector3<f64>> {
     if points.len() < 3 {
         return None;
     }
@@ -340,16 +356,11 @@ fn plane_fit(
         v += row * *y;
     }
     let c = m.try_inverse()? * v;
-    let at = move |p: &Vector3<f64>| c.x * p.x + c.y * p.z + c.z;
-    if points
+    let fits = points
         .iter()
         .zip(r)
-        .any(|(p, y)| (at(p) - y).abs() > PLANE_FIT_M)
-    {
-        return None;
-    }
-    let normal = Vector3::new(-c.x, 1.0, -c.y).normalize();
-    Some((normal, Box::new(at)))
+        .all(|(p, y)| (c.x * p.x + c.y * p.z + c.z - y).abs() <= PLANE_FIT_M);
+    fits.then(|| Vector3::new(-c.x, 1.0, -c.y).normalize())
 }
 
 /// Fills one foot's plan outside its stances `held` (in time order): before the first and after the last,
@@ -410,15 +421,19 @@ fn swings(
                     .map(|&i| {
                         let at = tracks[k * np + i] + plan.shift[k];
                         let gap = at.y + ground.lift[k] - ground.floor;
-                        // The ground under the point and a little ahead of it (the toe's capsule reaches past
-                        // its sole point, and the simulated foot lags its reference).
+                        // The ground under the point and a little ahead and behind along its travel (the
+                        // capsules' ends reach past their sole points, and the simulated foot lags its reference).
                         let travel = tracks[(k + 1).min(steps - 1) * np + i]
                             - tracks[k.saturating_sub(1) * np + i];
-                        let ahead = Vector3::new(travel.x, 0.0, travel.z)
+                        let d = Vector3::new(travel.x, 0.0, travel.z)
                             .try_normalize(1e-9)
-                            .map_or(at, |d| at + d * EDGE_MARGIN_M);
-                        relief(&at, searched).max(relief(&ahead, searched)) - gap.max(0.0)
-                            + clearance
+                            .unwrap_or_else(Vector3::zeros)
+                            * EDGE_MARGIN_M;
+                        let under = [at - d, at, at + d]
+                            .iter()
+                            .map(|p| relief(p, searched))
+                            .fold(f64::NEG_INFINITY, f64::max);
+                        under - gap.max(0.0) + clearance
                     })
                     .fold(f64::NEG_INFINITY, f64::max)
             })
@@ -434,7 +449,10 @@ fn swings(
         }
         // Smooth what the clearance floor made jump (the ends are the stances' raises), keeping the floor.
         for _ in 0..SWING_SMOOTHING_PASSES {
-            let before = plan.raise[a1 - 1..=b0].to_vec();
+            let before: Vec<f64> = std::iter::once(p.raise)
+                .chain(plan.raise[a1..b0].iter().copied())
+                .chain(std::iter::once(q.raise))
+                .collect();
             for (j, k) in (a1..b0).enumerate() {
                 let smoothed = 0.25 * before[j] + 0.5 * before[j + 1] + 0.25 * before[j + 2];
                 plan.raise[k] = smoothed.max(need[j]);
