@@ -2,12 +2,15 @@
 //! uneven ground"): each foot is raised by the ground under it, the root by the lower foot's raise, and the legs
 //! reach their raised ankles by the retarget's two-bone IK (the feet keep their world rotations).
 //!
-//! Per foot, a raise per simulation sample: over a stance (any of its sole points in stance on the flat clip)
-//! the highest ground under the points in stance, held for the whole stance (a planted foot does not move);
-//! over a swing, the way from one stance's raise to the next's, made early when climbing (by mid-swing) and
-//! late when descending (after it), and never lower than what keeps every sole point above the ground under it
-//! (a toe over a riser). The root's raise is the lower foot's, eroded then blurred over ±0.15 s, so it is never
-//! above either foot's: the leg on the higher ground bends more, none has to stretch.
+//! Per foot, a placement per simulation sample. A stance (any of its sole points in stance on the flat clip,
+//! flicker merged) is placed once, for its whole length (a planted foot does not move): moved along the foot off
+//! a step's edge, tilted onto a slope, raised onto the ground under it ([`place_stance`]). Stances are placed in
+//! time order, each searched from the higher foot's last level, so a flight is climbed or descended one stance
+//! at a time. Over a swing the placement goes from one stance's to the next's, the raise early when climbing (by
+//! mid-swing) and late when descending (after it), and never lower than what keeps every sole point a clearance
+//! above the ground under, ahead of and behind it (a toe over a riser, a heel over a nosing). The root's raise is
+//! the lower foot's, eroded then blurred over ±0.15 s, so it is never above either foot's: the leg on the higher
+//! ground bends more, none has to stretch.
 
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
@@ -22,6 +25,9 @@ use crate::skeleton::{Clip, Pose, Skeleton};
 const ROOT_WINDOW_S: f64 = 0.15;
 /// Height a swinging sole point keeps above the ground under it (m).
 const SWING_CLEARANCE_M: f64 = 0.04;
+/// How far ahead of and behind a swinging sole point along its travel the ground is checked (m): the capsules'
+/// ends reach past their sole points, and the simulated foot lags its reference by up to 5 cm.
+const SWING_LOOK_M: f64 = 0.08;
 /// Stance or swing runs shorter than this (s) are merged into their neighbours (stance flicker).
 const MIN_RUN_S: f64 = 0.05;
 /// Sole points over ground this close in height stand on one level (m).
@@ -32,7 +38,7 @@ const PLANE_FIT_M: f64 = 0.005;
 const MAX_SHIFT_M: f64 = 0.15;
 const SHIFT_STEP_M: f64 = 0.01;
 /// How far past its heel and toe a foot's level is checked (m).
-const EDGE_MARGIN_M: f64 = 0.06;
+const EDGE_MARGIN_M: f64 = 0.08;
 /// Steepest ground a foot is tilted onto (degrees).
 const MAX_TILT_DEG: f64 = 25.0;
 /// Passes of the swing raise's smoothing (each a [¼ ½ ¼] filter, then the clearance floor again).
@@ -169,6 +175,9 @@ struct Held {
     raise: f64,
     shift: Vector3<f64>,
     tilt: UnitQuaternion<f64>,
+    /// The highest ground under the placed sole and the margins past its ends (m, relief): what its swings
+    /// leave and meet rather than step over.
+    top: f64,
 }
 
 /// Both feet's plans, left then right (see the module's comment).
@@ -235,10 +244,19 @@ fn feet_plans(
         let middle = ((a + b) / 2).min(steps - 1);
         let points: Vec<Vector3<f64>> = mine[f].iter().map(|&i| tracks[middle * np + i]).collect();
         let points = sole_samples(&points);
+        // Which end of the sole carries the stance on the flat floor (a point in stance over half of it): heel,
+        // toe, or both (a swing's virtual stance: both).
+        let carries =
+            |i: usize| b == a || 2 * (a..b).filter(|&k| ground.stance[k * np + i]).count() >= b - a;
+        let half = mine[f].len() / 2;
+        let ends = [
+            mine[f][..half].iter().any(|&i| carries(i)),
+            mine[f][half..].iter().any(|&i| carries(i)),
+        ];
         // The ankle: the origin of the foot body carrying the heel points.
         reference.poses(middle, &mut kin);
         let ankle = kin[ground.points[mine[f][0]].body].origin;
-        let h = place_stance(&points, &ankle, &|p| relief(p, base));
+        let h = place_stance(&points, ends, &ankle, &|p| relief(p, base));
         last[f] = h.raise;
         held[f].push(Held { a, b, ..h });
     }
@@ -266,52 +284,82 @@ fn sole_samples(points: &[Vector3<f64>]) -> Vec<Vector3<f64>> {
     out
 }
 
-/// Where a stance's foot goes, from points over its sole on the flat floor ([`sole_samples`]) and the
-/// relief under a point. A foot across a step's edge (its points over ground more than `FLAT_SPREAD_M` apart) is
-/// moved along its length by the least distance that puts every point over one level (at most
-/// `MAX_SHIFT_M`): a foot on a nosing rolls off it. A foot on ground that is a plane (a slope: the points'
-/// reliefs within `PLANE_FIT_M` of their best plane) is tilted onto it, up to `MAX_TILT_DEG`. The raise puts the
-/// sole's middle on that ground; without a plane, on the highest ground under the points.
+/// Where a stance's foot goes, from points over its sole on the flat floor ([`sole_samples`]), which of its ends
+/// (heel, toe) carries the stance there, and the relief under a point. A foot across a step's edge is moved along
+/// its length by the least distance (at most `MAX_SHIFT_M`) that puts it on one level: its whole sole and
+/// `EDGE_MARGIN_M` past heel and toe within `FLAT_SPREAD_M` (a foot on a nosing rolls off it), or else its
+/// carrying end and the margin past it on the highest ground under the sole (the ball of a foot on a step, its
+/// heel over the step below), with the margin halved then dropped when a tread is too shallow for it. A foot on
+/// ground that is a plane (a slope: the points' reliefs within `PLANE_FIT_M` of their best plane) is tilted onto
+/// it, up to `MAX_TILT_DEG`. The raise puts the sole on that ground; without a plane, on the highest ground under
+/// its points.
 fn place_stance(
     points: &[Vector3<f64>],
+    ends: [bool; 2],
     ankle: &Vector3<f64>,
     relief: &dyn Fn(&Vector3<f64>) -> f64,
 ) -> Held {
-    // Heel to toe: the samples run from heel to toe on each side (`sole_samples`).
+    // Heel to toe: the samples run from heel to toe on each side (`sole_samples`), heel end first.
+    let per_side = points.len().min(4);
     let along = {
-        let d = points[points.len().min(4) - 1] - points[0];
+        let d = points[per_side - 1] - points[0];
         Vector3::new(d.x, 0.0, d.z)
             .try_normalize(1e-9)
             .unwrap_or_else(Vector3::z)
     };
-    // The sole's reliefs, and the level test's, which also looks `EDGE_MARGIN_M` past the heel and the toe (a
-    // foot rolls over its stance: a toe right at an edge goes over it).
     let reliefs = |shift: &Vector3<f64>| -> Vec<f64> {
         points.iter().map(|p| relief(&(p + shift))).collect()
     };
-    let ends = [
-        points[0] - along * EDGE_MARGIN_M,
-        points[points.len() - 1] + along * EDGE_MARGIN_M,
-    ];
-    let level_at = |shift: &Vector3<f64>| -> Vec<f64> {
-        let mut r = reliefs(shift);
-        r.extend(ends.iter().map(|p| relief(&(p + shift))));
-        r
+    let max = |r: &[f64]| r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = |r: &[f64]| r.iter().copied().fold(f64::INFINITY, f64::min);
+    let spread = |r: &[f64]| max(r) - min(r);
+    // The reliefs past the heel and the toe (a foot rolls over its stance: a toe right at an edge goes over it).
+    let past = |shift: &Vector3<f64>, margin: f64| {
+        [
+            relief(&(points[0] - along * margin + shift)),
+            relief(&(points[points.len() - 1] + along * margin + shift)),
+        ]
     };
-    let spread = |r: &[f64]| {
-        r.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-            - r.iter().copied().fold(f64::INFINITY, f64::min)
+    // The whole sole on one level.
+    let level = |shift: &Vector3<f64>, margin: f64| {
+        let mut r = reliefs(shift);
+        r.extend(past(shift, margin));
+        spread(&r) <= FLAT_SPREAD_M
+    };
+    // The carrying end on the highest ground under the sole.
+    let carried = |shift: &Vector3<f64>, margin: f64| {
+        let r = reliefs(shift);
+        let beyond = past(shift, margin);
+        let carrying = |j: usize| {
+            let heel_end = j % per_side < per_side.div_ceil(2);
+            if heel_end { ends[0] } else { ends[1] }
+        };
+        let mut on: Vec<f64> = (0..r.len())
+            .filter(|&j| carrying(j))
+            .map(|j| r[j])
+            .collect();
+        on.extend((0..2).filter(|&e| ends[e]).map(|e| beyond[e]));
+        !on.is_empty()
+            && spread(&on) <= FLAT_SPREAD_M
+            && max(&r).max(max(&beyond)) <= min(&on) + FLAT_SPREAD_M
     };
     let mut shift = Vector3::zeros();
     let r0 = reliefs(&shift);
-    if spread(&level_at(&shift)) > FLAT_SPREAD_M && plane_fit(points, &r0).is_none() {
+    if !level(&shift, EDGE_MARGIN_M) && plane_fit(points, &r0).is_none() {
         let tries = (MAX_SHIFT_M / SHIFT_STEP_M).round() as usize;
-        'search: for j in 1..=tries {
-            for sign in [1.0, -1.0] {
-                let s = along * (sign * j as f64 * SHIFT_STEP_M);
-                if spread(&level_at(&s)) <= FLAT_SPREAD_M {
-                    shift = s;
-                    break 'search;
+        let tests: [(f64, bool); 3] = [
+            (EDGE_MARGIN_M, true),
+            (0.5 * EDGE_MARGIN_M, false),
+            (0.0, false),
+        ];
+        'search: for (margin, whole) in tests {
+            for j in 0..=tries {
+                for sign in [1.0, -1.0] {
+                    let s = along * (sign * j as f64 * SHIFT_STEP_M);
+                    if (whole && level(&s, margin)) || carried(&s, margin) {
+                        shift = s;
+                        break 'search;
+                    }
                 }
             }
         }
@@ -333,12 +381,15 @@ fn place_stance(
             relief(&turned) - (turned.y - (ankle.y + shift.y + arm.y))
         })
         .fold(f64::NEG_INFINITY, f64::max);
+    let mut under = reliefs(&shift);
+    under.extend(past(&shift, EDGE_MARGIN_M));
     Held {
         a: 0,
         b: 0,
         raise,
         shift,
         tilt,
+        top: max(&under),
     }
 }
 
@@ -411,11 +462,23 @@ fn swings(
         let need: Vec<f64> = (a1..b0)
             .enumerate()
             .map(|(j, k)| {
-                // The clearance grows over the swing's first quarter and goes over its last: the foot leaves
-                // and meets its stance's ground, where it is not an obstacle.
+                // Over the ground the foot leaves or meets (no higher than its stances' tops) the clearance grows over the
+                // swing's first quarter and goes over its last; over anything higher (a nosing stepped down
+                // from, a riser stepped over) it stays whole, since the simulated foot lags its reference.
                 let phase = (j + 1) as f64 / span;
-                let clearance =
-                    SWING_CLEARANCE_M * smoothstep(phase / 0.25) * smoothstep((1.0 - phase) / 0.25);
+                let clearance = |u: f64| {
+                    let leaving = if u <= p.top + FLAT_SPREAD_M {
+                        smoothstep(phase / 0.25)
+                    } else {
+                        1.0
+                    };
+                    let meeting = if u <= q.top + FLAT_SPREAD_M {
+                        smoothstep((1.0 - phase) / 0.25)
+                    } else {
+                        1.0
+                    };
+                    SWING_CLEARANCE_M * leaving * meeting
+                };
                 points
                     .iter()
                     .map(|&i| {
@@ -428,12 +491,15 @@ fn swings(
                         let d = Vector3::new(travel.x, 0.0, travel.z)
                             .try_normalize(1e-9)
                             .unwrap_or_else(Vector3::zeros)
-                            * EDGE_MARGIN_M;
-                        let under = [at - d, at, at + d]
+                            * SWING_LOOK_M;
+                        [at - d, at, at + d]
                             .iter()
-                            .map(|p| relief(p, searched))
-                            .fold(f64::NEG_INFINITY, f64::max);
-                        under - gap.max(0.0) + clearance
+                            .map(|p| {
+                                let u = relief(p, searched);
+                                u + clearance(u)
+                            })
+                            .fold(f64::NEG_INFINITY, f64::max)
+                            - gap.max(0.0)
                     })
                     .fold(f64::NEG_INFINITY, f64::max)
             })
