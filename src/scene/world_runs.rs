@@ -1,11 +1,15 @@
-//! Issue 38's runs in the sample level: a knock-down beside its wall, on its stairs and at its ledge, and a
-//! kinematic bat swung through a walking character's head. Shared by `examples/knockdown_world.rs`,
-//! `examples/bat_swing.rs`, the tests and `flinch demo`.
+//! Issue 38's runs in the sample level: a knock-down beside its wall, on its stairs and at its ledge, a
+//! kinematic bat swung through a walking character's head, and the flat-ground walk over the stairs and the
+//! ramp. Shared by `examples/knockdown_world.rs`, `examples/bat_swing.rs`, `examples/world_walk.rs`, the tests
+//! and `flinch demo`.
 
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use std::sync::Arc;
+
+use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
 use super::{KnockdownFigures, KnockdownHit, Scene, SceneError, run_knockdown_in};
-use crate::control::{Character, RETURN_BAND_DEG};
+use crate::control::{Character, CharacterConfig, FreeRootFigures, RETURN_BAND_DEG};
+use crate::io::Imported;
 use crate::level::sample::Spot;
 use crate::level::{ColliderDesc, ColliderKey, Level, LevelFile, LevelShape};
 
@@ -38,6 +42,66 @@ pub fn posed_level(file: &LevelFile, pose: &Isometry3<f64>) -> Result<Level, Sce
         level.add(d)?;
     }
     Ok(level)
+}
+
+/// Where the walks over uneven ground start in the sample level (the clip's root there at t = 0, walking along
+/// `facing`), and how long they last (s): `stairs_walk` 0.6 m before the stairs' first step (x = 1.9, walking
+/// −x), the CMU walk continued to 5.6 s: up four 15 cm steps, over the 4 m landing and down the four on its far
+/// side (past 5.68 s its third repetition starts with a seam in the clip); `slope_walk` 0.6 m before the 10°
+/// ramp's foot (z = −4, walking +z), the clip's own 2.84 s: up the ramp's 3 m to its top. (Continued to 5.6 s it
+/// meets the clip's first seam, at 2.84 s, at the ramp's crest: see `docs/world.md`.)
+pub const TERRAIN_WALKS: [(Spot, f64); 2] = [
+    (
+        Spot {
+            name: "stairs_walk",
+            position: Point3::new(2.5, 0.0, 0.0),
+            facing: Vector3::new(-1.0, 0.0, 0.0),
+        },
+        5.6,
+    ),
+    (
+        Spot {
+            name: "slope_walk",
+            position: Point3::new(5.0, 0.0, -4.6),
+            facing: Vector3::new(0.0, 0.0, 1.0),
+        },
+        0.0,
+    ),
+];
+
+/// A walk over uneven ground beside the same clip on the flat floor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TerrainWalk {
+    /// The clip adapted to the level's ground ([`crate::control::PreparedClip::on_terrain`]), walked on it.
+    pub on_terrain: FreeRootFigures,
+    /// The same clip on its fitted flat floor (no level).
+    pub flat: FreeRootFigures,
+}
+
+/// Walks `imported`'s clip (without its leading T-pose, continued to `seconds` when that is longer) from `start`
+/// over `file`'s level, and on the flat floor, both with `config`.
+pub fn terrain_walk(
+    file: &LevelFile,
+    start: &Spot,
+    config: &CharacterConfig,
+    imported: &Imported,
+    seconds: f64,
+) -> Result<TerrainWalk, SceneError> {
+    let mut imported = imported.clone();
+    imported.drop_leading_tpose();
+    if seconds > imported.clip.duration() {
+        imported.clip = imported.clip.continued(seconds);
+    }
+    let mut flat = Character::from_imported(imported.clone(), config)?;
+    let level = posed_level(file, &spot_pose(&flat, start, 0.0))?;
+    let duration = flat.reference().duration();
+    let flat_figures = flat.run_free_root(duration, |_| Ok(()))?;
+    let mut on = Character::from_imported_on_terrain(imported, config, Arc::new(level.clone()))?;
+    let on_terrain = on.run_free_root_in(duration, Some(&level), |_| Ok(()))?;
+    Ok(TerrainWalk {
+        on_terrain,
+        flat: flat_figures,
+    })
 }
 
 /// The time of the world knock-downs' hit (s): early in the walk, so the walker started 0.47 m from the feature

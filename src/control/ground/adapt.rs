@@ -220,11 +220,8 @@ fn feet_plans(
     // A foot swinging at the clip's start or end is placed where the clip leaves it as if it stood there (an empty
     // stance at sample 0 or at the end): its swing follows the ground under it to there, over the clearance.
     for f in 0..2 {
-        let mut own = stances.iter().filter(|s| s.0 == f);
-        let (first, last) = (
-            own.next().map(|s| s.1),
-            stances.iter().filter(|s| s.0 == f).map(|s| s.2).last(),
-        );
+        let own: Vec<_> = stances.iter().filter(|s| s.0 == f).collect();
+        let (first, last) = (own.first().map(|s| s.1), own.last().map(|s| s.2));
         if first.is_some_and(|a| a > 0) {
             stances.push((f, 0, 0));
         }
