@@ -218,23 +218,10 @@ impl Nnls {
             for _ in 0..n {
                 self.solve_on(a, rows, cols, b);
                 let (x, z) = (&mut self.x, &self.z);
-                let mut alpha = 1.0_f64;
-                let mut blocked = false;
-                for i in 0..n {
-                    if self.passive[i] && z[i] <= 0.0 {
-                        blocked = true;
-                        let denom = x[i] - z[i];
-                        if denom > 0.0 {
-                            alpha = alpha.min(x[i] / denom);
-                        } else {
-                            alpha = 0.0;
-                        }
-                    }
-                }
-                if !blocked {
+                let Some(alpha) = step_back(&self.passive, x, z) else {
                     x.copy_from_slice(z);
                     break;
-                }
+                };
                 for (xi, zi) in x.iter_mut().zip(z) {
                     *xi += (zi - *xi) * alpha;
                 }
@@ -289,6 +276,25 @@ impl Nnls {
     }
 }
 
+/// How far from `x` toward the passive set's solution `z` the inner loop may go before a passive value reaches
+/// zero, or `None` when every passive value of `z` is positive (take `z`).
+fn step_back(passive: &[bool], x: &[f64], z: &[f64]) -> Option<f64> {
+    let mut alpha = 1.0_f64;
+    let mut blocked = false;
+    for i in 0..x.len() {
+        if passive[i] && z[i] <= 0.0 {
+            blocked = true;
+            let denom = x[i] - z[i];
+            alpha = if denom > 0.0 {
+                alpha.min(x[i] / denom)
+            } else {
+                0.0
+            };
+        }
+    }
+    blocked.then_some(alpha)
+}
+
 /// `v` as `len` zeros, in its own storage.
 fn reset(v: &mut Vec<f64>, len: usize) {
     v.clear();
@@ -314,23 +320,10 @@ fn allocating(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
         passive[j] = true;
         for _ in 0..n {
             let z = allocating_solve_on(a, b, &passive);
-            let mut alpha = 1.0_f64;
-            let mut blocked = false;
-            for i in 0..n {
-                if passive[i] && z[i] <= 0.0 {
-                    blocked = true;
-                    let denom = x[i] - z[i];
-                    if denom > 0.0 {
-                        alpha = alpha.min(x[i] / denom);
-                    } else {
-                        alpha = 0.0;
-                    }
-                }
-            }
-            if !blocked {
+            let Some(alpha) = step_back(&passive, x.as_slice(), z.as_slice()) else {
                 x = z;
                 break;
-            }
+            };
             x += (z - &x) * alpha;
             for i in 0..n {
                 if passive[i] && x[i] <= 1e-14 * scale.sqrt().max(1.0) {
