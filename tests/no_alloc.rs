@@ -501,35 +501,13 @@ fn lcp_contact_steps_do_not_allocate() {
 }
 
 /// An assisted free root (issue 11): the feet's contacts found and merged with the caller's, the PGS contact
-/// solve, the assist and the state machine allocate nothing once warm (all buffers are sized by the first steps).
+/// solve, the assist and the state machine allocate nothing once warm. The stretch is stepped once before it is
+/// measured: a step whose contact set outgrows every earlier one sizes the contact buffers (by design,
+/// docs/performance.md).
 #[test]
 fn assisted_free_root_steps_do_not_allocate() {
-    use flinch::control::{Character, CharacterConfig, RootPolicy};
-    use flinch::io::{ImportOptions, load_embedded_walk};
-    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
-    let mut config = CharacterConfig::default();
-    config.root.policy = RootPolicy::Assisted;
-    let mut c = Character::from_imported(imported, &config).unwrap();
-    let h = c.step_size();
-    for _ in 0..150 {
-        c.step(h).unwrap();
-    }
-    // Warm over the stretch measured below, then back: a step whose contact set outgrows every earlier one sizes
-    // the contact buffers (by design, docs/performance.md); the measured steps then run in sized buffers.
-    let warm = c.save_state();
-    for _ in 0..150 {
-        c.step(h).unwrap();
-    }
-    c.restore_state(&warm).unwrap();
-    let before = ALLOCS.load(Ordering::Relaxed);
-    ARMED.with(|a| a.set(true));
-    let mut contacts = 0;
-    for _ in 0..150 {
-        contacts += c.step(h).unwrap().contacts.contacts;
-    }
-    ARMED.with(|a| a.set(false));
-    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
-    assert!(c.last_fault().is_none());
+    use flinch::control::RootPolicy;
+    let (allocs, contacts, _) = free_root_allocations(RootPolicy::Assisted, false, 150, 150);
     assert!(
         contacts > 150,
         "the feet touched the floor: {contacts} contacts"
@@ -541,39 +519,8 @@ fn assisted_free_root_steps_do_not_allocate() {
 /// colliders, issue 38): the probes' queries against the level's hierarchy and meshes allocate nothing either.
 #[test]
 fn assisted_free_root_steps_in_a_level_do_not_allocate() {
-    use flinch::control::{Character, CharacterConfig, RootPolicy};
-    use flinch::io::{ImportOptions, load_embedded_walk};
-    use flinch::level::load_level_file;
-    use flinch::scene::world_runs::posed_level;
-    let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
-    let mut config = CharacterConfig::default();
-    config.root.policy = RootPolicy::Assisted;
-    let mut c = Character::from_imported(imported, &config).unwrap();
-    let file = load_level_file(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/level/training_ground.glb"),
-        None,
-    )
-    .unwrap();
-    let floor = c.ground().unwrap().floor;
-    let level = posed_level(&file, &nalgebra::Isometry3::translation(-10.0, floor, -5.0)).unwrap();
-    let h = c.step_size();
-    for _ in 0..150 {
-        c.step_in(h, Some(&level)).unwrap();
-    }
-    let warm = c.save_state();
-    for _ in 0..150 {
-        c.step_in(h, Some(&level)).unwrap();
-    }
-    c.restore_state(&warm).unwrap();
-    let before = ALLOCS.load(Ordering::Relaxed);
-    ARMED.with(|a| a.set(true));
-    let mut contacts = 0;
-    for _ in 0..150 {
-        contacts += c.step_in(h, Some(&level)).unwrap().contacts.contacts;
-    }
-    ARMED.with(|a| a.set(false));
-    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
-    assert!(c.last_fault().is_none());
+    use flinch::control::RootPolicy;
+    let (allocs, contacts, _) = free_root_allocations(RootPolicy::Assisted, true, 150, 150);
     assert!(
         contacts > 150,
         "the feet touched the level: {contacts} contacts"
