@@ -242,14 +242,17 @@ fn feet_plans(
         let points: Vec<Vector3<f64>> = mine[f].iter().map(|&i| tracks[middle * np + i]).collect();
         let points = sole_samples(&points);
         // Which end of the sole carries the stance on the flat floor (a point in stance over half of it): heel,
-        // toe, or both (a swing's virtual stance: both).
+        // toe, or both (a swing's virtual stance, or a stance no point holds for half of it: both).
         let carries =
             |i: usize| b == a || 2 * (a..b).filter(|&k| ground.stance[k * np + i]).count() >= b - a;
         let half = mine[f].len() / 2;
-        let ends = [
+        let ends = match [
             mine[f][..half].iter().any(|&i| carries(i)),
             mine[f][half..].iter().any(|&i| carries(i)),
-        ];
+        ] {
+            [false, false] => [true, true],
+            ends => ends,
+        };
         // The ankle: the origin of the foot body carrying the heel points.
         reference.poses(middle, &mut kin);
         let ankle = kin[ground.points[mine[f][0]].body].origin;
