@@ -344,6 +344,7 @@ fn place_stance(
             && max(&r).max(max(&beyond)) <= min(&on) + FLAT_SPREAD_M
     };
     let mut shift = Vector3::zeros();
+    let mut used_margin = EDGE_MARGIN_M;
     let r0 = reliefs(&shift);
     if !level(&shift, EDGE_MARGIN_M) && plane_fit(points, &r0).is_none() {
         let tries = (MAX_SHIFT_M / SHIFT_STEP_M).round() as usize;
@@ -358,6 +359,7 @@ fn place_stance(
                     let s = along * (sign * j as f64 * SHIFT_STEP_M);
                     if (whole && level(&s, margin)) || carried(&s, margin) {
                         shift = s;
+                        used_margin = margin;
                         break 'search;
                     }
                 }
@@ -381,8 +383,9 @@ fn place_stance(
             relief(&turned) - (turned.y - (ankle.y + shift.y + arm.y))
         })
         .fold(f64::NEG_INFINITY, f64::max);
+    // What the foot stands on: its sole and the margins its placement kept clear.
     let mut under = reliefs(&shift);
-    under.extend(past(&shift, EDGE_MARGIN_M));
+    under.extend(past(&shift, used_margin));
     Held {
         a: 0,
         b: 0,
