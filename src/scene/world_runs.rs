@@ -45,7 +45,7 @@ pub fn posed_level(file: &LevelFile, pose: &Isometry3<f64>) -> Result<Level, Sce
 }
 
 /// Where the walks over uneven ground start in the sample level (the clip's root there at t = 0, walking along
-/// `facing`), and how long they last (s): `stairs_walk` 0.6 m before the stairs' first step (x = 1.9, walking
+/// `facing`), and how long they last (s; 0 or less: the clip's own length): `stairs_walk` 0.6 m before the stairs' first step (x = 1.9, walking
 /// −x), the CMU walk continued to 5.6 s: up four 15 cm steps, over the 4 m landing and down the four on its far
 /// side (past 5.68 s its third repetition starts with a seam in the clip); `slope_walk` 0.6 m before the 10°
 /// ramp's foot (z = −4, walking +z), the clip's own 2.84 s: up the ramp's 3 m to its top. (Continued to 5.6 s it
