@@ -1,6 +1,6 @@
 //! Issue 38's `stairs_walk` and `slope_walk`: the CMU walk (assisted free root, the flat floor's defaults)
-//! started on the sample level's floor in front of its stairs (continued to 5.6 s: four 15 cm steps up, the
-//! landing, four down) and of its 10° ramp (its own 2.84 s: up the ramp), the clip adapted to the ground under its feet
+//! looped to 5.6 s, started on the sample level's floor in front of its stairs (four 15 cm steps up, the landing,
+//! four down) and of its 10° ramp (up, its top, down), the clip adapted to the ground under its feet
 //! (`docs/world.md`, "Walking the clip over uneven ground"); beside each, the same clip on the flat floor, whose
 //! support less 0.05 is the goal. `cargo run --release --example world_walk`
 

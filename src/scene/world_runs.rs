@@ -45,11 +45,10 @@ pub fn posed_level(file: &LevelFile, pose: &Isometry3<f64>) -> Result<Level, Sce
 }
 
 /// Where the walks over uneven ground start in the sample level (the clip's root there at t = 0, walking along
-/// `facing`), and how long they last (s; 0 or less: the clip's own length): `stairs_walk` 0.6 m before the stairs' first step (x = 1.9, walking
-/// −x), the CMU walk continued to 5.6 s: up four 15 cm steps, over the 4 m landing and down the four on its far
-/// side (past 5.68 s its third repetition starts with a seam in the clip); `slope_walk` 0.6 m before the 10°
-/// ramp's foot (z = −4, walking +z), the clip's own 2.84 s: up the ramp's 3 m to its top. (Continued to 5.6 s it
-/// meets the clip's first seam, at 2.84 s, at the ramp's crest: see `docs/world.md`.)
+/// `facing`), and how long they last (s; 0 or less: the clip's own length), the CMU walk looped without a seam
+/// ([`crate::skeleton::Clip::looped`]) to 5.6 s: `stairs_walk` 0.6 m before the stairs' first step (x = 1.9,
+/// walking −x), up four 15 cm steps, over the 4 m landing and down the four on its far side; `slope_walk` 0.6 m
+/// before the 10° ramp's foot (z = −4, walking +z), up its 3 m, over its 2 m top and down.
 pub const TERRAIN_WALKS: [(Spot, f64); 2] = [
     (
         Spot {
@@ -65,7 +64,7 @@ pub const TERRAIN_WALKS: [(Spot, f64); 2] = [
             position: Point3::new(5.0, 0.0, -4.6),
             facing: Vector3::new(0.0, 0.0, 1.0),
         },
-        0.0,
+        5.6,
     ),
 ];
 
@@ -78,7 +77,7 @@ pub struct TerrainWalk {
     pub flat: FreeRootFigures,
 }
 
-/// Walks `imported`'s clip (without its leading T-pose, continued to `seconds` when that is longer) from `start`
+/// Walks `imported`'s clip (without its leading T-pose, looped to `seconds` when that is longer) from `start`
 /// over `file`'s level, and on the flat floor, both with `config`.
 pub fn terrain_walk(
     file: &LevelFile,
@@ -90,7 +89,7 @@ pub fn terrain_walk(
     let mut imported = imported.clone();
     imported.drop_leading_tpose();
     if seconds > imported.clip.duration() {
-        imported.clip = imported.clip.continued(seconds);
+        imported.clip = imported.clip.looped(seconds);
     }
     let mut flat = Character::from_imported(imported.clone(), config)?;
     let level = posed_level(file, &spot_pose(&flat, start, 0.0))?;

@@ -5,6 +5,7 @@
 
 mod clip;
 mod joint_tree;
+mod looped;
 mod measure;
 pub mod roles;
 pub mod stance;
