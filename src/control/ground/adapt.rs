@@ -9,7 +9,7 @@
 //! at a time. Over a swing the placement goes from one stance's to the next's, the raise early when climbing (by
 //! mid-swing) and late when descending (after it), and never lower than what keeps every sole point a clearance
 //! above the ground under, ahead of and behind it (a toe over a riser, a heel over a nosing). The root's raise is
-//! the lower foot's, eroded then blurred over ±0.15 s, so it is never above either foot's: the leg on the higher
+//! the lower foot's, eroded then blurred over ±0.1 s, so it is never above either foot's: the leg on the higher
 //! ground bends more, none has to stretch.
 
 use nalgebra::{Point3, UnitQuaternion, Vector3};
@@ -21,8 +21,8 @@ use crate::retarget::Limb;
 use crate::skeleton::roles::{BoneMap, Limb as Bone, Role, Side};
 use crate::skeleton::{Clip, Pose, Skeleton};
 
-/// Half-width of the root raise's erosion and blur (s).
-const ROOT_WINDOW_S: f64 = 0.15;
+/// Half-width of the root raise's erosion and blur (s; `docs/world.md` has the slide and support of others).
+const ROOT_WINDOW_S: f64 = 0.1;
 /// Height a swinging sole point keeps above the ground under it (m).
 const SWING_CLEARANCE_M: f64 = 0.04;
 /// How far ahead of and behind a swinging sole point along its travel the ground is checked (m): the capsules'
