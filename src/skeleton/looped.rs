@@ -21,8 +21,9 @@ const ROOT_HEIGHT_WEIGHT: f64 = 10.0;
 impl Clip {
     /// The clip made `seconds` long (rounded to whole frames): played to the end of its best loop, then that
     /// loop repeated, each repetition moved on horizontally by the distance the loop travels and blended in over
-    /// up to 0.2 s (see the module's comment). A clip of fewer than 8 frames, or one too short to be looped,
-    /// is [`Clip::continued`]; empty for a frame time or `seconds` that is not positive.
+    /// up to 0.2 s (see the module's comment). The repetitions are not turned: a clip that turns jumps in heading
+    /// at each (over the blend). A clip of fewer than 8 frames is [`Clip::continued`]; empty for a frame time or
+    /// `seconds` that is not positive.
     pub fn looped(&self, seconds: f64) -> Clip {
         let n = self.frames.len();
         let valid = n > 0 && self.frame_time > 0.0 && seconds.is_finite() && seconds > 0.0;
