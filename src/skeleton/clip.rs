@@ -170,18 +170,27 @@ impl Clip {
         clip
     }
 
+    /// How many frames make `seconds` (rounded), 0 for a clip without frames, a frame time that is not positive
+    /// or `seconds` that is not: the length of [`Clip::continued`] and [`Clip::looped`].
+    pub(super) fn frames_for(&self, seconds: f64) -> usize {
+        let valid = !self.frames.is_empty()
+            && self.frame_time > 0.0
+            && seconds.is_finite()
+            && seconds > 0.0;
+        if valid {
+            (seconds / self.frame_time).round() as usize
+        } else {
+            0
+        }
+    }
+
     /// The clip repeated to `seconds` (rounded to whole frames), each repetition's root moved on horizontally by
     /// the distance the one before travelled, so a walk keeps walking instead of jumping back to its start (long
     /// clips for benchmarks and crowds). Empty for a clip without frames, a frame time that is not positive or
     /// `seconds` that is not.
     pub fn continued(&self, seconds: f64) -> Clip {
         let n = self.frames.len();
-        let valid = n > 0 && self.frame_time > 0.0 && seconds.is_finite() && seconds > 0.0;
-        let frames = if valid {
-            (seconds / self.frame_time).round() as usize
-        } else {
-            0
-        };
+        let frames = self.frames_for(seconds);
         let root = |f: &Pose| {
             f.translations
                 .first()

@@ -26,12 +26,7 @@ impl Clip {
     /// `seconds` that is not positive.
     pub fn looped(&self, seconds: f64) -> Clip {
         let n = self.frames.len();
-        let valid = n > 0 && self.frame_time > 0.0 && seconds.is_finite() && seconds > 0.0;
-        let total = if valid {
-            (seconds / self.frame_time).round() as usize
-        } else {
-            0
-        };
+        let total = self.frames_for(seconds);
         let Some((a, b)) = self.best_loop() else {
             return self.continued(seconds);
         };
