@@ -20,7 +20,6 @@ use super::inverse::{JointWrenches, propagate_to_joints};
 use super::kinematics::{Placement, Topology};
 use super::reference::Dofs;
 use crate::math::log_rotation;
-use crate::math::small::mul;
 use crate::math::spatial::cross_matrix;
 use nalgebra::UnitQuaternion;
 
@@ -112,36 +111,6 @@ fn push_step_wrench(
     let predicted = -w.cross(&iw) + dp * w1 * h + dv * (w1 - w);
     out.torque.push(i * (w1 - w) / h - predicted);
     out.force.push(topo.mass[b] * ((lin1 - lin) / h - gravity));
-}
-
-/// [`step_wrenches`] for the streamed step (one instant, computed online): the gyroscopic gradients applied to
-/// their vectors (`∂/∂p·ω⁺ = ω × (Iω × ω⁺) − ω × I(ω × ω⁺)`, `∂/∂v·y = Iω × y − ω × Iy`) instead of formed as
-/// 3×3 products. The same wrenches up to round-off.
-pub(crate) fn step_wrenches_online<P: Placement>(
-    topo: &Topology,
-    kin: &[P],
-    v: &Twists,
-    v1: &Twists,
-    h: f64,
-    gravity: &Vector3<f64>,
-    out: &mut JointWrenches,
-) {
-    out.force.clear();
-    out.torque.clear();
-    for (b, k) in kin.iter().enumerate() {
-        // `Topology::inertia_world` by the unrolled kernel (nalgebra's 3×3 product is an out-of-line loop).
-        let r = k.rotation().to_rotation_matrix().into_inner();
-        let i = mul(&mul(&r, &topo.inertia[b]), &r.transpose());
-        let ((w, lin), (w1, lin1)) = (v[b], v1[b]);
-        let y = w1 - w;
-        let (iw, iy) = (mul(&i, &w), mul(&i, &y));
-        let dp_w1 = w.cross(&iw.cross(&w1)) - w.cross(&mul(&i, &w.cross(&w1)));
-        let dv_y = iw.cross(&y) - w.cross(&iy);
-        let predicted = -w.cross(&iw) + dp_w1 * h + dv_y;
-        out.torque.push(iy / h - predicted);
-        out.force.push(topo.mass[b] * ((lin1 - lin) / h - gravity));
-    }
-    propagate_to_joints(topo, kin, out);
 }
 
 /// The anchor-row velocity bias `J(P_k)·V⁺` of body `b`'s joint (m/s, world).

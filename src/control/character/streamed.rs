@@ -5,10 +5,10 @@
 use nalgebra::{UnitQuaternion, Vector3};
 
 use super::{Character, CharacterConfig, CharacterError};
-use crate::control::discrete::{joint_step_targets_in, step_wrenches_online};
 use crate::control::pose_coords::PoseCoords;
 use crate::control::residual::{PathDrive, drive_correction_on_path};
 use crate::control::sampling::locate;
+use crate::control::stream::online::{joint_on_path, step_wrenches_with_matrices};
 use crate::control::stream::{GenPose, PoseVelocities, RootSegment, Stream};
 use crate::math::rotation::exp_rotation;
 use crate::math::spatial::twist;
@@ -211,7 +211,8 @@ impl Character {
     }
 
     /// The streamed step's targets: the online discrete inverse dynamics from the pose reached to the target,
-    /// the drive residual correction, the gains following |τ|, and the root's segment.
+    /// the drive residual correction, the gains following |τ|, and the root's segment. One pass per body
+    /// (`control/stream/online`): the same values as the preprocessing's functions up to round-off.
     pub(super) fn set_streamed_targets(&mut self, h: f64) {
         let Some(mut stream) = self.stream.take() else {
             return;
@@ -220,10 +221,12 @@ impl Character {
         let reference = std::sync::Arc::clone(&self.prepared.reference);
         let topo = &reference.topology;
         stream.prepare(&self.prepared.model, &self.prepared.skeleton, topo, t, h);
+        stream.set_joint_frames(&reference.joint_frame);
         let mut wrenches = std::mem::take(&mut stream.wrenches);
         let mut gain_filter = std::mem::take(&mut stream.gain_filter);
         let (kin, kin1, v, v1) = stream.step_path();
-        step_wrenches_online(topo, kin, v, v1, h, &reference.gravity, &mut wrenches);
+        let (mats, frames) = stream.step_matrices();
+        step_wrenches_with_matrices(topo, kin, mats, v, v1, h, &reference.gravity, &mut wrenches);
         stream.root.set(RootSegment {
             t0: t,
             start: (kin[0].com, kin[0].rotation),
@@ -232,19 +235,31 @@ impl Character {
         });
         for b in 0..self.drives.len() {
             let Some(id) = self.drives[b] else { continue };
-            let (frame, dofs) = (&reference.joint_frame[b], reference.dofs[b]);
-            let p = topo.parent[b];
-            let axes = kin[p].rotation * frame;
-            let targets = joint_step_targets_in(topo, kin, v, v1, &wrenches, &axes, dofs, h, b);
+            let dofs = reference.dofs[b];
+            let joint = joint_on_path(topo, kin, mats, v, v1, &wrenches, &frames[b], dofs, h, b);
             let rotation = stream.target_rotation(b);
-            let gain_torque = gain_filter.filter(b, targets.feedforward, h);
-            let correction = if self.terms.feedback {
+            let gain_torque = gain_filter.filter(b, joint.targets.feedforward, h);
+            let drive = self.world.drive(id);
+            let correction = if !self.terms.feedback {
+                Vector3::zeros()
+            } else if drive.frame == reference.joint_frame[b] {
+                joint.correction(
+                    &stream.rotation_error(b),
+                    &frames[b],
+                    &self.prepared.gains[b],
+                    dofs,
+                    &gain_torque,
+                    h,
+                )
+            } else {
+                // A drive whose axes are not the joint's (set by hand): the general closed form.
+                let p = topo.parent[b];
                 drive_correction_on_path(
-                    self.world.drive(id),
+                    drive,
                     &PathDrive {
                         target_rotation: rotation,
                         gain_torque,
-                        axes,
+                        axes: kin[p].rotation * reference.joint_frame[b],
                         rotation: (kin[b].rotation, kin[p].rotation),
                         omega: (v[b].0, v[p].0),
                         next_omega: (v1[b].0, v1[p].0),
@@ -253,10 +268,8 @@ impl Character {
                     dofs,
                     h,
                 )
-            } else {
-                Vector3::zeros()
             };
-            self.apply_drive(b, id, &targets, gain_torque, correction, rotation);
+            self.apply_drive(b, id, &joint.targets, gain_torque, correction, rotation);
         }
         stream.wrenches = wrenches;
         stream.gain_filter = gain_filter;

@@ -8,6 +8,7 @@
 
 mod blend_run;
 mod library;
+pub(crate) mod online;
 mod root;
 mod state;
 

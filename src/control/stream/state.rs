@@ -1,10 +1,11 @@
 //! The ring of generalized poses a streamed character steps through, and the pending target.
 
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 
 use super::PoseVelocities;
+use super::online::{place_step, poses_with_matrices};
 use super::root::RootTrack;
-use crate::control::discrete::{Twists, chord_twists};
+use crate::control::discrete::Twists;
 use crate::control::inverse::JointWrenches;
 use crate::control::kinematics::{BodyPose, Topology};
 use crate::control::pose_coords::PoseCoords;
@@ -49,6 +50,13 @@ pub(crate) struct Stream {
     next: GenPose,
     kin_cur: Vec<BodyPose>,
     kin_next: Vec<BodyPose>,
+    /// The rotation matrices of `kin_cur`'s bodies, made once with their poses: the step's inertias and frame
+    /// changes use them (see `online`).
+    mats_cur: Vec<Matrix3<f64>>,
+    /// The rotation matrices of `kin_next`'s bodies (the next step's `mats_cur`).
+    mats_next: Vec<Matrix3<f64>>,
+    /// The joint frames `F` as matrices (filled by [`Stream::set_joint_frames`] on the first step: constant).
+    frames: Vec<Matrix3<f64>>,
     /// Chord twists of the step into `cur` (what the character has at `k` on the target path).
     v: Twists,
     /// Chord twists of the coming step.
@@ -115,6 +123,9 @@ impl Stream {
             cur,
             kin_cur: Vec::with_capacity(nb),
             kin_next: Vec::with_capacity(nb),
+            mats_cur: Vec::with_capacity(nb),
+            mats_next: Vec::with_capacity(nb),
+            frames: Vec::with_capacity(nb),
             v: Vec::with_capacity(nb),
             v1: Vec::with_capacity(nb),
             pending: None,
@@ -129,12 +140,35 @@ impl Stream {
             },
         };
         let mut kin_prev = Vec::with_capacity(nb);
-        topo.poses(&s.prev.root, &s.prev.rot, &mut kin_prev);
-        topo.poses(&s.cur.root, &s.cur.rot, &mut s.kin_cur);
+        // The step's own placement (matrices), so that the chord starts where the steps' chords will.
+        poses_with_matrices(
+            topo,
+            &s.prev.root,
+            &s.prev.rot,
+            &mut kin_prev,
+            &mut s.mats_next,
+        );
         let dt = s.cur.time - s.prev.time;
         if dt > 0.0 {
-            chord_twists(&kin_prev, &s.kin_cur, dt, &mut s.v);
+            let (root, rot) = (&s.cur.root, &s.cur.rot);
+            place_step(
+                topo,
+                root,
+                rot,
+                &kin_prev,
+                dt,
+                &mut s.kin_cur,
+                &mut s.mats_cur,
+                &mut s.v,
+            );
         } else {
+            poses_with_matrices(
+                topo,
+                &s.cur.root,
+                &s.cur.rot,
+                &mut s.kin_cur,
+                &mut s.mats_cur,
+            );
             s.v.resize(nb, (Vector3::zeros(), Vector3::zeros()));
         }
         s
@@ -241,9 +275,17 @@ impl Stream {
                 self.pose_next = pose;
             }
         }
-        // Only where the bodies are: the twists are the chords.
-        topo.poses(&self.next.root, &self.next.rot, &mut self.kin_next);
-        chord_twists(&self.kin_cur, &self.kin_next, h, &mut self.v1);
+        // Only where the bodies are (and their matrices, for the next step): the twists are the chords.
+        place_step(
+            topo,
+            &self.next.root,
+            &self.next.rot,
+            &self.kin_cur,
+            h,
+            &mut self.kin_next,
+            &mut self.mats_next,
+            &mut self.v1,
+        );
     }
 
     /// The target after `t1` when no new one came: along the last pose's velocities when they were given, else
@@ -288,6 +330,7 @@ impl Stream {
         std::mem::swap(&mut self.prev, &mut self.cur);
         std::mem::swap(&mut self.cur, &mut self.next);
         std::mem::swap(&mut self.kin_cur, &mut self.kin_next);
+        std::mem::swap(&mut self.mats_cur, &mut self.mats_next);
         std::mem::swap(&mut self.v, &mut self.v1);
         std::mem::swap(&mut self.pose_cur, &mut self.pose_next);
     }
@@ -295,6 +338,30 @@ impl Stream {
     /// Poses reached (`k`) and targeted (`k + 1`) with the twists at `k` and of the step.
     pub(crate) fn step_path(&self) -> (&[BodyPose], &[BodyPose], &Twists, &Twists) {
         (&self.kin_cur, &self.kin_next, &self.v, &self.v1)
+    }
+
+    /// Makes the joint frames `joint_frame` (one per body, constant) matrices, once (no allocation after).
+    pub(crate) fn set_joint_frames(&mut self, joint_frame: &[UnitQuaternion<f64>]) {
+        if self.frames.len() != joint_frame.len() {
+            self.frames.clear();
+            self.frames.extend(
+                joint_frame
+                    .iter()
+                    .map(|f| f.to_rotation_matrix().into_inner()),
+            );
+        }
+    }
+
+    /// The rotation matrices of the bodies in the pose reached (`step_path`'s first poses), and the joint frames'
+    /// ([`Stream::set_joint_frames`]).
+    pub(crate) fn step_matrices(&self) -> (&[Matrix3<f64>], &[Matrix3<f64>]) {
+        (&self.mats_cur, &self.frames)
+    }
+
+    /// Body `b`'s joint rotation reached times the inverse of the one targeted (the drive's rotation error at the
+    /// start of the step, parent frame), from the generalized rotations themselves.
+    pub(crate) fn rotation_error(&self, b: usize) -> UnitQuaternion<f64> {
+        self.cur.rot[b] * self.next.rot[b].inverse()
     }
 
     /// The joint rotation of body `b` targeted by the coming step.
