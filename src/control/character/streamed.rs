@@ -51,7 +51,7 @@ impl Character {
         let mut coords = PoseCoords::new(&c.prepared.model, &c.prepared.skeleton);
         let coords_pose = |coords: &mut PoseCoords, pose: &Pose, time: f64| {
             let mut rot = vec![UnitQuaternion::identity(); c.prepared.model.bodies.len()];
-            let root = coords.project(
+            let root = coords.project_local(
                 &c.prepared.model,
                 &c.prepared.skeleton,
                 &c.prepared.reference.topology,
@@ -286,7 +286,9 @@ fn normalized(pose: &Pose) -> Pose {
     out
 }
 
-/// Checks `pose` against `skeleton`: one finite entry per joint, no zero rotation.
+/// Checks `pose` against `skeleton`: one finite entry per joint, no zero rotation. Every streamed target passes
+/// here, so without a square root or an early exit per value: `|q|² > 1e-18` is `|q| > 1e-9`, and a sum of
+/// `x·0` is 0 exactly when every `x` is finite (an infinity or NaN makes it NaN).
 fn check_pose(skeleton: &Skeleton, pose: &Pose, what: &str) -> Result<(), CharacterError> {
     let n = skeleton.len();
     if pose.rotations.len() != n || pose.translations.len() != n {
@@ -298,8 +300,9 @@ fn check_pose(skeleton: &Skeleton, pose: &Pose, what: &str) -> Result<(), Charac
     }
     for (j, (q, x)) in pose.rotations.iter().zip(&pose.translations).enumerate() {
         let c = q.quaternion().coords;
-        let norm = c.norm();
-        if !(c.iter().chain(x.iter()).all(|v| v.is_finite()) && norm > 1e-9) {
+        let zero = (c[0] * 0.0 + c[1] * 0.0 + c[2] * 0.0 + c[3] * 0.0)
+            + (x[0] * 0.0 + x[1] * 0.0 + x[2] * 0.0);
+        if !(zero == 0.0 && c.norm_squared() > 1e-18) {
             return Err(CharacterError::Argument(format!(
                 "{what}: joint {j} (`{}`) has a non-finite or zero rotation or translation",
                 skeleton.joints[j].name
