@@ -329,13 +329,7 @@ mod tests {
             TriMesh::new(vertices, indices).unwrap(),
         ] {
             let grid = MeshGrid::new(&mesh);
-            let mut state = 7u64;
-            let mut rnd = || {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (state >> 11) as f64 / (1u64 << 53) as f64
-            };
+            let mut rnd = super::super::tests::uniform(7);
             let (mut found, mut inside) = (0, 0);
             for k in 0..4000 {
                 let p = Vector::new(rnd() * 8.4 - 0.2, rnd() * 0.5 - 0.15, rnd() * 8.4 - 0.2);

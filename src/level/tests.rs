@@ -4,6 +4,17 @@ use super::*;
 
 const ALL: (u32, u32) = (u32::MAX, u32::MAX);
 
+/// A deterministic generator of uniform numbers in [0, 1) (the same ones every run), for this module's tests and
+/// the mesh grid's.
+pub(super) fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 fn level_with(shape: LevelShape, pose: Isometry3<f64>) -> (Level, ColliderKey) {
     let mut level = Level::new();
     let (key, _) = level
@@ -121,13 +132,7 @@ fn ray_casts_agree_with_brute_force_on_the_sample_level() {
         level.add(desc).expect("sample mesh");
     }
     assert!(level.triangle_count() > 28_800);
-    let mut seed = 7u64;
-    let mut rnd = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rnd = uniform(7);
     let mut hits = 0;
     for _ in 0..2000 {
         let o = Vector3::new(rnd() * 24.0 - 12.0, rnd() * 3.0, rnd() * 24.0 - 12.0);
@@ -484,13 +489,7 @@ fn mesh_floor_probes_like_a_plane() {
             Isometry3::translation(0.0, 0.1, 0.0),
         ))
         .unwrap();
-    let mut seed = 3u64;
-    let mut rnd = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rnd = uniform(3);
     let mut worst: f64 = 0.0;
     for _ in 0..2000 {
         let c = Vector3::new(
