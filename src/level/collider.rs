@@ -129,8 +129,6 @@ pub(crate) struct Entry {
     pub triangles: usize,
     /// A bound on the speed of any of its points (m/s; 0 when static).
     pub speed: f64,
-    /// A triangle mesh's grid for the probes' closest-point queries (shared by the level's clones).
-    pub grid: Option<std::sync::Arc<super::mesh_grid::MeshGrid>>,
 }
 
 impl Entry {

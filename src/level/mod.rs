@@ -12,7 +12,6 @@
 
 mod collider;
 pub mod load;
-mod mesh_grid;
 mod probe;
 mod query;
 pub mod sample;
@@ -145,11 +144,7 @@ impl Level {
             other => other,
         })?;
         let triangles = desc.shape.triangles() - report.degenerate;
-        let grid = shape
-            .as_trimesh()
-            .map(|mesh| std::sync::Arc::new(mesh_grid::MeshGrid::new(mesh)));
         let mut entry = Entry {
-            grid,
             shape,
             pose: desc.pose,
             friction: desc.friction,

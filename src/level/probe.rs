@@ -111,16 +111,13 @@ fn surface_near(
             .pose
             .inverse_transform_point(&Point3::from(*centre))
             .coords;
-        let query = |max: f64| match &e.grid {
-            Some(grid) => grid.closest(mesh, to_vec(&local), max),
-            None => mesh
-                .project_local_point_and_get_location_with_max_dist(to_vec(&local), false, max)
-                .map(|(proj, (tri, _))| (proj, tri)),
+        let query = |max: f64| {
+            mesh.project_local_point_and_get_location_with_max_dist(to_vec(&local), false, max)
         };
         // Within reach on either side; else, a centre that may be under the surface (in the mesh's box, grown by
         // `MAX_DEPTH`) is looked for deeper, and kept only if inside.
         let oriented = mesh.pseudo_normals_if_oriented().is_some();
-        let (proj, tri) = match query(reach) {
+        let (proj, (tri, _)) = match query(reach) {
             Some(found) => found,
             None if oriented
                 && reach < MAX_DEPTH

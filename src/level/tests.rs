@@ -4,9 +4,8 @@ use super::*;
 
 const ALL: (u32, u32) = (u32::MAX, u32::MAX);
 
-/// A deterministic generator of uniform numbers in [0, 1) (the same ones every run), for this module's tests and
-/// the mesh grid's.
-pub(super) fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+/// A deterministic generator of uniform numbers in [0, 1) (the same ones every run).
+fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
     move || {
         seed = seed
             .wrapping_mul(6364136223846793005)
