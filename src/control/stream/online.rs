@@ -99,9 +99,10 @@ fn solve_skew_with(a: &Vector3<f64>, inv: f64, x: &Vector3<f64>) -> Vector3<f64>
 
 /// [`crate::control::discrete::step_wrenches`] for the streamed step (one instant, computed online), with each
 /// body's rotation matrix `mats[b]` given: the angular velocities are taken into the body frame, the body-frame
-/// inertia applied there (three products with `I` instead of forming `R·I·Rᵀ`), and the torque turned back once. The gyroscopic gradients are applied to
-/// their vectors (`∂/∂p·ω⁺ = ω × (Iω × ω⁺) − ω × I(ω × ω⁺)`, `∂/∂v·y = Iω × y − ω × Iy`); cross products commute
-/// with the rotation, so these are the same wrenches up to round-off. `out` is resized and written in place.
+/// inertia applied there (three products with `I` instead of forming `R·I·Rᵀ`), and the torque turned back once.
+/// The gyroscopic gradients are applied to their vectors (`∂/∂p·ω⁺ = ω × (Iω × ω⁺) − ω × I(ω × ω⁺)`,
+/// `∂/∂v·y = Iω × y − ω × Iy`); cross products commute with the rotation, so these are the same wrenches up to
+/// round-off. `out` is resized and written in place.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn step_wrenches_with_matrices(
     topo: &Topology,
