@@ -71,6 +71,24 @@ impl JointGains {
     pub fn damping(&self, tau: f64) -> f64 {
         self.k_d * tau.abs() + self.d_min
     }
+
+    /// Per-axis `(stiffness, damping)` for the feedforward torque `tau` (N·m, per axis) on the axes `driven(i)`
+    /// says are driven, 0 on the others: what a joint drive is set to, and what the drive correction predicts.
+    pub(crate) fn per_axis(
+        &self,
+        tau: &Vector3<f64>,
+        driven: impl Fn(usize) -> bool,
+    ) -> (Vector3<f64>, Vector3<f64>) {
+        let mut k = Vector3::zeros();
+        let mut d = Vector3::zeros();
+        for i in 0..3 {
+            if driven(i) {
+                k[i] = self.stiffness(tau[i]);
+                d[i] = self.damping(tau[i]);
+            }
+        }
+        (k, d)
+    }
 }
 
 impl Gains {

@@ -118,12 +118,7 @@ pub(super) fn drive_correction(
     drive.target_rotation = step.target_rotation;
     drive.target_velocity = step.target_velocity;
     drive.feedforward = Vector3::zeros();
-    let tau = step.gain_torque;
-    for a in 0..3 {
-        let on = dofs.is_free(a);
-        drive.stiffness[a] = if on { gains.stiffness(tau[a]) } else { 0.0 };
-        drive.damping[a] = if on { gains.damping(tau[a]) } else { 0.0 };
-    }
+    (drive.stiffness, drive.damping) = gains.per_axis(&step.gain_torque, |a| dofs.is_free(a));
     // The drive's gradients are angular 3×3 blocks (`JointDrive::torque`): ∂τ/∂ω_p = −∂τ/∂ω_c.
     let e = drive.torque(bodies);
     let ang = |v: &Vector6<f64>| Vector3::new(v[0], v[1], v[2]);
@@ -176,15 +171,7 @@ pub(crate) fn drive_correction_on_path(
     let (qc, qp) = path.rotation;
     let (wc, wp) = path.omega;
     let (w1c, w1p) = path.next_omega;
-    let tau = path.gain_torque;
-    let mut k = Vector3::zeros();
-    let mut d = Vector3::zeros();
-    for a in 0..3 {
-        if dofs.is_free(a) {
-            k[a] = gains.stiffness(tau[a]);
-            d[a] = gains.damping(tau[a]);
-        }
-    }
+    let (k, d) = gains.per_axis(&path.gain_torque, |a| dofs.is_free(a));
     let (e, c) = log_rotation_with_jacobian_coefficient(
         &(qp.inverse() * qc * path.target_rotation.inverse()),
     );

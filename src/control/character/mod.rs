@@ -457,11 +457,9 @@ impl Character {
             ControlTerms { feedback: true, .. } => tau + correction,
             _ => tau,
         };
-        for i in 0..3 {
-            let on = self.terms.feedback && dofs.is_free(i);
-            drive.stiffness[i] = if on { g.stiffness(gain_torque[i]) } else { 0.0 };
-            drive.damping[i] = if on { g.damping(gain_torque[i]) } else { 0.0 };
-        }
+        let feedback = self.terms.feedback;
+        (drive.stiffness, drive.damping) =
+            g.per_axis(&gain_torque, |i| feedback && dofs.is_free(i));
         self.world
             .set_constraint_bias(self.joints[b], targets.anchor_bias.as_slice());
     }

@@ -66,6 +66,7 @@ impl Character {
         let stream = Stream::new(
             coords,
             &c.prepared.reference.topology,
+            &c.prepared.reference.joint_frame,
             prev,
             cur,
             initial,
@@ -196,6 +197,7 @@ impl Character {
         let stream = Stream::new(
             PoseCoords::new(&self.prepared.model, &self.prepared.skeleton),
             &reference.topology,
+            &reference.joint_frame,
             prev,
             at(k, t),
             pose,
@@ -221,7 +223,6 @@ impl Character {
         let reference = std::sync::Arc::clone(&self.prepared.reference);
         let topo = &reference.topology;
         stream.prepare(&self.prepared.model, &self.prepared.skeleton, topo, t, h);
-        stream.set_joint_frames(&reference.joint_frame);
         let mut wrenches = std::mem::take(&mut stream.wrenches);
         let mut gain_filter = std::mem::take(&mut stream.gain_filter);
         let (kin, kin1, v, v1) = stream.step_path();

@@ -203,14 +203,7 @@ impl JointOnPath {
         gain_torque: &Vector3<f64>,
         h: f64,
     ) -> Vector3<f64> {
-        let mut k = Vector3::zeros();
-        let mut d = Vector3::zeros();
-        for a in 0..3 {
-            if dofs.is_free(a) {
-                k[a] = gains.stiffness(gain_torque[a]);
-                d[a] = gains.damping(gain_torque[a]);
-            }
-        }
+        let (k, d) = gains.per_axis(gain_torque, |a| dofs.is_free(a));
         let (e, c) = log_rotation_with_jacobian_coefficient(error);
         let jx = apply_left_jacobian_inverse(&e, c, &self.turn_p);
         let tau_f = -k.component_mul(&tr_mul(frame, &e)) + d.component_mul(&self.u_a);

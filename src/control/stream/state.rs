@@ -55,7 +55,7 @@ pub(crate) struct Stream {
     mats_cur: Vec<Matrix3<f64>>,
     /// The rotation matrices of `kin_next`'s bodies (the next step's `mats_cur`).
     mats_next: Vec<Matrix3<f64>>,
-    /// The joint frames `F` as matrices (filled by [`Stream::set_joint_frames`] on the first step: constant).
+    /// The joint frames `F` (parent frame → joint axes) as matrices, one per body (constant).
     frames: Vec<Matrix3<f64>>,
     /// Chord twists of the step into `cur` (what the character has at `k` on the target path).
     v: Twists,
@@ -118,10 +118,12 @@ fn renormalized(q: &UnitQuaternion<f64>) -> UnitQuaternion<f64> {
 }
 
 impl Stream {
-    /// A stream that has reached `cur` (skeleton pose `pose`) coming from `prev` (equal poses: at rest).
+    /// A stream that has reached `cur` (skeleton pose `pose`) coming from `prev` (equal poses: at rest), for a
+    /// character whose joint frames are `joint_frame` (one per body).
     pub(crate) fn new(
         coords: PoseCoords,
         topo: &Topology,
+        joint_frame: &[UnitQuaternion<f64>],
         prev: GenPose,
         cur: GenPose,
         pose: Pose,
@@ -139,7 +141,10 @@ impl Stream {
             kin_next: Vec::with_capacity(nb),
             mats_cur: Vec::with_capacity(nb),
             mats_next: Vec::with_capacity(nb),
-            frames: Vec::with_capacity(nb),
+            frames: joint_frame
+                .iter()
+                .map(|f| f.to_rotation_matrix().into_inner())
+                .collect(),
             v: Vec::with_capacity(nb),
             v1: Vec::with_capacity(nb),
             pending: None,
@@ -356,20 +361,7 @@ impl Stream {
         (&self.kin_cur, &self.kin_next, &self.v, &self.v1)
     }
 
-    /// Makes the joint frames `joint_frame` (one per body, constant) matrices, once (no allocation after).
-    pub(crate) fn set_joint_frames(&mut self, joint_frame: &[UnitQuaternion<f64>]) {
-        if self.frames.len() != joint_frame.len() {
-            self.frames.clear();
-            self.frames.extend(
-                joint_frame
-                    .iter()
-                    .map(|f| f.to_rotation_matrix().into_inner()),
-            );
-        }
-    }
-
-    /// The rotation matrices of the bodies in the pose reached (`step_path`'s first poses), and the joint frames'
-    /// ([`Stream::set_joint_frames`]).
+    /// The rotation matrices of the bodies in the pose reached (`step_path`'s first poses), and the joint frames'.
     pub(crate) fn step_matrices(&self) -> (&[Matrix3<f64>], &[Matrix3<f64>]) {
         (&self.mats_cur, &self.frames)
     }

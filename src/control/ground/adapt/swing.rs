@@ -52,9 +52,10 @@ pub(super) fn swings(
         let need: Vec<f64> = (a1..b0)
             .enumerate()
             .map(|(j, k)| {
-                // Over the ground the foot leaves or meets (no higher than its stances' tops) the clearance grows over the
-                // swing's first quarter and goes over its last; over anything higher (a nosing stepped down
-                // from, a riser stepped over) it stays whole, since the simulated foot lags its reference.
+                // Over the ground the foot leaves or meets (no higher than its stances' tops) the clearance
+                // grows over the swing's first quarter and goes over its last; over anything higher (a nosing
+                // stepped down from, a riser stepped over) it stays whole, since the simulated foot lags its
+                // reference.
                 let phase = (j + 1) as f64 / span;
                 let clearance = |u: f64| {
                     let leaving = if u <= p.top + FLAT_SPREAD_M {
