@@ -708,6 +708,19 @@ enum FlinchStatus flinch_clip_joint_count(struct FlinchClip clip, size_t *out);
 enum FlinchStatus flinch_clip_duration(struct FlinchClip clip, double *out);
 
 /**
+ * Makes a new clip of `clip` made `seconds` long: a detected leading T-pose frame dropped, then its best loop
+ * repeated without a seam, each repetition moved on by the distance the loop travels (a walk as long as a course
+ * needs; `Clip::looped`). `seconds` not finite and positive, or a loop past the import limits (10⁶ frames, 10⁷
+ * joint poses), is `FLINCH_STATUS_INVALID_ARGUMENT`. On success writes the new clip to `*out` (destroy both).
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_clip_looped(struct FlinchClip clip,
+                                     double seconds,
+                                     struct FlinchClip *out);
+
+/**
  * Builds the character of a clip (body model, preprocessing, inverse dynamics; tens of milliseconds for a long
  * clip). `config_json` (NULL: defaults) is a character configuration as JSON: `model`, `preprocess` (`rate_hz`,
  * `cutoff_hz`), `gains` (see docs/control.md). A detected leading T-pose frame is dropped. On success writes the
@@ -861,6 +874,25 @@ enum FlinchStatus flinch_prepared_clip_create(struct FlinchClip clip,
                                               struct FlinchPreparedClip *out);
 
 /**
+ * Prepares a flat-ground clip to be walked over a world's level as it is now (`flinch_prepared_clip_create`
+ * plus the adaptation of `docs/world.md`, "Walking the clip over uneven ground"): the clip is prepared on its
+ * fitted flat floor, its feet are raised onto the level's static colliders under them (stairs, slopes), its root
+ * by the lower foot's raise and its legs bent to reach, and that clip is prepared with its stance read above the
+ * level. Kinematic colliders are left out (they move; the adaptation is made once). Pose the level first, so that
+ * its floor is at `flinch_prepared_clip_floor` of the flat clip and its features lie along the clip's path
+ * (`flinch_prepared_clip_root_target`). Characters made from it track the adapted clip on a free root; the world
+ * they are added to should hold the same level. A world without a static collider, or a clip without two legs,
+ * is `FLINCH_STATUS_INVALID_ARGUMENT`. On success writes the prepared clip to `*out`.
+ *
+ * # Safety
+ * `config_json` is NULL or a NUL-terminated string; `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_prepared_clip_create_on_level(struct FlinchClip clip,
+                                                       const char *config_json,
+                                                       struct FlinchWorld world,
+                                                       struct FlinchPreparedClip *out);
+
+/**
  * Destroys a prepared clip. Characters made from it are unaffected (they share its tables until the last one
  * goes). A second destroy returns `FLINCH_STATUS_INVALID_HANDLE`.
  */
@@ -894,6 +926,29 @@ enum FlinchStatus flinch_world_add_prepared(struct FlinchWorld world,
  * `out` is NULL or valid for one write.
  */
 enum FlinchStatus flinch_prepared_clip_duration(struct FlinchPreparedClip prepared, double *out);
+
+/**
+ * Writes the reference pose of a prepared clip's root body at clip time `time` (s, clamped to the clip) to
+ * `*out`: its centre of mass (world, m) and orientation. Where the clip walks before any character plays it: a
+ * game places its level along the path with it (`samples/c/engine_world.c`).
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_prepared_clip_root_target(struct FlinchPreparedClip prepared,
+                                                   double time,
+                                                   struct FlinchTransform *out);
+
+/**
+ * Writes the floor height (m, world y) fitted to a prepared clip's stance feet (or its configuration's
+ * `root.ground.floor_m`) to `*out`: where a level's floor goes for a free-root character of this clip. A clip
+ * without feet is `FLINCH_STATUS_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_prepared_clip_floor(struct FlinchPreparedClip prepared,
+                                             double *out);
 
 /**
  * Number of skeleton joints of a character (the length of every per-joint buffer).

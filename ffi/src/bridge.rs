@@ -231,6 +231,9 @@ mod ffi {
         fn frame_time(self: &ClipData) -> f64;
         /// Frame `index` per joint: local rotation relative to rest and local translation.
         fn frame(self: &ClipData, index: usize) -> Result<Vec<Transform>>;
+        /// The clip made `seconds` long: a detected leading T-pose frame dropped, then its best loop repeated
+        /// without a seam, each repetition moved on by the distance the loop travels.
+        fn looped(self: &ClipData, seconds: f64) -> Result<Box<ClipData>>;
 
         /// Prepares `clip` once (`config_json` empty: defaults): body model, preprocessing, gains.
         fn prepare_clip(clip: &ClipData, config_json: &str) -> Result<Box<PreparedData>>;
@@ -240,6 +243,11 @@ mod ffi {
         fn step_size(self: &PreparedData) -> f64;
         /// A copy sharing the same prepared tables (another owner, not another preparation).
         fn share(self: &PreparedData) -> Box<PreparedData>;
+        /// The reference pose of the root body at clip time `time` (s, clamped to the clip): its centre of
+        /// mass (m) and orientation; where the clip walks.
+        fn root_target(self: &PreparedData, time: f64) -> Result<Transform>;
+        /// The floor height (m) fitted to the clip's stance feet; an error for a clip without feet.
+        fn floor(self: &PreparedData) -> Result<f64>;
 
         /// An empty world.
         fn new_world() -> Box<WorldData>;
@@ -336,6 +344,13 @@ mod ffi {
         ) -> Result<()>;
         /// Loads a level file (glTF/GLB) posed by `pose`; returns its colliders' keys in file order.
         fn load_level(self: &mut WorldData, path: &str, pose: &Transform) -> Result<Vec<u64>>;
+        /// Prepares a flat-ground clip to be walked over this world's level as it is now (its static
+        /// colliders: feet raised onto the ground, root and legs adapted); an error without a static collider.
+        fn prepare_on_level(
+            self: &WorldData,
+            clip: &ClipData,
+            config_json: &str,
+        ) -> Result<Box<PreparedData>>;
         /// The first character body or collider (its layers meeting `mask`) a ray meets within `max_distance`.
         fn cast_ray(
             self: &WorldData,
@@ -413,6 +428,24 @@ impl PreparedData {
     fn share(&self) -> Box<PreparedData> {
         Box::new(PreparedData(Arc::clone(&self.0)))
     }
+
+    fn root_target(&self, time: f64) -> Result<Transform, String> {
+        if !time.is_finite() {
+            return Err(format!("root_target: `time` must be finite, got {time}"));
+        }
+        let (position, rotation) = self.0.root_target(time);
+        Ok(Transform {
+            position: position.into(),
+            rotation: rotation.coords.into(),
+        })
+    }
+
+    fn floor(&self) -> Result<f64, String> {
+        self.0
+            .ground()
+            .map(|g| g.floor)
+            .map_err(|e| format!("floor: {e}"))
+    }
 }
 
 fn new_world() -> Box<WorldData> {
@@ -442,6 +475,13 @@ impl ClipData {
 
     fn frame_time(&self) -> f64 {
         self.0.clip.frame_time
+    }
+
+    fn looped(&self, seconds: f64) -> Result<Box<ClipData>, String> {
+        self.0
+            .looped(seconds, &flinch_core::io::Limits::DEFAULT)
+            .map(|i| Box::new(ClipData(i)))
+            .map_err(|e| format!("looped: {e}"))
     }
 
     fn frame(&self, index: usize) -> Result<Vec<Transform>, String> {

@@ -5,7 +5,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use flinch_core::control::{Character, CharacterConfig};
-use flinch_core::io::{Format, ImportError, ImportOptions, Imported, load_bytes, load_file};
+use flinch_core::io::{
+    Format, ImportError, ImportOptions, Imported, Limits, load_bytes, load_file,
+};
 
 use crate::args;
 use crate::error::{FfiError, FlinchStatus, guard};
@@ -219,6 +221,31 @@ pub unsafe extern "C" fn flinch_clip_duration(clip: FlinchClip, out: *mut f64) -
         // SAFETY: forwarded contract.
         let out = unsafe { args::out(F, "out", out) }?;
         *out = self::clip(F, clip)?.clip.duration();
+        Ok(())
+    })
+}
+
+/// Makes a new clip of `clip` made `seconds` long: a detected leading T-pose frame dropped, then its best loop
+/// repeated without a seam, each repetition moved on by the distance the loop travels (a walk as long as a course
+/// needs; `Clip::looped`). `seconds` not finite and positive, or a loop past the import limits (10⁶ frames, 10⁷
+/// joint poses), is `FLINCH_STATUS_INVALID_ARGUMENT`. On success writes the new clip to `*out` (destroy both).
+///
+/// # Safety
+/// `out` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn flinch_clip_looped(
+    clip: FlinchClip,
+    seconds: f64,
+    out: *mut FlinchClip,
+) -> FlinchStatus {
+    const F: &str = "flinch_clip_looped";
+    guard(F, || {
+        // SAFETY: forwarded contract.
+        let out = unsafe { args::out(F, "out", out) }?;
+        let looped = self::clip(F, clip)?
+            .looped(seconds, &Limits::DEFAULT)
+            .map_err(|e| FfiError::argument(F, e))?;
+        out.id = lock(&CLIPS).insert(Arc::new(looped));
         Ok(())
     })
 }

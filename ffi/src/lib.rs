@@ -37,6 +37,8 @@ mod tests_bake;
 #[cfg(test)]
 mod tests_level;
 #[cfg(test)]
+mod tests_on_level;
+#[cfg(test)]
 mod tests_reliability;
 #[cfg(test)]
 mod tests_root;

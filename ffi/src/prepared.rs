@@ -5,12 +5,13 @@
 use std::ffi::c_char;
 use std::sync::{Arc, Mutex};
 
-use flinch_core::control::{Character, PreparedClip};
+use flinch_core::control::{Character, CharacterError, PreparedClip};
 
 use crate::args;
 use crate::clip::{FlinchCharacter, FlinchClip, insert_character, parse_config};
 use crate::error::{FfiError, FlinchStatus, guard};
 use crate::handles::{Table, lock};
+use crate::query::FlinchTransform;
 use crate::world::{FlinchCharacterKey, FlinchWorld, with_scene};
 
 /// A prepared clip (the shared half of characters). Zero is never a valid handle. Destroy with
@@ -66,6 +67,57 @@ pub unsafe extern "C" fn flinch_prepared_clip_create(
         out.id = lock(&PREPARED).insert(Arc::new(prepared));
         Ok(())
     })
+}
+
+/// Prepares a flat-ground clip to be walked over a world's level as it is now (`flinch_prepared_clip_create`
+/// plus the adaptation of `docs/world.md`, "Walking the clip over uneven ground"): the clip is prepared on its
+/// fitted flat floor, its feet are raised onto the level's static colliders under them (stairs, slopes), its root
+/// by the lower foot's raise and its legs bent to reach, and that clip is prepared with its stance read above the
+/// level. Kinematic colliders are left out (they move; the adaptation is made once). Pose the level first, so that
+/// its floor is at `flinch_prepared_clip_floor` of the flat clip and its features lie along the clip's path
+/// (`flinch_prepared_clip_root_target`). Characters made from it track the adapted clip on a free root; the world
+/// they are added to should hold the same level. A world without a static collider, or a clip without two legs,
+/// is `FLINCH_STATUS_INVALID_ARGUMENT`. On success writes the prepared clip to `*out`.
+///
+/// # Safety
+/// `config_json` is NULL or a NUL-terminated string; `out` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn flinch_prepared_clip_create_on_level(
+    clip: FlinchClip,
+    config_json: *const c_char,
+    world: FlinchWorld,
+    out: *mut FlinchPreparedClip,
+) -> FlinchStatus {
+    const F: &str = "flinch_prepared_clip_create_on_level";
+    guard(F, || {
+        // SAFETY: forwarded contract.
+        let json = unsafe { args::optional_string(F, "config_json", config_json) }?;
+        // SAFETY: forwarded contract.
+        let out = unsafe { args::out(F, "out", out) }?;
+        let imported = crate::clip::clip(F, clip)?;
+        let config = parse_config(F, json)?;
+        // A copy of the level's static colliders: the world stays unlocked while the clip is prepared.
+        let ground = with_scene(F, world, |scene| {
+            scene
+                .level()
+                .static_ground()
+                .map_err(|e| FfiError::argument(F, format!("world {:#x}: {e}", world.id)))
+        })?;
+        let prepared =
+            PreparedClip::from_imported_on_terrain((*imported).clone(), &config, Arc::new(ground))
+                .map_err(|e| FfiError::new(character_status(&e), format!("{F}: {e}")))?;
+        out.id = lock(&PREPARED).insert(Arc::new(prepared));
+        Ok(())
+    })
+}
+
+/// The status of a character that could not be prepared: a clip the adaptation cannot use (no two legs) is an
+/// argument error, anything else a simulation error (as `flinch_prepared_clip_create`).
+fn character_status(e: &CharacterError) -> FlinchStatus {
+    match e {
+        CharacterError::Argument(_) | CharacterError::Ground(_) => FlinchStatus::InvalidArgument,
+        _ => FlinchStatus::Simulation,
+    }
 }
 
 /// Destroys a prepared clip. Characters made from it are unaffected (they share its tables until the last one
@@ -144,6 +196,60 @@ pub unsafe extern "C" fn flinch_prepared_clip_duration(
         // SAFETY: forwarded contract.
         let out = unsafe { args::out(F, "out", out) }?;
         *out = self::prepared(F, prepared)?.reference().duration();
+        Ok(())
+    })
+}
+
+/// Writes the reference pose of a prepared clip's root body at clip time `time` (s, clamped to the clip) to
+/// `*out`: its centre of mass (world, m) and orientation. Where the clip walks before any character plays it: a
+/// game places its level along the path with it (`samples/c/engine_world.c`).
+///
+/// # Safety
+/// `out` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn flinch_prepared_clip_root_target(
+    prepared: FlinchPreparedClip,
+    time: f64,
+    out: *mut FlinchTransform,
+) -> FlinchStatus {
+    const F: &str = "flinch_prepared_clip_root_target";
+    guard(F, || {
+        // SAFETY: forwarded contract.
+        let out = unsafe { args::out(F, "out", out) }?;
+        if !time.is_finite() {
+            return Err(FfiError::argument(
+                F,
+                format!("`time` must be finite, got {time}"),
+            ));
+        }
+        let (position, rotation) = self::prepared(F, prepared)?.root_target(time);
+        *out = FlinchTransform {
+            position: position.into(),
+            rotation: rotation.coords.into(),
+        };
+        Ok(())
+    })
+}
+
+/// Writes the floor height (m, world y) fitted to a prepared clip's stance feet (or its configuration's
+/// `root.ground.floor_m`) to `*out`: where a level's floor goes for a free-root character of this clip. A clip
+/// without feet is `FLINCH_STATUS_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `out` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn flinch_prepared_clip_floor(
+    prepared: FlinchPreparedClip,
+    out: *mut f64,
+) -> FlinchStatus {
+    const F: &str = "flinch_prepared_clip_floor";
+    guard(F, || {
+        // SAFETY: forwarded contract.
+        let out = unsafe { args::out(F, "out", out) }?;
+        *out = self::prepared(F, prepared)?
+            .ground()
+            .map_err(|e| FfiError::argument(F, e))?
+            .floor;
         Ok(())
     })
 }

@@ -405,7 +405,7 @@ fn build_sample(dir: &Path, name: &str, lang: &str, shared: bool) -> PathBuf {
 }
 
 #[test]
-fn c_and_cpp_engine_worlds_walk_on_the_level_take_a_bat_and_bullets() {
+fn c_and_cpp_engine_worlds_walk_up_and_down_the_stairs_take_a_bat_and_bullets() {
     let dir = scratch("engine_world");
     let level = repo().join("samples/level/training_ground.glb");
     let mut bodies = Vec::new();
@@ -423,7 +423,19 @@ fn c_and_cpp_engine_worlds_walk_on_the_level_take_a_bat_and_bullets() {
         let s = engine_summary(&out);
         println!("engine_world {lang} {kind}: {s:?}");
         assert_eq!(s["colliders"] as usize, 11, "{out}");
-        assert_eq!(s["steps"] as usize, 540, "{out}");
+        assert_eq!(s["steps"] as usize, 1032, "{out}");
+        // The walk prepared on the level climbs the four 15 cm steps (its root rises with them) and walks over the
+        // landing and down the far side on its feet, before the bat.
+        assert!(
+            (0.5..0.75).contains(&s["max_root_rise_m"]),
+            "root rise {} m over 0.6 m of stairs:\n{out}",
+            s["max_root_rise_m"]
+        );
+        assert!(
+            s["swing_root_rise_m"].abs() < 0.08,
+            "not back down on the floor when the bat comes:\n{out}"
+        );
+        assert_eq!(s["fell_before_swing"], 0.0, "{out}");
         assert_eq!(s["bullets"] as usize, 20, "{out}");
         assert!(s["bone_hits"] >= 15.0, "{out}");
         assert!(s["bat_events"] >= 1.0, "{out}");
@@ -444,8 +456,8 @@ fn c_and_cpp_engine_worlds_walk_on_the_level_take_a_bat_and_bullets() {
             "{out}"
         );
         println!(
-            "figure {lang}_engine_world_{kind}_bone_hits {} of 20, bat events {}",
-            s["bone_hits"], s["bat_events"]
+            "figure {lang}_engine_world_{kind}_bone_hits {} of 20, bat events {}, stairs root rise {} m",
+            s["bone_hits"], s["bat_events"], s["max_root_rise_m"]
         );
         bodies.push(out.lines().skip(1).collect::<Vec<_>>().join("\n"));
     }

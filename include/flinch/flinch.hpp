@@ -97,6 +97,10 @@ public:
         auto v = inner_->frame(index);
         return std::vector<Transform>(v.begin(), v.end());
     }
+    /// The clip made `seconds` long (a new clip): a detected leading T-pose frame dropped, then its best loop
+    /// repeated without a seam, each repetition moved on by the distance the loop travels (a walk as long as a
+    /// course needs). Throws rust::Error for `seconds` not finite and positive or past the import limits.
+    Clip looped(double seconds) const { return Clip(inner_->looped(seconds)); }
 
 private:
     friend class World;
@@ -128,6 +132,12 @@ public:
     double duration() const { return inner_->duration(); }
     /// The simulation step (s) the clip was prepared for.
     double step_size() const { return inner_->step_size(); }
+    /// The reference pose of the root body at clip time `time` (s, clamped to the clip): its centre of mass (m)
+    /// and orientation. Where the clip walks before any character plays it (to place a level along the path).
+    Transform root_target(double time) const { return inner_->root_target(time); }
+    /// The floor height (m) fitted to the clip's stance feet: where a level's floor goes for its characters.
+    /// Throws rust::Error for a clip without feet.
+    double floor() const { return inner_->floor(); }
 
 private:
     friend class World;
@@ -331,6 +341,13 @@ public:
     std::vector<std::uint64_t> load_level(const std::string &path, const Transform &pose = transform()) {
         auto v = inner_->load_level(path, pose);
         return std::vector<std::uint64_t>(v.begin(), v.end());
+    }
+    /// Prepares a flat-ground clip to be walked over this world's level as it is now (its static colliders; pose
+    /// the level first): feet raised onto the ground under them, root and legs adapted, stance read above the
+    /// level (docs/world.md). Add its characters with add_character(prepared). Throws rust::Error for a world
+    /// without a static collider or a clip without two legs.
+    PreparedClip prepare_on_level(const Clip &clip, const std::string &config_json = "") const {
+        return PreparedClip(inner_->prepare_on_level(*clip.inner_, config_json));
     }
     /// The first character body or collider (whose layers meet `mask`) a ray from `origin` along `direction`
     /// (nonzero) meets within `max_distance` (m). A bullet: apply_impulse(hit.bone, hit.point, ...).

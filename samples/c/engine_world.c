@@ -1,17 +1,24 @@
 /* engine_world: a character in the game's world through the C ABI.
  *
- * Loads a clip (argv[1], default samples/data/cmu_02_01_walk.bvh) as an assisted free root, loads the sample level
- * (argv[2], default samples/level/training_ground.glb) posed so that its floor (y = 0 in the file) is the
- * character's fitted floor and the walk crosses its open floor (the walker starts at (-10, 0, -3) of the level,
- * walking along +z), and runs 4.5 s at 120 Hz:
- *   - the character walks on the level's floor mesh (its probes against the colliders, no flat floor);
- *   - at 1.5 s a kinematic capsule (a bat: 0.45 m half length, 3.5 cm radius, infinite mass) is swung at 8 m/s
- *     through the head, moved every frame with flinch_world_move_collider; its pushes are hit events naming the
- *     collider (it knocks the walker down);
- *   - from 3 s, 20 ray-cast bullets are fired at the chest from around the character (flinch_world_cast_ray); a
- *     bullet that meets a bone puts 3 N·s on that joint at the hit point (flinch_world_apply_impulse).
- * Prints the level, each bullet, each hit event, and one summary line:
- *   summary colliders N steps S bullets B bone_hits H bat_events E max_penetration_m P final_root_height_m R
+ * Loads a clip (argv[1], default samples/data/cmu_02_01_walk.bvh), loops it without a seam to WALK_SECONDS
+ * (flinch_clip_looped), and loads the sample level (argv[2], default samples/level/training_ground.glb) posed
+ * along the clip's path (flinch_prepared_clip_root_target): its floor (y = 0 in the file) at the clip's fitted
+ * floor, the walker starting 0.6 m before the flight of four 15 cm steps, walking up them, over the 4 m landing
+ * and down the four steps on the far side. The clip is then prepared on the level
+ * (flinch_prepared_clip_create_on_level: feet raised onto the steps, root and legs adapted) and played on an
+ * assisted free root at 120 Hz for 8.6 s:
+ *   - the character walks over the stairs on the level's meshes (its soles against the colliders);
+ *   - at SWING_TIME, on the floor 1.5 m past the stairs, a kinematic capsule (a bat: 0.45 m half length, 3.5 cm radius,
+ *     infinite mass) is swung at 8 m/s through the head, moved every frame with flinch_world_move_collider; its
+ *     pushes are hit events naming the collider (it knocks the walker down);
+ *   - from BULLET_TIME, 20 ray-cast bullets are fired at the chest from around the character
+ *     (flinch_world_cast_ray); a bullet that meets a bone puts 3 N·s on that joint at the hit point
+ *     (flinch_world_apply_impulse).
+ * Prints the level, the root twice a second, each bullet, each hit event, and one summary line:
+ *   summary colliders N steps S bullets B bone_hits H bat_events E max_penetration_m P max_root_rise_m U
+ *   swing_root_rise_m W fell_before_swing F final_root_height_m R
+ * (max_root_rise_m: the root's highest rise over its start while walking, 0.6 m of stairs; swing_root_rise_m: its
+ * rise when the bat comes, back on the floor; fell_before_swing: 1 when the walker lost its balance on the way).
  *
  * Build (static):  cc engine_world.c -Iinclude target/release/libflinch.a -lstdc++ -lpthread -ldl -lm
  * Build (shared):  cc engine_world.c -Iinclude -Ltarget/release -lflinch -Wl,-rpath,target/release -lm
@@ -24,17 +31,21 @@
 #include <string.h>
 
 #define RATE_HZ 120
-#define STEPS (RATE_HZ * 9 / 2)
-#define SWING_TIME 1.5
+#define WALK_SECONDS 8.7
+#define STEPS (RATE_HZ * 43 / 5)
+#define SWING_TIME 7.0
 #define SWING_SPEED 8.0
 #define SWING_REACH 1.0
 #define SWING_FOLLOW_THROUGH 0.2
-#define BULLET_STEP (3 * RATE_HZ)
+#define BULLET_STEP (RATE_HZ * 15 / 2)
 #define BULLET_EVERY 6
 #define BULLETS 20
 #define BULLET_IMPULSE 3.0
 #define MAX_COLLIDERS 64
 #define NAME_CAPACITY 256
+/* Where the walk starts in the sample level's frame: 0.6 m before the first of the stairs' steps (x = 1.9),
+ * walking along -x (samples/level/training_ground.glb, src/level/sample.rs). */
+#define STAIRS_START_X 2.5
 
 static void check(FlinchStatus status, const char *what) {
     if (status != FLINCH_STATUS_OK) {
@@ -65,16 +76,44 @@ int main(int argc, char **argv) {
     printf("flinch %s (header %d.%d.%d)\n", flinch_version(), FLINCH_VERSION_MAJOR, FLINCH_VERSION_MINOR,
            FLINCH_VERSION_PATCH);
 
-    /* The character: the walk on an assisted free root (it stands on its feet, with a pull toward its clip). */
-    FlinchClip clip;
+    /* The walk, looped to WALK_SECONDS, and where it goes: its fitted floor and its root's path. */
+    const char *config = "{\"root\": {\"policy\": \"assisted\"}}";
+    FlinchClip clip, walk;
     check(flinch_clip_load_file(clip_path, &clip), "flinch_clip_load_file");
-    FlinchCharacter built;
-    check(flinch_character_create(clip, "{\"root\": {\"policy\": \"assisted\"}}", &built), "flinch_character_create");
+    check(flinch_clip_looped(clip, WALK_SECONDS, &walk), "flinch_clip_looped");
     check(flinch_clip_destroy(clip), "flinch_clip_destroy");
+    FlinchPreparedClip flat;
+    check(flinch_prepared_clip_create(walk, config, &flat), "flinch_prepared_clip_create");
+    double floor_y = 0.0;
+    check(flinch_prepared_clip_floor(flat, &floor_y), "flinch_prepared_clip_floor");
+    FlinchTransform start, later;
+    check(flinch_prepared_clip_root_target(flat, 0.0, &start), "flinch_prepared_clip_root_target");
+    check(flinch_prepared_clip_root_target(flat, 1.0, &later), "flinch_prepared_clip_root_target");
+    check(flinch_prepared_clip_destroy(flat), "flinch_prepared_clip_destroy");
+
+    /* The level turned about y so that its -x (the stairs' way up) is the walk's heading, its floor at the fitted
+     * floor and the walk's start 0.6 m before the first step. */
+    double heading = atan2(later.position[2] - start.position[2], -(later.position[0] - start.position[0]));
+    FlinchTransform level_pose = {{start.position[0] - STAIRS_START_X * cos(heading), floor_y,
+                                   start.position[2] + STAIRS_START_X * sin(heading)},
+                                  {0.0, sin(heading / 2.0), 0.0, cos(heading / 2.0)}};
     FlinchWorld world;
     check(flinch_world_create(&world), "flinch_world_create");
+    FlinchCollider colliders[MAX_COLLIDERS];
+    size_t collider_count = 0;
+    check(flinch_world_load_level(world, level_path, &level_pose, colliders, MAX_COLLIDERS, &collider_count),
+          "flinch_world_load_level");
+    printf("level %s colliders %zu floor %.4f heading %.2f deg\n", level_path, collider_count, floor_y,
+           heading * 180.0 / pi);
+
+    /* The walk prepared on the level (its feet onto the steps), and its character added to the world. */
+    FlinchPreparedClip on_level;
+    check(flinch_prepared_clip_create_on_level(walk, config, world, &on_level),
+          "flinch_prepared_clip_create_on_level");
+    check(flinch_clip_destroy(walk), "flinch_clip_destroy");
     FlinchCharacterKey walker;
-    check(flinch_world_add_character(world, built, &walker), "flinch_world_add_character");
+    check(flinch_world_add_prepared(world, on_level, &walker), "flinch_world_add_prepared");
+    check(flinch_prepared_clip_destroy(on_level), "flinch_prepared_clip_destroy");
 
     size_t joints = 0;
     check(flinch_character_joint_count(world, walker, &joints), "flinch_character_joint_count");
@@ -93,17 +132,6 @@ int main(int argc, char **argv) {
     size_t head = find_joint(world, walker, joints, head_names);
     size_t chest = find_joint(world, walker, joints, chest_names);
 
-    /* The level, posed so that its floor is the character's fitted floor and the walker starts on open floor. */
-    double floor_y = 0.0;
-    check(flinch_character_ground_floor(world, walker, &floor_y), "flinch_character_ground_floor");
-    check(flinch_character_world_transforms(world, walker, pose, joints), "flinch_character_world_transforms");
-    FlinchTransform level_pose = {{pose[0].position[0] + 10.0, floor_y, pose[0].position[2] + 3.0}, {0, 0, 0, 1}};
-    FlinchCollider colliders[MAX_COLLIDERS];
-    size_t collider_count = 0;
-    check(flinch_world_load_level(world, level_path, &level_pose, colliders, MAX_COLLIDERS, &collider_count),
-          "flinch_world_load_level");
-    printf("level %s colliders %zu floor %.4f\n", level_path, collider_count, floor_y);
-
     /* The bat: a kinematic capsule lying along z (its local Y turned onto world Z), parked 50 m away. */
     FlinchColliderDesc bat_desc;
     check(flinch_collider_desc_default(&bat_desc), "flinch_collider_desc_default");
@@ -119,13 +147,23 @@ int main(int argc, char **argv) {
     check(flinch_world_add_collider(world, &bat_desc, &bat), "flinch_world_add_collider");
 
     int bullets = 0, bone_hits = 0, bat_events = 0;
-    double max_penetration = 0.0;
+    double max_penetration = 0.0, start_root_y = 0.0, max_root_rise = 0.0, swing_root_rise = 0.0;
+    int fell_before_swing = 0;
     const double swing_end = SWING_TIME + (SWING_REACH + SWING_FOLLOW_THROUGH) / SWING_SPEED;
     double swing_at[3] = {0.0, 0.0, 0.0};
     int swing_started = 0;
     for (int step = 0; step < STEPS; ++step) {
         double t = step * dt;
         check(flinch_character_world_transforms(world, walker, pose, joints), "flinch_character_world_transforms");
+        if (step == 0) start_root_y = pose[0].position[1];
+        if (t < SWING_TIME) {
+            double rise = pose[0].position[1] - start_root_y;
+            if (rise > max_root_rise) max_root_rise = rise;
+            swing_root_rise = rise;
+            FlinchRootState state;
+            check(flinch_character_root_state(world, walker, &state), "flinch_character_root_state");
+            if (state != FLINCH_ROOT_STATE_TRACKING) fell_before_swing = 1;
+        }
 
         /* The swing: a straight pass along -x through where the head is when it starts, from 1 m before it to 0.2 m
          * past it, the bat reaching each pose at the end of the step; then the bat is parked again (a jump: a
@@ -204,8 +242,9 @@ int main(int argc, char **argv) {
 
     check(flinch_character_world_transforms(world, walker, pose, joints), "flinch_character_world_transforms");
     printf("summary colliders %zu steps %d bullets %d bone_hits %d bat_events %d max_penetration_m %.6f "
-           "final_root_height_m %.4f\n",
-           collider_count, STEPS, bullets, bone_hits, bat_events, max_penetration, pose[0].position[1] - floor_y);
+           "max_root_rise_m %.4f swing_root_rise_m %.4f fell_before_swing %d final_root_height_m %.4f\n",
+           collider_count, STEPS, bullets, bone_hits, bat_events, max_penetration, max_root_rise, swing_root_rise,
+           fell_before_swing, pose[0].position[1] - floor_y);
 
     check(flinch_world_destroy(world), "flinch_world_destroy");
     free(pose);

@@ -1,14 +1,16 @@
 // engine_world: a character in the game's world through the C++ API (the twin of samples/c/engine_world.c).
 //
-// Loads a clip (argv[1], default samples/data/cmu_02_01_walk.bvh) as an assisted free root, loads the sample level
-// (argv[2], default samples/level/training_ground.glb) posed so that its floor (y = 0 in the file) is the
-// character's fitted floor and the walk crosses its open floor (the walker starts at (-10, 0, -3) of the level,
-// walking along +z), and runs 4.5 s at 120 Hz: the character walks on the level's floor mesh; at 1.5 s a kinematic
-// capsule bat (0.45 m half length, 3.5 cm radius) is swung at 8 m/s through the head (World::move_collider every
-// frame; its pushes are hit events naming the collider); from 3 s, 20 ray-cast bullets are fired at the chest
-// from around the character (World::cast_ray), each bone hit taking 3 N·s at the hit point. Prints the level, each
-// bullet, each hit event, and one summary line:
-//   summary colliders N steps S bullets B bone_hits H bat_events E max_penetration_m P final_root_height_m R
+// Loads a clip (argv[1], default samples/data/cmu_02_01_walk.bvh), loops it without a seam to 8.7 s
+// (Clip::looped), loads the sample level (argv[2], default samples/level/training_ground.glb) posed along the
+// clip's path (PreparedClip::root_target): its floor at the clip's fitted floor, the walker starting 0.6 m before
+// the flight of four 15 cm steps, walking up them, over the landing and down the far side. The clip is prepared
+// on the level (World::prepare_on_level: feet raised onto the steps) and played on an assisted free root at 120 Hz
+// for 8.6 s: at 7 s, on the floor 1.5 m past the stairs, a kinematic capsule bat (0.45 m half length, 3.5 cm radius) is
+// swung at 8 m/s through the head (World::move_collider every frame; its pushes are hit events naming the
+// collider); from 7.5 s, 20 ray-cast bullets are fired at the chest from around the character (World::cast_ray),
+// each bone hit taking 3 N·s at the hit point. Prints the level, each bullet, each hit event, and one summary line:
+//   summary colliders N steps S bullets B bone_hits H bat_events E max_penetration_m P max_root_rise_m U
+//   swing_root_rise_m W fell_before_swing F final_root_height_m R
 //
 // Build (static):  c++ -std=c++17 engine_world.cpp -Iinclude target/release/libflinch.a -lpthread -ldl -lm
 #include <flinch/flinch.hpp>
@@ -25,16 +27,19 @@
 namespace {
 
 constexpr int kRateHz = 120;
-constexpr int kSteps = kRateHz * 9 / 2;
-constexpr double kSwingTime = 1.5;
+constexpr double kWalkSeconds = 8.7;
+constexpr int kSteps = kRateHz * 43 / 5;
+constexpr double kSwingTime = 7.0;
 constexpr double kSwingSpeed = 8.0;
 constexpr double kSwingReach = 1.0;
 constexpr double kSwingFollowThrough = 0.2;
-constexpr int kBulletStep = 3 * kRateHz;
+constexpr int kBulletStep = kRateHz * 15 / 2;
 constexpr int kBulletEvery = 6;
 constexpr int kBullets = 20;
 constexpr double kBulletImpulse = 3.0;
 constexpr double kPi = 3.14159265358979323846;
+// Where the walk starts in the sample level's frame: 0.6 m before the stairs' first step (x = 1.9), walking -x.
+constexpr double kStairsStartX = 2.5;
 
 // The index of the first joint named one of `candidates`.
 std::size_t find_joint(const std::vector<std::string> &names, const std::vector<std::string> &candidates) {
@@ -54,21 +59,36 @@ int main(int argc, char **argv) {
         std::printf("flinch %s (header cxx)\n", flinch::version().c_str());
         const double dt = 1.0 / kRateHz;
 
-        // The character: the walk on an assisted free root.
-        const flinch::Clip clip = flinch::Clip::load(clip_path);
+        // The walk, looped, and where it goes: its fitted floor and its root's path.
+        const std::string config = R"({"root": {"policy": "assisted"}})";
+        const flinch::Clip walk = flinch::Clip::load(clip_path).looped(kWalkSeconds);
+        double floor_y = 0.0, heading = 0.0;
+        std::array<double, 3> start{};
+        {
+            const flinch::PreparedClip flat = flinch::PreparedClip::prepare(walk, config);
+            floor_y = flat.floor();
+            const flinch::Transform from = flat.root_target(0.0), to = flat.root_target(1.0);
+            start = from.position;
+            heading = std::atan2(to.position[2] - from.position[2], -(to.position[0] - from.position[0]));
+        }
+
+        // The level turned about y so that its -x (the stairs' way up) is the walk's heading, its floor at the
+        // fitted floor and the walk's start 0.6 m before the first step.
         flinch::World world;
-        const flinch::CharacterId walker = world.add_character(clip, R"({"root": {"policy": "assisted"}})");
+        const auto colliders = world.load_level(
+            level_path,
+            flinch::transform({start[0] - kStairsStartX * std::cos(heading), floor_y,
+                               start[2] + kStairsStartX * std::sin(heading)},
+                              {0.0, std::sin(heading / 2.0), 0.0, std::cos(heading / 2.0)}));
+        std::printf("level %s colliders %zu floor %.4f heading %.2f deg\n", level_path.c_str(), colliders.size(),
+                    floor_y, heading * 180.0 / kPi);
+
+        // The walk prepared on the level (its feet onto the steps), and its character.
+        const flinch::CharacterId walker = world.add_character(world.prepare_on_level(walk, config));
         const auto names = world.joint_names(walker);
         const std::size_t head = find_joint(names, {"Head", "head", "Neck1", "Neck"});
         const std::size_t chest = find_joint(names, {"Spine1", "Spine2", "Chest", "Spine"});
-
-        // The level, posed so that its floor is the character's fitted floor and the walker starts on open floor.
-        const double floor_y = world.ground_floor(walker);
         auto pose = world.world_transforms(walker);
-        const auto colliders =
-            world.load_level(level_path, flinch::transform({pose[0].position[0] + 10.0, floor_y,
-                                                            pose[0].position[2] + 3.0}));
-        std::printf("level %s colliders %zu floor %.4f\n", level_path.c_str(), colliders.size(), floor_y);
 
         // The bat: a kinematic capsule lying along z (its local Y turned onto world Z), parked 50 m away.
         const std::array<double, 4> along_z = {std::sin(kPi / 4.0), 0.0, 0.0, std::cos(kPi / 4.0)};
@@ -79,13 +99,20 @@ int main(int argc, char **argv) {
         const std::uint64_t bat = world.add_capsule(0.45, 0.035, parked, bat_options);
 
         int bullets = 0, bone_hits = 0, bat_events = 0;
-        double max_penetration = 0.0;
+        double max_penetration = 0.0, max_root_rise = 0.0, swing_root_rise = 0.0;
+        const double start_root_y = pose[0].position[1];
+        bool fell_before_swing = false;
         const double swing_end = kSwingTime + (kSwingReach + kSwingFollowThrough) / kSwingSpeed;
         std::array<double, 3> swing_at{};
         bool swing_started = false;
         for (int step = 0; step < kSteps; ++step) {
             const double t = step * dt;
             pose = world.world_transforms(walker);
+            if (t < kSwingTime) {
+                swing_root_rise = pose[0].position[1] - start_root_y;
+                max_root_rise = std::max(max_root_rise, swing_root_rise);
+                if (world.root_state(walker) != flinch::RootState::Tracking) fell_before_swing = true;
+            }
 
             // The swing: a straight pass along -x through where the head is when it starts, from 1 m before it to
             // 0.2 m past it; then the bat is parked again (a jump: a teleport, at rest).
@@ -156,9 +183,9 @@ int main(int argc, char **argv) {
 
         pose = world.world_transforms(walker);
         std::printf("summary colliders %zu steps %d bullets %d bone_hits %d bat_events %d max_penetration_m %.6f "
-                    "final_root_height_m %.4f\n",
-                    colliders.size(), kSteps, bullets, bone_hits, bat_events, max_penetration,
-                    pose[0].position[1] - floor_y);
+                    "max_root_rise_m %.4f swing_root_rise_m %.4f fell_before_swing %d final_root_height_m %.4f\n",
+                    colliders.size(), kSteps, bullets, bone_hits, bat_events, max_penetration, max_root_rise,
+                    swing_root_rise, fell_before_swing ? 1 : 0, pose[0].position[1] - floor_y);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "engine_world: %s\n", e.what());
         return 1;

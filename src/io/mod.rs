@@ -183,6 +183,32 @@ impl Imported {
         &self.clip.frames[usize::from(self.has_leading_tpose())..]
     }
 
+    /// The clip without a detected leading T-pose frame, made `seconds` long by [`crate::skeleton::Clip::looped`]
+    /// (its best loop repeated without a seam, each repetition moved on by the distance the loop travels): a walk
+    /// as long as a course needs. An error for `seconds` that is not finite and positive, or a clip that would
+    /// pass `limits`' frames or joint poses.
+    pub fn looped(&self, seconds: f64, limits: &Limits) -> Result<Imported, String> {
+        if !(seconds.is_finite() && seconds > 0.0) {
+            return Err(format!(
+                "loop length must be finite and > 0 s, got {seconds}"
+            ));
+        }
+        let mut out = self.clone();
+        out.drop_leading_tpose();
+        let frames = (seconds / out.clip.frame_time).round();
+        let poses = frames * out.skeleton.joints.len() as f64;
+        if frames > limits.max_frames as f64 || poses > limits.max_pose_values as f64 {
+            return Err(format!(
+                "a {seconds} s loop is {frames} frames of {} joints: more than the limits ({} frames, {} joint poses)",
+                out.skeleton.joints.len(),
+                limits.max_frames,
+                limits.max_pose_values
+            ));
+        }
+        out.clip = out.clip.looped(seconds);
+        Ok(out)
+    }
+
     /// Drops a detected leading T-pose frame from the clip (what a character plays), once.
     pub fn drop_leading_tpose(&mut self) {
         if self.has_leading_tpose() {

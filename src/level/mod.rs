@@ -307,6 +307,24 @@ impl Level {
         Ok((e.restitution, e.point_velocity(point)))
     }
 
+    /// The static colliders alone, as a copy: the ground a clip is adapted to when it is prepared to walk over
+    /// the level ([`crate::control::PreparedClip::on_terrain`]). Kinematic colliders (a bat, a door, a platform)
+    /// are left out: they move, the adapted clip is made once. An error when no collider is static (nothing to
+    /// walk on).
+    pub fn static_ground(&self) -> Result<Level, LevelError> {
+        if !self.has_static() {
+            return Err(LevelError::Argument(
+                "the level holds no static collider: no ground to adapt a clip to".into(),
+            ));
+        }
+        let mut ground = self.clone();
+        let kinematic: Vec<ColliderKey> = ground.kinematic_keys().collect();
+        for key in kinematic {
+            ground.remove(key)?;
+        }
+        Ok(ground)
+    }
+
     /// The keys of the kinematic colliders.
     pub fn kinematic_keys(&self) -> impl Iterator<Item = ColliderKey> + '_ {
         self.kinematic.iter().map(|&i| self.key_of(i))

@@ -2,13 +2,16 @@
 //! sphere sweeps (the same checks and messages as the C ABI's `flinch_world_*_collider` and casts).
 
 use std::path::Path;
+use std::sync::Arc;
 
+use flinch_core::control::PreparedClip;
 use flinch_core::level::{ColliderKey, load_level_file};
 use flinch_core::scene::{CharacterKey, RayTarget, SceneRayHit};
 use nalgebra::Vector3;
 
 use super::ffi::{ColliderDesc, RayHit, Transform};
-use super::{WorldData, vector};
+use super::{ClipData, PreparedData, WorldData, given, vector};
+use crate::clip::parse_config;
 use crate::level::{ColliderParts, build_collider, isometry};
 use crate::query::FlinchTransform;
 
@@ -150,6 +153,23 @@ impl WorldData {
             .add_level(&file, &pose)
             .map_err(|e| format!("{F}: {e}"))?;
         Ok(keys.into_iter().map(ColliderKey::to_raw).collect())
+    }
+
+    pub(super) fn prepare_on_level(
+        &self,
+        clip: &ClipData,
+        config_json: &str,
+    ) -> Result<Box<PreparedData>, String> {
+        const F: &str = "prepare_on_level";
+        let config = parse_config(F, given(config_json)).map_err(|e| e.message)?;
+        let ground = self
+            .0
+            .level()
+            .static_ground()
+            .map_err(|e| format!("{F}: {e}"))?;
+        PreparedClip::from_imported_on_terrain(clip.0.clone(), &config, Arc::new(ground))
+            .map(|p| Box::new(PreparedData(Arc::new(p))))
+            .map_err(|e| format!("{F}: {e}"))
     }
 
     pub(super) fn cast_ray(

@@ -1292,6 +1292,10 @@ struct ClipData final : public ::rust::Opaque {
   // Frame `index` per joint: local rotation relative to rest and local translation.
   ::rust::Vec<::flinch::detail::Transform> frame(::std::size_t index) const;
 
+  // The clip made `seconds` long: a detected leading T-pose frame dropped, then its best loop repeated
+  // without a seam, each repetition moved on by the distance the loop travels.
+  ::rust::Box<::flinch::detail::ClipData> looped(double seconds) const;
+
   ~ClipData() = delete;
 
 private:
@@ -1393,6 +1397,10 @@ struct WorldData final : public ::rust::Opaque {
   // Loads a level file (glTF/GLB) posed by `pose`; returns its colliders' keys in file order.
   ::rust::Vec<::std::uint64_t> load_level(::rust::Str path, ::flinch::detail::Transform const &pose);
 
+  // Prepares a flat-ground clip to be walked over this world's level as it is now (its static
+  // colliders: feet raised onto the ground, root and legs adapted); an error without a static collider.
+  ::rust::Box<::flinch::detail::PreparedData> prepare_on_level(::flinch::detail::ClipData const &clip, ::rust::Str config_json) const;
+
   // The first character body or collider (its layers meeting `mask`) a ray meets within `max_distance`.
   ::flinch::detail::RayHit cast_ray(::rust::Slice<double const> origin, ::rust::Slice<double const> direction, double max_distance, ::std::uint32_t mask) const;
 
@@ -1425,6 +1433,13 @@ struct PreparedData final : public ::rust::Opaque {
 
   // A copy sharing the same prepared tables (another owner, not another preparation).
   ::rust::Box<::flinch::detail::PreparedData> share() const noexcept;
+
+  // The reference pose of the root body at clip time `time` (s, clamped to the clip): its centre of
+  // mass (m) and orientation; where the clip walks.
+  ::flinch::detail::Transform root_target(double time) const;
+
+  // The floor height (m) fitted to the clip's stance feet; an error for a clip without feet.
+  double floor() const;
 
   ~PreparedData() = delete;
 
@@ -1475,6 +1490,8 @@ double flinch$detail$cxxbridge1$198$ClipData$frame_time(::flinch::detail::ClipDa
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$ClipData$frame(::flinch::detail::ClipData const &self, ::std::size_t index, ::rust::Vec<::flinch::detail::Transform> *return$) noexcept;
 
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$ClipData$looped(::flinch::detail::ClipData const &self, double seconds, ::rust::Box<::flinch::detail::ClipData> *return$) noexcept;
+
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$prepare_clip(::flinch::detail::ClipData const &clip, ::rust::Str config_json, ::rust::Box<::flinch::detail::PreparedData> *return$) noexcept;
 
 double flinch$detail$cxxbridge1$198$PreparedData$duration(::flinch::detail::PreparedData const &self) noexcept;
@@ -1482,6 +1499,10 @@ double flinch$detail$cxxbridge1$198$PreparedData$duration(::flinch::detail::Prep
 double flinch$detail$cxxbridge1$198$PreparedData$step_size(::flinch::detail::PreparedData const &self) noexcept;
 
 ::flinch::detail::PreparedData *flinch$detail$cxxbridge1$198$PreparedData$share(::flinch::detail::PreparedData const &self) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$PreparedData$root_target(::flinch::detail::PreparedData const &self, double time, ::flinch::detail::Transform *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$PreparedData$floor(::flinch::detail::PreparedData const &self, double *return$) noexcept;
 
 ::flinch::detail::WorldData *flinch$detail$cxxbridge1$198$new_world() noexcept;
 
@@ -1538,6 +1559,8 @@ void flinch$detail$cxxbridge1$198$WorldData$events(::flinch::detail::WorldData c
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$move_collider(::flinch::detail::WorldData &self, ::std::uint64_t key, ::flinch::detail::Transform const &pose, ::rust::Slice<double const> linear, ::rust::Slice<double const> angular) noexcept;
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$load_level(::flinch::detail::WorldData &self, ::rust::Str path, ::flinch::detail::Transform const &pose, ::rust::Vec<::std::uint64_t> *return$) noexcept;
+
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$prepare_on_level(::flinch::detail::WorldData const &self, ::flinch::detail::ClipData const &clip, ::rust::Str config_json, ::rust::Box<::flinch::detail::PreparedData> *return$) noexcept;
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$cast_ray(::flinch::detail::WorldData const &self, ::rust::Slice<double const> origin, ::rust::Slice<double const> direction, double max_distance, ::std::uint32_t mask, ::flinch::detail::RayHit *return$) noexcept;
 
@@ -1682,6 +1705,15 @@ double ClipData::frame_time() const noexcept {
   return ::std::move(return$.value);
 }
 
+::rust::Box<::flinch::detail::ClipData> ClipData::looped(double seconds) const {
+  ::rust::MaybeUninit<::rust::Box<::flinch::detail::ClipData>> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$ClipData$looped(*this, seconds, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
 // Prepares `clip` once (`config_json` empty: defaults): body model, preprocessing, gains.
 ::rust::Box<::flinch::detail::PreparedData> prepare_clip(::flinch::detail::ClipData const &clip, ::rust::Str config_json) {
   ::rust::MaybeUninit<::rust::Box<::flinch::detail::PreparedData>> return$;
@@ -1702,6 +1734,24 @@ double PreparedData::step_size() const noexcept {
 
 ::rust::Box<::flinch::detail::PreparedData> PreparedData::share() const noexcept {
   return ::rust::Box<::flinch::detail::PreparedData>::from_raw(flinch$detail$cxxbridge1$198$PreparedData$share(*this));
+}
+
+::flinch::detail::Transform PreparedData::root_target(double time) const {
+  ::rust::MaybeUninit<::flinch::detail::Transform> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$PreparedData$root_target(*this, time, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+double PreparedData::floor() const {
+  ::rust::MaybeUninit<double> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$PreparedData$floor(*this, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
 }
 
 // An empty world.
@@ -1912,6 +1962,15 @@ void WorldData::move_collider(::std::uint64_t key, ::flinch::detail::Transform c
 ::rust::Vec<::std::uint64_t> WorldData::load_level(::rust::Str path, ::flinch::detail::Transform const &pose) {
   ::rust::MaybeUninit<::rust::Vec<::std::uint64_t>> return$;
   ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$load_level(*this, path, pose, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
+::rust::Box<::flinch::detail::PreparedData> WorldData::prepare_on_level(::flinch::detail::ClipData const &clip, ::rust::Str config_json) const {
+  ::rust::MaybeUninit<::rust::Box<::flinch::detail::PreparedData>> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$prepare_on_level(*this, clip, config_json, &return$.value);
   if (error$.ptr) {
     throw ::rust::impl<::rust::Error>::error(error$);
   }

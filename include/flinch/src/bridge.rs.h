@@ -1214,6 +1214,10 @@ struct ClipData final : public ::rust::Opaque {
   // Frame `index` per joint: local rotation relative to rest and local translation.
   ::rust::Vec<::flinch::detail::Transform> frame(::std::size_t index) const;
 
+  // The clip made `seconds` long: a detected leading T-pose frame dropped, then its best loop repeated
+  // without a seam, each repetition moved on by the distance the loop travels.
+  ::rust::Box<::flinch::detail::ClipData> looped(double seconds) const;
+
   ~ClipData() = delete;
 
 private:
@@ -1315,6 +1319,10 @@ struct WorldData final : public ::rust::Opaque {
   // Loads a level file (glTF/GLB) posed by `pose`; returns its colliders' keys in file order.
   ::rust::Vec<::std::uint64_t> load_level(::rust::Str path, ::flinch::detail::Transform const &pose);
 
+  // Prepares a flat-ground clip to be walked over this world's level as it is now (its static
+  // colliders: feet raised onto the ground, root and legs adapted); an error without a static collider.
+  ::rust::Box<::flinch::detail::PreparedData> prepare_on_level(::flinch::detail::ClipData const &clip, ::rust::Str config_json) const;
+
   // The first character body or collider (its layers meeting `mask`) a ray meets within `max_distance`.
   ::flinch::detail::RayHit cast_ray(::rust::Slice<double const> origin, ::rust::Slice<double const> direction, double max_distance, ::std::uint32_t mask) const;
 
@@ -1347,6 +1355,13 @@ struct PreparedData final : public ::rust::Opaque {
 
   // A copy sharing the same prepared tables (another owner, not another preparation).
   ::rust::Box<::flinch::detail::PreparedData> share() const noexcept;
+
+  // The reference pose of the root body at clip time `time` (s, clamped to the clip): its centre of
+  // mass (m) and orientation; where the clip walks.
+  ::flinch::detail::Transform root_target(double time) const;
+
+  // The floor height (m) fitted to the clip's stance feet; an error for a clip without feet.
+  double floor() const;
 
   ~PreparedData() = delete;
 

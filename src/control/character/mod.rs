@@ -207,9 +207,7 @@ impl Character {
         config: &CharacterConfig,
         terrain: Arc<dyn crate::control::ground::Terrain>,
     ) -> Result<Character, CharacterError> {
-        let mut imported = imported;
-        imported.drop_leading_tpose();
-        let prepared = PreparedClip::on_terrain(imported.skeleton, imported.clip, config, terrain)?;
+        let prepared = PreparedClip::from_imported_on_terrain(imported, config, terrain)?;
         Ok(Character::from_prepared(Arc::new(prepared)))
     }
 

@@ -7,7 +7,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use nalgebra::Vector3;
+use nalgebra::{UnitQuaternion, Vector3};
 
 use super::super::gains::{JointGains, subtree_loads};
 use super::super::kinematics::BodyPose;
@@ -91,6 +91,17 @@ impl PreparedClip {
         config: &CharacterConfig,
     ) -> Result<PreparedClip, CharacterError> {
         PreparedClip::new_on(skeleton, clip, config, None)
+    }
+
+    /// [`PreparedClip::on_terrain`] for an imported clip; a detected leading T-pose frame is dropped.
+    pub fn from_imported_on_terrain(
+        imported: Imported,
+        config: &CharacterConfig,
+        terrain: Arc<dyn Terrain>,
+    ) -> Result<PreparedClip, CharacterError> {
+        let mut imported = imported;
+        imported.drop_leading_tpose();
+        PreparedClip::on_terrain(imported.skeleton, imported.clip, config, terrain)
     }
 
     /// Prepares a flat-ground clip to be walked over `terrain` (stairs, slopes: a [`crate::level::Level`] posed
@@ -227,6 +238,13 @@ impl PreparedClip {
     /// The reference motion (shared by every character of this clip).
     pub fn reference(&self) -> &ReferenceMotion {
         &self.reference
+    }
+
+    /// The reference pose of the root body at clip time `t` (s, clamped to the clip): its centre of mass
+    /// (world, m) and orientation. Where the clip walks, before any character plays it (to place a level along
+    /// the path, say).
+    pub fn root_target(&self, t: f64) -> (Vector3<f64>, UnitQuaternion<f64>) {
+        super::super::sampling::root_pose(&self.reference, t)
     }
 
     /// The physical model.
