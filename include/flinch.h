@@ -243,6 +243,24 @@ typedef enum FlinchRayHitKind {
 } FlinchRayHitKind;
 
 /**
+ * A phase of a protective fall.
+ */
+typedef enum FlinchFallPhase {
+  /**
+   * The fall began: the arms reach toward the predicted ground contact, the head is held up.
+   */
+  FLINCH_FALL_PHASE_REACH = 0,
+  /**
+   * A body other than the legs touched the ground: the arms brace.
+   */
+  FLINCH_FALL_PHASE_IMPACT = 1,
+  /**
+   * The fall is over: the body is limp.
+   */
+  FLINCH_FALL_PHASE_LIMP = 2,
+} FlinchFallPhase;
+
+/**
  * What `flinch_bake_file` did: the baked clip, the simulation and the hit figures (as `flinch bake` prints them).
  */
 typedef struct FlinchBakeSummary {
@@ -327,6 +345,39 @@ typedef struct FlinchWorld {
    */
   uint64_t id;
 } FlinchWorld;
+
+/**
+ * A character inside a world (generational: stale once removed, or when its world is destroyed).
+ */
+typedef struct FlinchCharacterKey {
+  /**
+   * Generational key value (opaque); only meaningful with the world it came from.
+   */
+  uint64_t id;
+} FlinchCharacterKey;
+
+/**
+ * A protective fall's phase change (`flinch_character_fall_event`).
+ */
+typedef struct FlinchFallEvent {
+  /**
+   * World time (s): the end of the step that began the phase.
+   */
+  double time;
+  /**
+   * The phase entered (a `FlinchFallPhase` value).
+   */
+  uint32_t phase;
+  /**
+   * `REACH`: the predicted ground contact (world, m); `IMPACT`: the touching body's lowest contact point;
+   * `LIMP`: the root's position.
+   */
+  double point[3];
+  /**
+   * `IMPACT`: the skeleton joint of the body that touched; `SIZE_MAX` for the other phases.
+   */
+  size_t joint;
+} FlinchFallEvent;
 
 /**
  * A rigid transform: position (m) and rotation as a unit quaternion `x, y, z, w`.
@@ -432,16 +483,6 @@ typedef struct FlinchCollider {
    */
   uint64_t id;
 } FlinchCollider;
-
-/**
- * A character inside a world (generational: stale once removed, or when its world is destroyed).
- */
-typedef struct FlinchCharacterKey {
-  /**
-   * Generational key value (opaque); only meaningful with the world it came from.
-   */
-  uint64_t id;
-} FlinchCharacterKey;
 
 /**
  * A ray or sphere sweep hit (`flinch_world_cast_ray`, `flinch_world_cast_sphere`).
@@ -744,6 +785,28 @@ enum FlinchStatus flinch_character_destroy(struct FlinchCharacter character);
  * The pointer stays valid until the next `flinch_*` call on the same thread; never NULL.
  */
 const char *flinch_last_error(void);
+
+/**
+ * Number of protective-fall events of a character so far (none for a kinematic root).
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_fall_event_count(struct FlinchWorld world,
+                                                    struct FlinchCharacterKey key,
+                                                    size_t *out);
+
+/**
+ * Writes protective-fall event `index` (oldest first) of a character to `*out`; an index past the count is
+ * `FLINCH_STATUS_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write.
+ */
+enum FlinchStatus flinch_character_fall_event(struct FlinchWorld world,
+                                              struct FlinchCharacterKey key,
+                                              size_t index,
+                                              struct FlinchFallEvent *out);
 
 /**
  * Adds a collider to a world's level and writes its handle to `*out`. A shape that is refused (a non-finite or

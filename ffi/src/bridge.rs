@@ -157,6 +157,31 @@ mod ffi {
         to: RootState,
     }
 
+    /// A phase of a protective fall (see `FlinchFallPhase` in flinch.h).
+    #[derive(Debug)]
+    #[repr(u32)]
+    enum FallPhase {
+        /// The fall began: the arms reach toward the predicted ground contact, the head is held up.
+        Reach = 0,
+        /// A body other than the legs touched the ground: the arms brace.
+        Impact = 1,
+        /// The fall is over: limp.
+        Limp = 2,
+    }
+
+    /// A protective fall's phase change of a character.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    struct FallEvent {
+        /// World time (s): the end of the step that began the phase.
+        time: f64,
+        /// The phase entered.
+        phase: FallPhase,
+        /// Reach: the predicted ground contact; Impact: the touching body's lowest point; Limp: the root (m).
+        point: [f64; 3],
+        /// Impact: the skeleton joint of the body that touched; `usize::MAX` for the other phases.
+        joint: usize,
+    }
+
     /// What `bake_file` did (see `FlinchBakeSummary` in flinch.h).
     #[derive(Debug, Clone, PartialEq)]
     struct BakeSummary {
@@ -316,6 +341,8 @@ mod ffi {
         fn root_state(self: &WorldData, key: u64) -> Result<RootState>;
         /// A character's balance state transitions since its root was made free, oldest first.
         fn root_events(self: &WorldData, key: u64) -> Result<Vec<RootEvent>>;
+        /// A character's protective-fall phase changes, oldest first (none for a kinematic root).
+        fn fall_events(self: &WorldData, key: u64) -> Result<Vec<FallEvent>>;
         /// The floor height (m) of a character's free root (an error for a kinematic root).
         fn ground_floor(self: &WorldData, key: u64) -> Result<f64>;
         /// The deepest body point below the floor after the last step (m; 0 for a kinematic root).

@@ -17,6 +17,7 @@ mod bake;
 mod bridge;
 mod clip;
 mod error;
+mod fall;
 mod handles;
 mod level;
 mod prepared;
@@ -50,6 +51,7 @@ use std::ffi::c_char;
 pub use bake::{FLINCH_BAKE_DEFAULT_RATE_HZ, FLINCH_JOINT_NAME_CAPACITY, FlinchBakeSummary};
 pub use clip::{FlinchCharacter, FlinchClip, FlinchFormat};
 pub use error::FlinchStatus;
+pub use fall::{FlinchFallEvent, FlinchFallPhase};
 pub use level::{
     FlinchCollider, FlinchColliderDesc, FlinchColliderShape, FlinchRayHit, FlinchRayHitKind,
 };

@@ -7,7 +7,7 @@ use flinch_core::control::Character;
 use crate::args;
 use crate::error::{FfiError, FlinchStatus, guard};
 use crate::level::FlinchCollider;
-use crate::world::{FlinchBall, FlinchCharacterKey, FlinchWorld, character, with_scene};
+use crate::world::{FlinchBall, FlinchCharacterKey, FlinchWorld, with_character, with_scene};
 
 /// A rigid transform: position (m) and rotation as a unit quaternion `x, y, z, w`.
 #[repr(C)]
@@ -62,18 +62,6 @@ pub(crate) unsafe fn write_local_pose(
         };
     }
     Ok(())
-}
-
-/// Runs `body` on character `key` of `world`.
-fn with_character<T>(
-    function: &str,
-    world: FlinchWorld,
-    key: FlinchCharacterKey,
-    body: impl FnOnce(&Character) -> Result<T, FfiError>,
-) -> Result<T, FfiError> {
-    with_scene(function, world, |scene| {
-        body(character(function, scene, key)?)
-    })
 }
 
 /// Number of skeleton joints of a character (the length of every per-joint buffer).

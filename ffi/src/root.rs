@@ -6,7 +6,7 @@ use flinch_core::scene::{CharacterKey, SceneError};
 
 use crate::args;
 use crate::error::{FfiError, FlinchStatus, guard};
-use crate::world::{FlinchCharacterKey, FlinchWorld, character, scene_error, with_scene};
+use crate::world::{FlinchCharacterKey, FlinchWorld, scene_error, with_character, with_scene};
 
 /// How a character's root (pelvis) moves; the `policy` values of `flinch_character_set_root_policy`.
 #[repr(C)]
@@ -101,18 +101,6 @@ pub struct FlinchRootEvent {
     pub from: u32,
     /// The state entered (a `FlinchRootState` value).
     pub to: u32,
-}
-
-/// Runs `body` on character `key` of `world`.
-fn with_character<T>(
-    function: &str,
-    world: FlinchWorld,
-    key: FlinchCharacterKey,
-    body: impl FnOnce(&Character) -> Result<T, FfiError>,
-) -> Result<T, FfiError> {
-    with_scene(function, world, |scene| {
-        body(character(function, scene, key)?)
-    })
 }
 
 /// Runs `body` on character `key` of `world`, mutably; a `CharacterError` of `body` gets its status and message

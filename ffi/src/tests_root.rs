@@ -8,6 +8,7 @@ use std::ptr::{null, null_mut};
 
 use crate::FlinchStatus as S;
 use crate::clip::*;
+use crate::query::flinch_character_joint_count;
 use crate::root::*;
 use crate::tests::{expect, walk_clip, world_with_walk};
 use crate::world::*;
@@ -396,4 +397,107 @@ fn characters_of_a_prepared_clip_take_its_root_policy() {
     );
     expect(flinch_world_destroy(w), S::Ok, &[]);
     expect(flinch_clip_destroy(clip), S::Ok, &[]);
+}
+
+fn fall_events(w: FlinchWorld, k: FlinchCharacterKey) -> Vec<crate::fall::FlinchFallEvent> {
+    use crate::fall::*;
+    let mut n = usize::MAX;
+    // SAFETY: valid output.
+    expect(
+        unsafe { flinch_character_fall_event_count(w, k, &mut n) },
+        S::Ok,
+        &[],
+    );
+    (0..n)
+        .map(|i| {
+            let mut e = FlinchFallEvent {
+                time: f64::NAN,
+                phase: u32::MAX,
+                point: [f64::NAN; 3],
+                joint: 0,
+            };
+            // SAFETY: valid output.
+            expect(
+                unsafe { flinch_character_fall_event(w, k, i, &mut e) },
+                S::Ok,
+                &[],
+            );
+            e
+        })
+        .collect()
+}
+
+#[test]
+fn a_knocked_down_walker_reports_its_protective_fall_phases() {
+    use crate::fall::*;
+    let (w, k) = world_with_config(r#"{"root": {"policy": "assisted"}}"#);
+    for _ in 0..60 {
+        expect(flinch_world_step(w, H), S::Ok, &[]);
+    }
+    assert!(fall_events(w, k).is_empty());
+    let chest = CString::new("role:chest").unwrap();
+    let impulse = [250.0, 0.0, 0.0];
+    // SAFETY: valid string and vector; NULL point = the centre of mass.
+    expect(
+        unsafe { flinch_world_apply_impulse(w, k, chest.as_ptr(), null(), impulse.as_ptr()) },
+        S::Ok,
+        &[],
+    );
+    for _ in 0..480 {
+        let s = flinch_world_step(w, H);
+        assert!(matches!(s, S::Ok | S::Recovered), "{s:?}");
+    }
+    let falling = events(w, k)
+        .into_iter()
+        .find(|e| e.to == FlinchRootState::Falling as u32)
+        .expect("the 250 N·s push knocks the walker down");
+    let fall = fall_events(w, k);
+    assert!(!fall.is_empty());
+    // The fall begins with the reach, when the root state turns to Falling; phases come in order, an impact names
+    // a joint of the skeleton, and the fall ends limp.
+    assert_eq!(fall[0].phase, FlinchFallPhase::Reach as u32, "{fall:?}");
+    assert!((fall[0].time - falling.time).abs() < 1e-9, "{fall:?}");
+    assert_eq!(fall[0].joint, usize::MAX);
+    let mut joints = 0;
+    // SAFETY: valid output.
+    expect(
+        unsafe { flinch_character_joint_count(w, k, &mut joints) },
+        S::Ok,
+        &[],
+    );
+    for pair in fall.windows(2) {
+        assert!(pair[0].time <= pair[1].time, "{fall:?}");
+        assert!(pair[0].phase <= pair[1].phase, "{fall:?}");
+    }
+    for e in &fall {
+        assert!(e.point.iter().all(|c| c.is_finite()), "{e:?}");
+        if e.phase == FlinchFallPhase::Impact as u32 {
+            assert!(e.joint < joints, "{e:?}");
+        }
+    }
+    assert_eq!(
+        fall.last().unwrap().phase,
+        FlinchFallPhase::Limp as u32,
+        "{fall:?}"
+    );
+
+    let mut e = std::mem::MaybeUninit::<FlinchFallEvent>::uninit();
+    // SAFETY: valid output (or NULL on purpose).
+    unsafe {
+        expect(
+            flinch_character_fall_event(w, k, fall.len(), e.as_mut_ptr()),
+            S::InvalidArgument,
+            &["fall event index", "out of range"],
+        );
+        expect(
+            flinch_character_fall_event_count(w, k, null_mut()),
+            S::NullPointer,
+            &["out"],
+        );
+    }
+    expect(flinch_world_destroy(w), S::Ok, &[]);
+    // A kinematic root never falls.
+    let (w, k) = world_with_walk();
+    assert!(fall_events(w, k).is_empty());
+    expect(flinch_world_destroy(w), S::Ok, &[]);
 }

@@ -107,6 +107,18 @@ pub fn character<'a>(
         .map_err(|e| scene_error(function, key.id, e))
 }
 
+/// Runs `body` on character `key` of `world`.
+pub fn with_character<T>(
+    function: &str,
+    world: FlinchWorld,
+    key: FlinchCharacterKey,
+    body: impl FnOnce(&Character) -> Result<T, FfiError>,
+) -> Result<T, FfiError> {
+    with_scene(function, world, |scene| {
+        body(character(function, scene, key)?)
+    })
+}
+
 /// Creates an empty world and writes it to `*out`.
 ///
 /// # Safety

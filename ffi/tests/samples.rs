@@ -445,6 +445,16 @@ fn c_and_cpp_engine_worlds_walk_up_and_down_the_stairs_take_a_bat_and_bullets() 
             s["final_root_height_m"] > 0.0,
             "fell through the floor:\n{out}"
         );
+        // The bat knocks the walker down: a protective fall, reach first, limp last.
+        let falls: Vec<&str> = out.lines().filter(|l| l.starts_with("fall ")).collect();
+        assert!(
+            falls.first().is_some_and(|l| l.ends_with(" reach -")),
+            "{out}"
+        );
+        assert!(
+            falls.last().is_some_and(|l| l.ends_with(" limp -")),
+            "{out}"
+        );
         // The bat's pushes are hit events naming its collider (non-zero).
         let bat_lines: Vec<&str> = out
             .lines()

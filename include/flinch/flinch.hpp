@@ -40,6 +40,11 @@ using RootPolicy = detail::RootPolicy;
 using RootState = detail::RootState;
 /// A balance state transition: time (s), from, to (RootState).
 using RootEvent = detail::RootEvent;
+/// A phase of a protective fall: Reach, Impact, Limp (the values of FlinchFallPhase in flinch.h).
+using FallPhase = detail::FallPhase;
+/// A protective fall's phase change: time (s), phase, point (m), joint (Impact: the skeleton joint that touched;
+/// SIZE_MAX otherwise).
+using FallEvent = detail::FallEvent;
 
 /// What bake_file did: frames, steps, duration_s, events, has_hit, peak_deg, peak_time_s, peak_joint (rust::String),
 /// return_s (negative: no hits, or never back within 2 degrees), energy_j, track_rms_deg, max_joint_gap_mm.
@@ -256,6 +261,11 @@ public:
     std::vector<RootEvent> root_events(CharacterId c) const {
         auto v = inner_->root_events(c.key);
         return std::vector<RootEvent>(v.begin(), v.end());
+    }
+    /// A character's protective-fall phase changes (reach, impact, limp), oldest first; none for a kinematic root.
+    std::vector<FallEvent> fall_events(CharacterId c) const {
+        auto v = inner_->fall_events(c.key);
+        return std::vector<FallEvent>(v.begin(), v.end());
     }
     /// The floor height (m, world y) a free-root character stands on; throws for a kinematic root.
     double ground_floor(CharacterId c) const { return inner_->ground_floor(c.key); }

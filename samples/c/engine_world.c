@@ -240,6 +240,17 @@ int main(int argc, char **argv) {
         }
     }
 
+    /* The protective fall the bat caused: reach, impact (the bone that touched first), limp. */
+    size_t falls = 0;
+    check(flinch_character_fall_event_count(world, walker, &falls), "flinch_character_fall_event_count");
+    for (size_t i = 0; i < falls; ++i) {
+        FlinchFallEvent fall;
+        check(flinch_character_fall_event(world, walker, i, &fall), "flinch_character_fall_event");
+        static const char *const phases[] = {"reach", "impact", "limp"};
+        printf("fall t %.4f %s %s\n", fall.time, fall.phase < 3 ? phases[fall.phase] : "?",
+               fall.joint < joints ? names[fall.joint] : "-");
+    }
+
     check(flinch_character_world_transforms(world, walker, pose, joints), "flinch_character_world_transforms");
     printf("summary colliders %zu steps %d bullets %d bone_hits %d bat_events %d max_penetration_m %.6f "
            "max_root_rise_m %.4f swing_root_rise_m %.4f fell_before_swing %d final_root_height_m %.4f\n",

@@ -181,6 +181,15 @@ int main(int argc, char **argv) {
             }
         }
 
+        // The protective fall the bat caused: reach, impact (the bone that touched first), limp.
+        for (const auto &fall : world.fall_events(walker)) {
+            const char *phase = fall.phase == flinch::FallPhase::Reach    ? "reach"
+                                : fall.phase == flinch::FallPhase::Impact ? "impact"
+                                                                          : "limp";
+            std::printf("fall t %.4f %s %s\n", fall.time, phase,
+                        fall.joint < names.size() ? names[fall.joint].c_str() : "-");
+        }
+
         pose = world.world_transforms(walker);
         std::printf("summary colliders %zu steps %d bullets %d bone_hits %d bat_events %d max_penetration_m %.6f "
                     "max_root_rise_m %.4f swing_root_rise_m %.4f fell_before_swing %d final_root_height_m %.4f\n",

@@ -1,8 +1,11 @@
-//! The free-root part of the C++ bridge (issue 11): root policy, assist weight, balance state and events, ground.
+//! The free-root part of the C++ bridge (issue 11): root policy, assist weight, balance state and events, protective
+//! fall events, ground.
 
 use super::WorldData;
-use super::ffi::{RootEvent, RootPolicy, RootState};
-use flinch_core::control::{RootPolicy as CoreRootPolicy, RootState as CoreRootState};
+use super::ffi::{FallEvent, FallPhase, RootEvent, RootPolicy, RootState};
+use flinch_core::control::{
+    FallPhase as CoreFallPhase, RootPolicy as CoreRootPolicy, RootState as CoreRootState,
+};
 use flinch_core::scene::CharacterKey;
 
 impl WorldData {
@@ -70,6 +73,25 @@ impl WorldData {
                 time: e.time,
                 from: root_state(e.from),
                 to: root_state(e.to),
+            })
+            .collect())
+    }
+
+    pub(super) fn fall_events(&self, key: u64) -> Result<Vec<FallEvent>, String> {
+        let c = self.character(key)?;
+        Ok(c.fall_events()
+            .iter()
+            .map(|e| FallEvent {
+                time: e.time,
+                phase: match e.phase {
+                    CoreFallPhase::Reach => FallPhase::Reach,
+                    CoreFallPhase::Impact => FallPhase::Impact,
+                    CoreFallPhase::Limp => FallPhase::Limp,
+                },
+                point: e.point.into(),
+                joint: e
+                    .body
+                    .map_or(usize::MAX, |b| c.model().bodies[b].skeleton_joint),
             })
             .collect())
     }

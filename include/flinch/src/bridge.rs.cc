@@ -1053,6 +1053,8 @@ namespace flinch {
     enum class RootPolicy : ::std::uint32_t;
     enum class RootState : ::std::uint32_t;
     struct RootEvent;
+    enum class FallPhase : ::std::uint32_t;
+    struct FallEvent;
     struct BakeSummary;
     struct ClipData;
     struct WorldData;
@@ -1237,6 +1239,38 @@ struct RootEvent final {
 };
 #endif // CXXBRIDGE1_STRUCT_flinch$detail$RootEvent
 
+#ifndef CXXBRIDGE1_ENUM_flinch$detail$FallPhase
+#define CXXBRIDGE1_ENUM_flinch$detail$FallPhase
+// A phase of a protective fall (see `FlinchFallPhase` in flinch.h).
+enum class FallPhase : ::std::uint32_t {
+  // The fall began: the arms reach toward the predicted ground contact, the head is held up.
+  Reach = 0,
+  // A body other than the legs touched the ground: the arms brace.
+  Impact = 1,
+  // The fall is over: limp.
+  Limp = 2,
+};
+#endif // CXXBRIDGE1_ENUM_flinch$detail$FallPhase
+
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$FallEvent
+#define CXXBRIDGE1_STRUCT_flinch$detail$FallEvent
+// A protective fall's phase change of a character.
+struct FallEvent final {
+  // World time (s): the end of the step that began the phase.
+  double time CXX_DEFAULT_VALUE(0);
+  // The phase entered.
+  ::flinch::detail::FallPhase phase;
+  // Reach: the predicted ground contact; Impact: the touching body's lowest point; Limp: the root (m).
+  ::std::array<double, 3> point;
+  // Impact: the skeleton joint of the body that touched; `usize::MAX` for the other phases.
+  ::std::size_t joint CXX_DEFAULT_VALUE(0);
+
+  bool operator==(FallEvent const &) const noexcept;
+  bool operator!=(FallEvent const &) const noexcept;
+  using IsRelocatable = ::std::true_type;
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$FallEvent
+
 #ifndef CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
 #define CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
 // What `bake_file` did (see `FlinchBakeSummary` in flinch.h).
@@ -1374,6 +1408,9 @@ struct WorldData final : public ::rust::Opaque {
   // A character's balance state transitions since its root was made free, oldest first.
   ::rust::Vec<::flinch::detail::RootEvent> root_events(::std::uint64_t key) const;
 
+  // A character's protective-fall phase changes, oldest first (none for a kinematic root).
+  ::rust::Vec<::flinch::detail::FallEvent> fall_events(::std::uint64_t key) const;
+
   // The floor height (m) of a character's free root (an error for a kinematic root).
   double ground_floor(::std::uint64_t key) const;
 
@@ -1461,6 +1498,8 @@ bool flinch$detail$cxxbridge1$198$RayHit$operator$eq(RayHit const &, RayHit cons
 bool flinch$detail$cxxbridge1$198$RayHit$operator$ne(RayHit const &, RayHit const &) noexcept;
 bool flinch$detail$cxxbridge1$198$RootEvent$operator$eq(RootEvent const &, RootEvent const &) noexcept;
 bool flinch$detail$cxxbridge1$198$RootEvent$operator$ne(RootEvent const &, RootEvent const &) noexcept;
+bool flinch$detail$cxxbridge1$198$FallEvent$operator$eq(FallEvent const &, FallEvent const &) noexcept;
+bool flinch$detail$cxxbridge1$198$FallEvent$operator$ne(FallEvent const &, FallEvent const &) noexcept;
 bool flinch$detail$cxxbridge1$198$BakeSummary$operator$eq(BakeSummary const &, BakeSummary const &) noexcept;
 bool flinch$detail$cxxbridge1$198$BakeSummary$operator$ne(BakeSummary const &, BakeSummary const &) noexcept;
 ::std::size_t flinch$detail$cxxbridge1$198$ClipData$operator$sizeof() noexcept;
@@ -1546,6 +1585,8 @@ void flinch$detail$cxxbridge1$198$WorldData$events(::flinch::detail::WorldData c
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$root_events(::flinch::detail::WorldData const &self, ::std::uint64_t key, ::rust::Vec<::flinch::detail::RootEvent> *return$) noexcept;
 
+::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$fall_events(::flinch::detail::WorldData const &self, ::std::uint64_t key, ::rust::Vec<::flinch::detail::FallEvent> *return$) noexcept;
+
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$ground_floor(::flinch::detail::WorldData const &self, ::std::uint64_t key, double *return$) noexcept;
 
 ::rust::repr::PtrLen flinch$detail$cxxbridge1$198$WorldData$ground_penetration(::flinch::detail::WorldData const &self, ::std::uint64_t key, double *return$) noexcept;
@@ -1599,6 +1640,14 @@ bool RootEvent::operator==(RootEvent const &rhs) const noexcept {
 
 bool RootEvent::operator!=(RootEvent const &rhs) const noexcept {
   return flinch$detail$cxxbridge1$198$RootEvent$operator$ne(*this, rhs);
+}
+
+bool FallEvent::operator==(FallEvent const &rhs) const noexcept {
+  return flinch$detail$cxxbridge1$198$FallEvent$operator$eq(*this, rhs);
+}
+
+bool FallEvent::operator!=(FallEvent const &rhs) const noexcept {
+  return flinch$detail$cxxbridge1$198$FallEvent$operator$ne(*this, rhs);
 }
 
 bool BakeSummary::operator==(BakeSummary const &rhs) const noexcept {
@@ -1909,6 +1958,15 @@ void WorldData::set_assist_weight(::std::uint64_t key, double weight) {
   return ::std::move(return$.value);
 }
 
+::rust::Vec<::flinch::detail::FallEvent> WorldData::fall_events(::std::uint64_t key) const {
+  ::rust::MaybeUninit<::rust::Vec<::flinch::detail::FallEvent>> return$;
+  ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$fall_events(*this, key, &return$.value);
+  if (error$.ptr) {
+    throw ::rust::impl<::rust::Error>::error(error$);
+  }
+  return ::std::move(return$.value);
+}
+
 double WorldData::ground_floor(::std::uint64_t key) const {
   ::rust::MaybeUninit<double> return$;
   ::rust::repr::PtrLen error$ = flinch$detail$cxxbridge1$198$WorldData$ground_floor(*this, key, &return$.value);
@@ -2043,6 +2101,15 @@ void cxxbridge1$rust_vec$flinch$detail$RootEvent$drop(::rust::Vec<::flinch::deta
 void cxxbridge1$rust_vec$flinch$detail$RootEvent$reserve_total(::rust::Vec<::flinch::detail::RootEvent> *ptr, ::std::size_t new_cap) noexcept;
 void cxxbridge1$rust_vec$flinch$detail$RootEvent$set_len(::rust::Vec<::flinch::detail::RootEvent> *ptr, ::std::size_t len) noexcept;
 void cxxbridge1$rust_vec$flinch$detail$RootEvent$truncate(::rust::Vec<::flinch::detail::RootEvent> *ptr, ::std::size_t len) noexcept;
+
+void cxxbridge1$rust_vec$flinch$detail$FallEvent$new(::rust::Vec<::flinch::detail::FallEvent> const *ptr) noexcept;
+void cxxbridge1$rust_vec$flinch$detail$FallEvent$drop(::rust::Vec<::flinch::detail::FallEvent> *ptr) noexcept;
+::std::size_t cxxbridge1$rust_vec$flinch$detail$FallEvent$len(::rust::Vec<::flinch::detail::FallEvent> const *ptr) noexcept;
+::std::size_t cxxbridge1$rust_vec$flinch$detail$FallEvent$capacity(::rust::Vec<::flinch::detail::FallEvent> const *ptr) noexcept;
+::flinch::detail::FallEvent const *cxxbridge1$rust_vec$flinch$detail$FallEvent$data(::rust::Vec<::flinch::detail::FallEvent> const *ptr) noexcept;
+void cxxbridge1$rust_vec$flinch$detail$FallEvent$reserve_total(::rust::Vec<::flinch::detail::FallEvent> *ptr, ::std::size_t new_cap) noexcept;
+void cxxbridge1$rust_vec$flinch$detail$FallEvent$set_len(::rust::Vec<::flinch::detail::FallEvent> *ptr, ::std::size_t len) noexcept;
+void cxxbridge1$rust_vec$flinch$detail$FallEvent$truncate(::rust::Vec<::flinch::detail::FallEvent> *ptr, ::std::size_t len) noexcept;
 } // extern "C"
 
 namespace rust {
@@ -2178,6 +2245,38 @@ void Vec<::flinch::detail::RootEvent>::set_len(::std::size_t len) noexcept {
 template <>
 void Vec<::flinch::detail::RootEvent>::truncate(::std::size_t len) {
   return cxxbridge1$rust_vec$flinch$detail$RootEvent$truncate(this, len);
+}
+template <>
+Vec<::flinch::detail::FallEvent>::Vec() noexcept {
+  cxxbridge1$rust_vec$flinch$detail$FallEvent$new(this);
+}
+template <>
+void Vec<::flinch::detail::FallEvent>::drop() noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$FallEvent$drop(this);
+}
+template <>
+::std::size_t Vec<::flinch::detail::FallEvent>::size() const noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$FallEvent$len(this);
+}
+template <>
+::std::size_t Vec<::flinch::detail::FallEvent>::capacity() const noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$FallEvent$capacity(this);
+}
+template <>
+::flinch::detail::FallEvent const *Vec<::flinch::detail::FallEvent>::data() const noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$FallEvent$data(this);
+}
+template <>
+void Vec<::flinch::detail::FallEvent>::reserve_total(::std::size_t new_cap) noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$FallEvent$reserve_total(this, new_cap);
+}
+template <>
+void Vec<::flinch::detail::FallEvent>::set_len(::std::size_t len) noexcept {
+  return cxxbridge1$rust_vec$flinch$detail$FallEvent$set_len(this, len);
+}
+template <>
+void Vec<::flinch::detail::FallEvent>::truncate(::std::size_t len) {
+  return cxxbridge1$rust_vec$flinch$detail$FallEvent$truncate(this, len);
 }
 } // namespace cxxbridge1
 } // namespace rust

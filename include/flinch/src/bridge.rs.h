@@ -975,6 +975,8 @@ namespace flinch {
     enum class RootPolicy : ::std::uint32_t;
     enum class RootState : ::std::uint32_t;
     struct RootEvent;
+    enum class FallPhase : ::std::uint32_t;
+    struct FallEvent;
     struct BakeSummary;
     struct ClipData;
     struct WorldData;
@@ -1159,6 +1161,38 @@ struct RootEvent final {
 };
 #endif // CXXBRIDGE1_STRUCT_flinch$detail$RootEvent
 
+#ifndef CXXBRIDGE1_ENUM_flinch$detail$FallPhase
+#define CXXBRIDGE1_ENUM_flinch$detail$FallPhase
+// A phase of a protective fall (see `FlinchFallPhase` in flinch.h).
+enum class FallPhase : ::std::uint32_t {
+  // The fall began: the arms reach toward the predicted ground contact, the head is held up.
+  Reach = 0,
+  // A body other than the legs touched the ground: the arms brace.
+  Impact = 1,
+  // The fall is over: limp.
+  Limp = 2,
+};
+#endif // CXXBRIDGE1_ENUM_flinch$detail$FallPhase
+
+#ifndef CXXBRIDGE1_STRUCT_flinch$detail$FallEvent
+#define CXXBRIDGE1_STRUCT_flinch$detail$FallEvent
+// A protective fall's phase change of a character.
+struct FallEvent final {
+  // World time (s): the end of the step that began the phase.
+  double time CXX_DEFAULT_VALUE(0);
+  // The phase entered.
+  ::flinch::detail::FallPhase phase;
+  // Reach: the predicted ground contact; Impact: the touching body's lowest point; Limp: the root (m).
+  ::std::array<double, 3> point;
+  // Impact: the skeleton joint of the body that touched; `usize::MAX` for the other phases.
+  ::std::size_t joint CXX_DEFAULT_VALUE(0);
+
+  bool operator==(FallEvent const &) const noexcept;
+  bool operator!=(FallEvent const &) const noexcept;
+  using IsRelocatable = ::std::true_type;
+};
+#endif // CXXBRIDGE1_STRUCT_flinch$detail$FallEvent
+
 #ifndef CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
 #define CXXBRIDGE1_STRUCT_flinch$detail$BakeSummary
 // What `bake_file` did (see `FlinchBakeSummary` in flinch.h).
@@ -1295,6 +1329,9 @@ struct WorldData final : public ::rust::Opaque {
 
   // A character's balance state transitions since its root was made free, oldest first.
   ::rust::Vec<::flinch::detail::RootEvent> root_events(::std::uint64_t key) const;
+
+  // A character's protective-fall phase changes, oldest first (none for a kinematic root).
+  ::rust::Vec<::flinch::detail::FallEvent> fall_events(::std::uint64_t key) const;
 
   // The floor height (m) of a character's free root (an error for a kinematic root).
   double ground_floor(::std::uint64_t key) const;
