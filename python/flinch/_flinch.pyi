@@ -63,15 +63,35 @@ class Clip:
         """Rest offset of each joint in its parent's frame (m), shape (joints, 3)."""
     def world_transforms(self) -> _F64:
         """World transform of every joint at every frame (the core's forward kinematics), (frames, joints, 4, 4)."""
+    def looped(self, seconds: float) -> "Clip":
+        """A new clip made ``seconds`` long: a detected leading T-pose frame dropped, then its best loop repeated
+        without a seam, each repetition moved on by the distance the loop travels (InvalidArgumentError for a
+        length that is not finite and positive or past the import limits)."""
 
 class Character:
     """A clip's physically simulated character (Cline 2002): replays the clip, reacts to hits, returns to it."""
 
     def __init__(
-        self, clip: Clip, *, rate: float = 120.0, config: Any = None, threads: Optional[int] = None
+        self,
+        clip: Clip,
+        *,
+        rate: float = 120.0,
+        config: Any = None,
+        threads: Optional[int] = None,
+        level: Optional["Scene"] = None,
     ) -> None:
         """Builds the character of ``clip`` simulated at ``rate`` Hz; ``config`` is a character configuration
-        (dict, JSON text or a .json/.toml path); ``threads`` bounds the preprocessing threads."""
+        (dict, JSON text or a .json/.toml path); ``threads`` bounds the preprocessing threads. With ``level`` (a
+        Scene holding a posed level) the flat-ground clip is adapted to walk over that level's static colliders:
+        feet raised onto steps and slopes, root and legs adapted (InvalidArgumentError without a static
+        collider)."""
+    def root_target(self, time: float) -> Tuple[Tuple[float, float, float], List[float]]:
+        """The reference pose of the root body at clip time ``time`` (clamped to the clip): centre of mass (m)
+        and quaternion (x, y, z, w). Where the clip walks: place a level along its path."""
+    @property
+    def floor(self) -> Optional[float]:
+        """The floor height (m) a free-root character stands on (fitted to its clip); None for a kinematic
+        root."""
     @property
     def time(self) -> float: ...
     @property

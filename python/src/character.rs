@@ -1,7 +1,7 @@
 //! `Character`: a clip's physically simulated character, stepped from Python or in Rust, hit, and read back as
 //! NumPy arrays.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use numpy::PyArrayDyn;
 use pyo3::prelude::*;
@@ -10,9 +10,10 @@ use pyo3::types::{PyDict, PyList, PyString};
 use crate::bake::metrics_dict;
 use crate::clip::Clip;
 use crate::convert::{
-    PoseArrays, array, flat_matrices, flat_quaternions, flat_vectors, positive, vector,
+    PoseArrays, Triple, array, flat_matrices, flat_quaternions, flat_vectors, positive, vector,
 };
 use crate::errors::{Kind, character, error};
+use crate::scene::Scene;
 use flinch_core::control::{self, CharacterConfig, EvalOptions, Hit};
 
 /// A simulated character. `None` once moved into a `Scene`.
@@ -193,23 +194,57 @@ pub fn impulse(
 
 #[pymethods]
 impl Character {
-    /// Builds the character of a clip, simulated at `rate` Hz.
+    /// Builds the character of a clip, simulated at `rate` Hz. With `level` (a `Scene` holding a level, posed
+    /// first) the flat-ground clip is adapted to walk over that level's static colliders as they are now: feet
+    /// raised onto the steps and slopes under them, root and legs adapted (docs/world.md); add the character to
+    /// that scene. GIL released while preparing.
     #[new]
-    #[pyo3(signature = (clip, *, rate=120.0, config=None, threads=None))]
+    #[pyo3(signature = (clip, *, rate=120.0, config=None, threads=None, level=None))]
     fn new(
         py: Python<'_>,
         clip: &Clip,
         rate: f64,
         config: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
+        level: Option<PyRef<'_, Scene>>,
     ) -> PyResult<Character> {
         let config = character_config(config, rate, threads)?;
         let imported = (*clip.imported).clone();
         let name = clip.path.display().to_string();
+        let ground = level.map(|scene| scene.static_ground()).transpose()?;
         let c = py
-            .detach(|| control::Character::from_imported(imported, &config))
+            .detach(|| match ground {
+                Some(ground) => control::Character::from_imported_on_terrain(
+                    imported,
+                    &config,
+                    Arc::new(ground),
+                ),
+                None => control::Character::from_imported(imported, &config),
+            })
             .map_err(|e| error(crate::errors::character_kind(&e), format!("{name}: {e}")))?;
         Ok(Character::wrap(c))
+    }
+
+    /// The reference pose of the root body at clip time `time` (s, clamped to the clip): its centre of mass
+    /// (world, m) and orientation quaternion (x, y, z, w). Where the clip walks: place a level along its path.
+    fn root_target(&self, time: f64) -> PyResult<(Triple, [f64; 4])> {
+        if !time.is_finite() {
+            return Err(error(
+                Kind::Argument,
+                format!("`time` must be finite, got {time}"),
+            ));
+        }
+        self.with(|c| {
+            let (p, q) = c.root_target(time);
+            Ok(((p.x, p.y, p.z), [q.i, q.j, q.k, q.w]))
+        })
+    }
+
+    /// The floor height (m, world y) a free-root character stands on (fitted to its clip's stance feet); None
+    /// for a kinematic root.
+    #[getter]
+    fn floor(&self) -> PyResult<Option<f64>> {
+        self.with(|c| Ok(c.ground().map(|g| g.floor)))
     }
 
     /// Simulation time (s).

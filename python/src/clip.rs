@@ -7,7 +7,7 @@ use numpy::PyArrayDyn;
 use pyo3::prelude::*;
 
 use crate::convert::{array, flat_matrices, flat_quaternions, flat_vectors, import_options};
-use crate::errors::{error, import_kind};
+use crate::errors::{Kind, error, import_kind};
 use flinch_core::io::{Imported, load_file};
 
 /// A loaded clip: skeleton, motion and what the importer inferred. Immutable; build characters from it.
@@ -41,6 +41,19 @@ pub fn load(
 
 #[pymethods]
 impl Clip {
+    /// A new clip made `seconds` long: a detected leading T-pose frame dropped, then its best loop repeated without
+    /// a seam, each repetition moved on by the distance the loop travels (a walk as long as a course needs).
+    fn looped(&self, seconds: f64) -> PyResult<Clip> {
+        let imported = self
+            .imported
+            .looped(seconds, &flinch_core::io::Limits::DEFAULT)
+            .map_err(|e| error(Kind::Argument, format!("{}: {e}", self.path.display())))?;
+        Ok(Clip {
+            imported: Arc::new(imported),
+            path: self.path.clone(),
+        })
+    }
+
     /// The file it was loaded from.
     #[getter]
     fn path(&self) -> PathBuf {

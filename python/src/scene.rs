@@ -7,9 +7,9 @@ use pyo3::prelude::*;
 
 use crate::character::{Character, deviations, impulse, moved, pose_arrays};
 use crate::convert::{PoseArrays, Triple, array, positive, vector};
-use crate::errors::scene as scene_error;
+use crate::errors::{Kind, error, scene as scene_error};
 use crate::level::{ShapeArgs, cast_arguments, collider, hit_dict, load_error, pose};
-use flinch_core::level::{ColliderKey, load_level_file};
+use flinch_core::level::{ColliderKey, Level, load_level_file};
 use flinch_core::scene::{self, Ball, BallKey, CharacterKey};
 
 /// A hit: a ball's touch or an impulse, as recorded by the scene.
@@ -85,6 +85,14 @@ pub struct Scene {
 impl Scene {
     fn lock(&self) -> MutexGuard<'_, scene::Scene> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A copy of the level's static colliders: the ground a clip is adapted to (`Character(..., level=scene)`).
+    pub fn static_ground(&self) -> PyResult<Level> {
+        self.lock()
+            .level()
+            .static_ground()
+            .map_err(|e| error(Kind::Argument, format!("level: {e}")))
     }
 }
 

@@ -141,3 +141,42 @@ def test_a_ray_meets_a_bone_and_a_kinematic_push_is_a_hit_event_naming_the_colli
     assert pushes, "the plate's push made no hit event"
     assert all(e.collider == plate and e.ball is None and e.character == key for e in pushes)
     assert "collider" in repr(pushes[0])
+
+
+def test_a_walk_prepared_on_the_level_climbs_its_stairs():
+    """The flat-ground walk, looped and adapted to the sample level's stairs (Character(level=scene)), climbs the
+    four 15 cm steps on an assisted free root without falling (the C sample engine_world.c, from Python)."""
+    config = {"root": {"policy": "assisted"}}
+    walk = flinch.load(WALK).looped(3.5)
+    assert walk.duration == pytest.approx(3.5, abs=2.0 / 120.0)
+    with pytest.raises(flinch.InvalidArgumentError, match="loop length"):
+        walk.looped(float("nan"))
+    flat = flinch.Character(walk, config=config)
+    floor = flat.floor
+    (x0, y0, z0), _ = flat.root_target(0.0)
+    (x1, _, z1), _ = flat.root_target(1.0)
+    assert 0.8 < y0 - floor < 1.1
+    with pytest.raises(flinch.InvalidArgumentError, match="time"):
+        flat.root_target(float("nan"))
+
+    scene = flinch.Scene()
+    with pytest.raises(flinch.InvalidArgumentError, match="no static collider"):
+        flinch.Character(walk, config=config, level=scene)
+    # The level turned about y so that its -x (the stairs' way up) is the walk's heading, the walk starting 0.6 m
+    # before the first step (x = 1.9 in the level's frame).
+    heading = math.atan2(z1 - z0, -(x1 - x0))
+    position = (x0 - 2.5 * math.cos(heading), floor, z0 + 2.5 * math.sin(heading))
+    rotation = (0.0, math.sin(heading / 2.0), 0.0, math.cos(heading / 2.0))
+    scene.load_level(LEVEL, position=position, rotation=rotation)
+    key = scene.add_character(flinch.Character(walk, config=config, level=scene))
+    _, translations = scene.pose(key)
+    start = translations[0][1]
+    rise, drop = 0.0, 0.0
+    for _ in range(int(3.3 * 120)):
+        scene.step(1.0 / 120.0)
+        _, translations = scene.pose(key)
+        rise = max(rise, translations[0][1] - start)
+        drop = min(drop, translations[0][1] - start)
+    # Up four 15 cm steps onto the landing, on its feet (a fall would take the root down 0.7 m).
+    assert 0.5 < rise < 0.75
+    assert drop > -0.1
