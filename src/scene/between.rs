@@ -8,11 +8,9 @@ use parry3d_f64::math::Pose;
 use parry3d_f64::query;
 use parry3d_f64::shape::Capsule;
 
-use super::character_step::step_character;
-use super::{CharacterKey, Scene, SceneError, Touch};
+use super::{CharacterKey, Scene};
 use crate::contact::collision::shape::{from_vec, to_vec};
 use crate::control::Character;
-use crate::dynamics::{ContactOther, ContactPoint};
 
 /// The most touches kept between two characters in a substep (the deepest).
 const MAX_TOUCHES_PER_PAIR: usize = 8;
@@ -33,16 +31,6 @@ pub(super) struct BodyTouch {
     pub normal: Vector3<f64>,
     /// Signed distance (m): negative when the bodies interpenetrate.
     pub distance: f64,
-}
-
-/// A touch resolved by its first character's step, for the second.
-struct Owed {
-    touch: BodyTouch,
-    /// Impulse on the first character's body (N·s, world): the second gets its opposite.
-    impulse: Vector3<f64>,
-    /// The touch point on the first body's surface and the normal (toward the second), after its step.
-    surface: Vector3<f64>,
-    normal: Vector3<f64>,
 }
 
 /// A contact between two characters resolved by a scene step.
@@ -197,118 +185,5 @@ impl Scene {
     /// The character–character contacts of the last [`Scene::step`].
     pub fn character_contacts(&self) -> &[CharacterContactEvent] {
         &self.contact_events
-    }
-
-    /// A substep in which characters touch: every character steps in slot order on this thread. A touch is a
-    /// contact of its lower-slot character's step, with the other body a free body of the LCP as it is at the
-    /// start of the substep. The other character, which steps later in the same substep, receives the opposite
-    /// impulse and a static contact against the first body's surface where it ended, so its own
-    /// post-stabilization removes any interpenetration left (the free-body stand-in is lighter than the real,
-    /// articulated limb, so the first impulse alone would leave the bodies a little inside each other).
-    pub(super) fn step_coupled(
-        &mut self,
-        touches: &[Touch],
-        between: &[BodyTouch],
-        keys: &[CharacterKey],
-        friction: f64,
-        h: f64,
-    ) -> Result<(), SceneError> {
-        let keys = keys.to_vec();
-        let restitution = self.restitution;
-        // What characters that step later owe to a touch: the opposite impulse and the surface of the
-        // earlier character's body where it is after its step.
-        let mut owed: Vec<Owed> = Vec::new();
-        for key in keys {
-            let pairs: Vec<&BodyTouch> = between.iter().filter(|t| t.a == key).collect();
-            let mut partners = Vec::with_capacity(pairs.len());
-            for t in &pairs {
-                let other = self
-                    .characters
-                    .get(t.b.0)
-                    .ok_or(SceneError::StaleCharacter)?;
-                partners.push(other.world().body(t.b_body).clone());
-            }
-            let mut points: Vec<ContactPoint> = pairs
-                .iter()
-                .enumerate()
-                .map(|(k, t)| ContactPoint {
-                    body: t.a_body,
-                    other: ContactOther::Free(k),
-                    point: t.point_a,
-                    other_point: t.point_b,
-                    // From the other body toward this one: the direction this body is pushed.
-                    normal: -t.normal,
-                    friction,
-                    restitution: 0.0,
-                })
-                .collect();
-            let c = self
-                .characters
-                .get_mut(key.0)
-                .ok_or(SceneError::StaleCharacter)?;
-            for o in owed.iter().filter(|o| o.touch.b == key) {
-                c.apply_body_impulse(o.touch.b_body, o.touch.point_b, -o.impulse)?;
-                points.push(ContactPoint {
-                    body: o.touch.b_body,
-                    other: ContactOther::Static,
-                    point: o.touch.point_b,
-                    other_point: o.surface,
-                    normal: o.normal,
-                    friction,
-                    restitution: 0.0,
-                });
-            }
-            // Where each touch point sits on this character's body, to follow it through the step.
-            let local: Vec<_> = pairs
-                .iter()
-                .map(|t| {
-                    let f = c.body_frame(t.a_body).inverse();
-                    (f * nalgebra::Point3::from(t.point_a), f.rotation * t.normal)
-                })
-                .collect();
-            let mine: Vec<&Touch> = touches.iter().filter(|t| t.character == key).collect();
-            let stepped = self.thread_scratch.around(c, |c| {
-                step_character(
-                    key,
-                    c,
-                    &mine,
-                    &points,
-                    &partners,
-                    &self.level,
-                    friction,
-                    restitution,
-                    h,
-                )
-            })?;
-            for ((t, j), (p, n)) in pairs.iter().zip(&stepped.pair_impulses).zip(&local) {
-                let f = c.body_frame(t.a_body);
-                owed.push(Owed {
-                    touch: **t,
-                    impulse: *j,
-                    surface: (f * p).coords,
-                    normal: f.rotation * n,
-                });
-            }
-            for (t, j) in pairs.iter().zip(&stepped.pair_impulses) {
-                if j.norm() > 0.0 {
-                    let bone = |k: CharacterKey, b: usize| {
-                        self.characters
-                            .get(k.0)
-                            .map_or_else(String::new, |c| c.model().bodies[b].name.clone())
-                    };
-                    self.contact_events.push(CharacterContactEvent {
-                        time: self.time + h,
-                        characters: [t.a, t.b],
-                        bodies: [t.a_body, t.b_body],
-                        bones: [bone(t.a, t.a_body), bone(t.b, t.b_body)],
-                        point: t.point_a,
-                        normal: t.normal,
-                        impulse: *j,
-                    });
-                }
-            }
-            self.record(stepped, h);
-        }
-        Ok(())
     }
 }

@@ -13,6 +13,7 @@
 mod aim;
 mod between;
 mod character_step;
+mod islands;
 mod knockdown;
 mod level;
 mod query;
@@ -31,12 +32,10 @@ pub use query::{RayTarget, SceneRayHit};
 pub use state::{SceneFault, SceneState};
 
 use nalgebra::Vector3;
-use rayon::prelude::*;
 
 use std::sync::Arc;
 
 use crate::control::{Character, CharacterError, GRAVITY, PreparedClip};
-use character_step::{Stepped, step_character};
 use slab::{RawKey, Slab};
 use sweep::sweep_sphere_capsule;
 
@@ -423,52 +422,20 @@ impl Scene {
             }
         }
         let friction = self.friction.unwrap_or(DEFAULT_BALL_FRICTION);
-        let restitution = self.restitution;
         let mut between = std::mem::take(&mut self.scratch_between);
         between.clear();
         if self.characters.len() > 1 && !self.no_character_contacts {
             self.touches_between(CONTACT_MARGIN, &mut between);
         }
-        // The characters that touch another one step one after the other (`step_coupled`, in slot order); the
-        // rest do not interact with them in this substep and step in parallel below.
-        let coupled: Vec<CharacterKey> = self
-            .characters
-            .iter()
-            .map(|(k, _)| CharacterKey(k))
-            .filter(|k| between.iter().any(|t| t.a == *k || t.b == *k))
-            .collect();
-        if !coupled.is_empty() {
-            let result = self.step_coupled(&touches, &between, &coupled, friction, h);
-            if result.is_err() {
-                self.scratch_between = between;
-                return result;
-            }
-        }
+        // Islands of characters touching each other step in parallel, each island's members in slot order; a lone
+        // character is an island of one. Results are gathered in a fixed order, so the state is bit-identical for
+        // any thread count.
+        let result = self.step_islands(&touches, &between, friction, h);
         self.scratch_between = between;
-        // Characters are independent worlds within a substep (a ball touch is a contact of one character's own
-        // step): step them in parallel, each on one thread, and gather the results in slot order, so the state
-        // is bit-identical for any thread count.
-        let scratch = &self.thread_scratch;
-        let level = &self.level;
-        let mut jobs: Vec<(RawKey, &mut Character)> = self
-            .characters
-            .iter_mut()
-            .filter(|(k, _)| !coupled.contains(&CharacterKey(*k)))
-            .collect();
-        let outcomes: Vec<Result<Stepped, SceneError>> = jobs
-            .par_iter_mut()
-            .map(|(k, c)| {
-                let key = CharacterKey(*k);
-                let mine: Vec<&Touch> = touches.iter().filter(|t| t.character == key).collect();
-                scratch.around(c, |c| {
-                    step_character(key, c, &mine, &[], &[], level, friction, restitution, h)
-                })
-            })
-            .collect();
-        drop(jobs);
-        for outcome in outcomes {
-            let stepped = outcome?;
-            self.record(stepped, h);
+        if result.is_err() {
+            self.scratch_touches = touches;
+            self.scratch_keys = ball_keys;
+            return result;
         }
         self.scratch_touches = touches;
         self.scratch_keys = ball_keys;
