@@ -298,7 +298,10 @@ mod tests {
             vec![vec![0], vec![1, 3, 5], vec![2], vec![4, 6]]
         );
         // No touch: every character alone; a touch of an unknown character is ignored.
-        assert_eq!(islands(&order[..3], &[touch(9, 4)]), vec![vec![0], vec![1], vec![2]]);
+        assert_eq!(
+            islands(&order[..3], &[touch(9, 4)]),
+            vec![vec![0], vec![1], vec![2]]
+        );
         assert!(islands(&[], &between).is_empty());
     }
 }
