@@ -195,8 +195,9 @@ fn bad_level_files_are_clear_errors() {
 /// Issue 38's `stairs_walk` and `slope_walk`: the flat-ground walk adapted to the sample level's stairs (up four
 /// 15 cm steps and down again) and 10° ramp (up and down), assisted root, the flat floor's defaults: it does not
 /// fall, stays within 1 mm of the ground, tracks within 1°, its feet slide ≤ 15 mm in stance, and the ground carries
-/// most of the weight (goal: the flat floor's share less 0.05; measured: stairs 0.733 and ramp 0.705 against
-/// 0.822, so these bounds are looser). Unadapted, the stairs read 33.9 mm of penetration and 8.49° of tracking.
+/// as much of the weight as on the flat floor less 0.05 (measured: stairs 0.828 and ramp 0.795 against 0.822;
+/// 0.733 and 0.705 before the adapted clip kept the flat clip's soles, docs/world.md). Unadapted, the stairs read
+/// 33.9 mm of penetration and 8.49° of tracking.
 #[test]
 fn the_flat_walk_takes_the_stairs_and_the_ramp() {
     use flinch::scene::world_runs::{TERRAIN_WALKS, terrain_walk};
@@ -219,7 +220,7 @@ fn the_flat_walk_takes_the_stairs_and_the_ramp() {
         assert!(f.track_rms_deg <= 1.0, "{name}: {} deg", f.track_rms_deg);
         assert!(f.foot_slide_mm <= 15.0, "{name}: {} mm", f.foot_slide_mm);
         assert!(
-            f.feet_support_frac >= flat.feet_support_frac - 0.15,
+            f.feet_support_frac >= flat.feet_support_frac - 0.05,
             "{name}: support {} against the flat floor's {}",
             f.feet_support_frac,
             flat.feet_support_frac

@@ -45,7 +45,15 @@ pub struct PreparedClip {
     /// The ground of a free root: built with the clip for a free policy, else at the first switch to one.
     ground: OnceLock<Result<Arc<GroundReference>, GroundError>>,
     /// The ground the clip was adapted to ([`PreparedClip::on_terrain`]); `None`: the flat floor.
-    terrain: Option<Arc<dyn Terrain>>,
+    terrain: Option<OnTerrain>,
+}
+
+/// What a clip adapted to a terrain keeps of its flat-ground preparation: the terrain, and the flat clip's
+/// ground, whose floor and sole points the adapted clip's ground keeps ([`GroundReference::build_adapted`]).
+#[derive(Debug)]
+struct OnTerrain {
+    terrain: Arc<dyn Terrain>,
+    flat_ground: Arc<GroundReference>,
 }
 
 /// The contact options a free root's world starts with: PGS, 30 sweeps, 1e-6 N·s.
@@ -107,8 +115,9 @@ impl PreparedClip {
     /// Prepares a flat-ground clip to be walked over `terrain` (stairs, slopes: a [`crate::level::Level`] posed
     /// where the character walks): the clip is prepared on its flat floor, then its feet are raised onto the
     /// ground under them, its root by the lower foot's raise, its legs bent to reach ([`crate::control::ground`]'s
-    /// adaptation), and that clip is prepared with stance, sole sizes and root lift read above the terrain
-    /// (`docs/world.md`, "Walking the clip over uneven ground"). The character then tracks the adapted clip:
+    /// adaptation), and that clip is prepared with the flat clip's sole points, and stance and root lift read
+    /// above the terrain ([`GroundReference::build_adapted`]; `docs/world.md`, "Walking the clip over uneven
+    /// ground"). The character then tracks the adapted clip:
     /// its feedforward, its assist's target and its figures are the adapted clip's. An error for a clip without
     /// two legs.
     pub fn on_terrain(
@@ -128,14 +137,18 @@ impl PreparedClip {
         )?;
         let mut config = config.clone();
         config.root.ground.floor_m = Some(ground.floor);
-        PreparedClip::new_on(skeleton, adapted.clip, &config, Some(terrain))
+        let on = OnTerrain {
+            terrain,
+            flat_ground: Arc::clone(ground),
+        };
+        PreparedClip::new_on(skeleton, adapted.clip, &config, Some(on))
     }
 
     fn new_on(
         skeleton: Skeleton,
         clip: Clip,
         config: &CharacterConfig,
-        terrain: Option<Arc<dyn Terrain>>,
+        terrain: Option<OnTerrain>,
     ) -> Result<PreparedClip, CharacterError> {
         if !config.guard.is_valid() {
             return Err(CharacterError::Argument(format!(
@@ -217,13 +230,21 @@ impl PreparedClip {
     pub fn ground(&self) -> Result<&Arc<GroundReference>, GroundError> {
         self.ground
             .get_or_init(|| {
-                GroundReference::build_on(
-                    &self.model,
-                    &self.skeleton,
-                    &self.reference,
-                    &self.root.ground,
-                    self.terrain.as_deref(),
-                )
+                match &self.terrain {
+                    Some(on) => GroundReference::build_adapted(
+                        &self.model,
+                        &self.reference,
+                        &self.root.ground,
+                        &on.flat_ground,
+                        on.terrain.as_ref(),
+                    ),
+                    None => GroundReference::build(
+                        &self.model,
+                        &self.skeleton,
+                        &self.reference,
+                        &self.root.ground,
+                    ),
+                }
                 .map(Arc::new)
             })
             .as_ref()

@@ -174,7 +174,7 @@ impl GroundReference {
         terrain: Option<&dyn Terrain>,
     ) -> Result<GroundReference, GroundError> {
         config.validate()?;
-        let (steps, h, nb) = (reference.steps, reference.h, reference.bodies());
+        let (steps, h) = (reference.steps, reference.h);
         let mut points = feet::sole_points(model, skeleton, reference)?;
         let np = points.len();
         let mut tracks = feet::point_tracks(reference, &points);
@@ -243,8 +243,86 @@ impl GroundReference {
         flattened(&mut flat_tracks);
         standing = lifted(&flat_tracks);
         let stance = feet::detect_stance(&shape.over(&standing), floor, config);
+        Ok(GroundReference::with_stance(
+            model, reference, config, floor, lift, points, &tracks, &standing, stance, relief,
+        ))
+    }
+
+    /// The ground of `reference`, a clip adapted to `terrain` from a flat-ground clip whose ground is `flat`
+    /// (`adapt_clip`; `docs/world.md`, "Walking the clip over uneven ground"): [`GroundReference::build_on`]
+    /// with the flat clip's floor and sole points. The adaptation moves the legs, not the feet, so the soles
+    /// are the flat clip's: placed and sized again from the adapted clip's heights (its lowest samples are
+    /// wherever the terrain is lowest, its stance samples read above a terrain) they moved by millimetres, the
+    /// toe-off and heel-strike points of a stance came out just over the 3 mm stance height, and a fifth of the
+    /// samples had no foot in stance (the flat clip: a sixth), the root assist carrying the whole weight there.
+    /// The root lift and the stance are read above the terrain as `build_on` reads them, so a foot the
+    /// adaptation placed a few millimetres high (a tilt, a crest) still stands.
+    pub fn build_adapted(
+        model: &Model,
+        reference: &ReferenceMotion,
+        config: &GroundConfig,
+        flat: &GroundReference,
+        terrain: &dyn Terrain,
+    ) -> Result<GroundReference, GroundError> {
+        config.validate()?;
+        let (steps, h) = (reference.steps, reference.h);
+        let floor = flat.floor;
+        let points = flat.points.clone();
+        let np = points.len();
+        let tracks = feet::point_tracks(reference, &points);
+        let relief: Vec<f64> = tracks
+            .iter()
+            .map(|p| terrain.ground_height(p).map_or(0.0, |y| y - floor))
+            .collect();
+        let shape = feet::Tracks {
+            points: &[],
+            np,
+            steps,
+            h,
+        };
+        // Heights above the ground under each point, as `build_on` reads them.
+        let flat_tracks: Vec<Vector3<f64>> = tracks
+            .iter()
+            .zip(&relief)
+            .map(|(p, r)| p - Vector3::y() * *r)
+            .collect();
+        let lift = if config.lift_root {
+            lift::root_lift(&shape.over(&flat_tracks), floor, config)
+        } else {
+            vec![0.0; steps]
+        };
+        let standing: Vec<Vector3<f64>> = flat_tracks
+            .iter()
+            .enumerate()
+            .map(|(j, p)| p + Vector3::new(0.0, lift[j / np], 0.0))
+            .collect();
+        let stance = feet::detect_stance(&shape.over(&standing), floor, config);
+        Ok(GroundReference::with_stance(
+            model, reference, config, floor, lift, points, &tracks, &standing, stance, relief,
+        ))
+    }
+
+    /// The ground once its sole points, lift and stance are read: the stance height error, the ground reaction
+    /// over the stance points (`tracks`: their true positions; `standing`: above the ground under them, the root
+    /// lifted), the joints' feedforward with it and the root's residual.
+    #[allow(clippy::too_many_arguments)]
+    fn with_stance(
+        model: &Model,
+        reference: &ReferenceMotion,
+        config: &GroundConfig,
+        floor: f64,
+        lift: Vec<f64>,
+        points: Vec<FootPoint>,
+        tracks: &[Vector3<f64>],
+        standing: &[Vector3<f64>],
+        stance: Vec<bool>,
+        relief: Vec<f64>,
+    ) -> GroundReference {
+        let (steps, h, nb) = (reference.steps, reference.h, reference.bodies());
+        let np = points.len();
+        let mut kin = Vec::new();
         let (mut sum, mut count) = (0.0, 0usize);
-        for (s, p) in stance.iter().zip(&standing) {
+        for (s, p) in stance.iter().zip(standing) {
             if *s {
                 sum += (p.y - floor).abs();
                 count += 1;
@@ -292,7 +370,7 @@ impl GroundReference {
             residual_force[last] = residual_force[last - 1];
             residual_torque[last] = residual_torque[last - 1];
         }
-        Ok(GroundReference {
+        GroundReference {
             floor,
             lift,
             points,
@@ -304,7 +382,7 @@ impl GroundReference {
             stance_height_error,
             weight: model.total_mass() * reference.gravity.norm(),
             relief,
-        })
+        }
     }
 
     /// The height (m, world y) of the ground under sole point `i` at sample `k`: the floor plus the terrain's

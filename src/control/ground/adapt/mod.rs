@@ -9,8 +9,9 @@
 //! at a time. Over a swing the placement goes from one stance's to the next's, the raise early when climbing (by
 //! mid-swing) and late when descending (after it), and never lower than what keeps every sole point a clearance
 //! above the ground under, ahead of and behind it (a toe over a riser, a heel over a nosing). The root's raise is
-//! the lower foot's, eroded then blurred over ±0.1 s, so it is never above either foot's: the leg on the higher
-//! ground bends more, none has to stretch.
+//! the lower foot's, eroded then blurred by a triangle over ±0.1 s, so it is never above either foot's (the leg on
+//! the higher ground bends more, none has to stretch) and its acceleration has no jumps. A tilted stance turns
+//! about its ankle at the stance's middle, so the rolling foot keeps its contact with the slope.
 
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
@@ -25,7 +26,7 @@ mod signal;
 mod stance;
 mod swing;
 
-use signal::{box_blur, erode, merge_short_runs, runs_of};
+use signal::{merge_short_runs, root_raise, runs_of};
 use stance::{place_stance, sole_samples};
 use swing::swings;
 
@@ -111,7 +112,7 @@ pub(crate) fn adapt_clip(
         .collect();
     let lower: Vec<f64> = foot_raise.iter().map(|f| f[0].min(f[1])).collect();
     let w = (ROOT_WINDOW_S / reference.h).round() as usize;
-    let root_raise = box_blur(&erode(&lower, w), w);
+    let root_raise = root_raise(&lower, w);
 
     // The raises at clip frame times, applied frame by frame.
     let at = |table: &dyn Fn(usize) -> f64, t: f64| {
@@ -186,6 +187,12 @@ struct Held {
     /// The highest ground under the placed sole and the margins past its ends (m, relief): what its swings
     /// leave and meet rather than step over.
     top: f64,
+    /// Where the foot is tilted about (m, the clip's frame, the root lifted): its ankle at the stance's middle
+    /// sample, where it was placed. Over the stance the foot and the ground under it turn about this fixed
+    /// point, so the ankle moves with the tilt as the heel rises (a rigid turn of the flat stance onto the
+    /// slope), not about the moving ankle, which would lift the rolling toe off the slope (up to 14 mm on the
+    /// 10° ramp).
+    pivot: Vector3<f64>,
 }
 
 /// Both feet's plans, left then right (see the module's comment).
@@ -244,6 +251,14 @@ fn feet_plans(
     let mut last = [0.0f64; 2];
     let mut held: [Vec<Held>; 2] = [Vec::new(), Vec::new()];
     let mut kin = Vec::new();
+    // Each foot's ankle per sample, the root lifted (the frame the tilt turns a stance in).
+    let mut ankles: [Vec<Vector3<f64>>; 2] = [Vec::with_capacity(steps), Vec::with_capacity(steps)];
+    for k in 0..steps {
+        reference.poses(k, &mut kin);
+        for (f, own) in ankles.iter_mut().enumerate() {
+            own.push(kin[ground.points[mine[f][0]].body].origin + Vector3::y() * ground.lift[k]);
+        }
+    }
     for &(f, a, b) in &stances {
         let base = last[0].max(last[1]);
         let middle = ((a + b) / 2).min(steps - 1);
@@ -266,11 +281,22 @@ fn feet_plans(
         let ankle = kin[ground.points[mine[f][0]].body].origin;
         let h = place_stance(&points, ends, &ankle, &|p| relief(p, base));
         last[f] = h.raise;
-        held[f].push(Held { a, b, ..h });
+        held[f].push(Held {
+            a,
+            b,
+            pivot: ankles[f][middle],
+            ..h
+        });
     }
     [0, 1].map(|f| {
-        swings(steps, &held[f], &mine[f], np, ground, tracks, &|p, base| {
-            relief(p, base)
-        })
+        swings(
+            steps,
+            &held[f],
+            &ankles[f],
+            (&mine[f], np),
+            ground,
+            tracks,
+            &|p, base| relief(p, base),
+        )
     })
 }

@@ -130,6 +130,7 @@ pub(super) fn place_stance(
         shift,
         tilt,
         top: max(&under),
+        pivot: *ankle,
     }
 }
 

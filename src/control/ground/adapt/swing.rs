@@ -10,8 +10,8 @@ use super::*;
 pub(super) fn swings(
     steps: usize,
     held: &[Held],
-    points: &[usize],
-    np: usize,
+    ankles: &[Vector3<f64>],
+    (points, np): (&[usize], usize),
     ground: &GroundReference,
     tracks: &[Vector3<f64>],
     relief: &dyn Fn(&Vector3<f64>, f64) -> f64,
@@ -24,10 +24,21 @@ pub(super) fn swings(
     let (Some(first), Some(last)) = (held.first(), held.last()) else {
         return plan;
     };
+    // The foot's place at sample `k` of stance `h`: its shift and raise, and how far the tilt about the stance's
+    // pivot moves the ankle there (nothing untilted).
+    let placed = |k: usize, h: &Held| -> (Vector3<f64>, f64) {
+        let arm = ankles[k.min(steps - 1)] - h.pivot;
+        let moved = h.tilt * arm - arm;
+        (
+            h.shift + Vector3::new(moved.x, 0.0, moved.z),
+            h.raise + moved.y,
+        )
+    };
     let hold = |plan: &mut FootPlan, range: std::ops::Range<usize>, h: &Held| {
-        plan.raise[range.clone()].fill(h.raise);
-        plan.shift[range.clone()].fill(h.shift);
-        plan.tilt[range].fill(h.tilt);
+        for k in range {
+            (plan.shift[k], plan.raise[k]) = placed(k, h);
+            plan.tilt[k] = h.tilt;
+        }
     };
     hold(&mut plan, 0..first.a, first);
     hold(&mut plan, last.b..steps, last);
@@ -42,10 +53,13 @@ pub(super) fn swings(
         }
         let span = (b0 - a1 + 1) as f64;
         let searched = p.raise.max(q.raise);
+        // Where the swing leaves and meets the ground: the stances' last and first places.
+        let (p_shift, p_raise) = placed(a1.saturating_sub(1).max(p.a), p);
+        let (q_shift, q_raise) = placed(b0, q);
         for (j, k) in (a1..b0).enumerate() {
             let phase = (j + 1) as f64 / span;
             let e = smoothstep(phase);
-            plan.shift[k] = p.shift.lerp(&q.shift, e);
+            plan.shift[k] = p_shift.lerp(&q_shift, e);
             plan.tilt[k] = p.tilt.slerp(&q.tilt, e);
         }
         // The lowest raise keeping every sole point above the ground under it.
@@ -102,13 +116,13 @@ pub(super) fn swings(
             } else {
                 smoothstep((phase - 0.5) / 0.5)
             };
-            plan.raise[k] = (p.raise + (q.raise - p.raise) * s).max(need[j]);
+            plan.raise[k] = (p_raise + (q_raise - p_raise) * s).max(need[j]);
         }
         // Smooth what the clearance floor made jump (the ends are the stances' raises), keeping the floor.
         for _ in 0..SWING_SMOOTHING_PASSES {
-            let before: Vec<f64> = std::iter::once(p.raise)
+            let before: Vec<f64> = std::iter::once(p_raise)
                 .chain(plan.raise[a1..b0].iter().copied())
-                .chain(std::iter::once(q.raise))
+                .chain(std::iter::once(q_raise))
                 .collect();
             for (j, k) in (a1..b0).enumerate() {
                 let smoothed = 0.25 * before[j] + 0.5 * before[j + 1] + 0.25 * before[j + 2];
