@@ -8,7 +8,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{lib_dir, repo, run, scratch, walk};
+use common::{include_dirs, lib_dir, repo, run, scratch, walk};
 
 /// The `name value` lines of a crowd program's output.
 fn summary(out: &str) -> BTreeMap<String, i64> {
@@ -26,8 +26,7 @@ fn build_and_run(compiler: &str, sources: &[&str], flags: &[&str], exe: &str) ->
     let exe = scratch("crowd").join(exe);
     let mut cmd = Command::new(compiler);
     cmd.args(flags)
-        .arg("-I")
-        .arg(repo().join("include"))
+        .args(include_dirs().iter().map(|d| format!("-I{}", d.display())))
         .args(sources.iter().map(|s| repo().join(s)))
         .arg("-o")
         .arg(&exe)

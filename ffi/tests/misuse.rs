@@ -12,7 +12,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{lib_dir, repo, scratch, walk};
+use common::{include_dirs, lib_dir, repo, scratch, walk};
 
 /// Fewest cases the suite must run (the issue asks for 15).
 const MIN_CASES: usize = 15;
@@ -57,8 +57,7 @@ fn build_and_run(dir: &Path, exe_name: &str, flags: &[&str], clip: &Path) -> (us
     let out = Command::new("cc")
         .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-g"])
         .args(flags)
-        .arg("-I")
-        .arg(repo().join("include"))
+        .args(include_dirs().iter().map(|d| format!("-I{}", d.display())))
         .arg(repo().join("ffi/tests/c/misuse.c"))
         .arg("-o")
         .arg(&exe)

@@ -8,7 +8,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{lib_dir, repo, run, scratch, walk};
+use common::{include_dirs, lib_dir, repo, run, scratch, walk};
 
 /// The `name value` lines of a program's output (the first value of each).
 fn summary(out: &str) -> BTreeMap<String, f64> {
@@ -26,8 +26,7 @@ fn build_and_run(compiler: &str, source: &str, flags: &[&str], exe: &str) -> Str
     let exe = scratch("root").join(exe);
     let mut cmd = Command::new(compiler);
     cmd.args(flags)
-        .arg("-I")
-        .arg(repo().join("include"))
+        .args(include_dirs().iter().map(|d| format!("-I{}", d.display())))
         .arg(repo().join(source))
         .arg("-o")
         .arg(&exe)

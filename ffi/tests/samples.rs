@@ -10,7 +10,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{lib_dir, repo, run, scratch, walk};
+use common::{cxx_glue, include_dirs, lib_dir, repo, run, scratch, walk};
 use flinch_core::bake::{BakeMode, BakeSummary, HitScript, bake_file};
 use flinch_core::control::{Character, CharacterConfig};
 use flinch_core::io::{ImportOptions, load_file};
@@ -120,8 +120,7 @@ fn build(compiler: &str, sources: &[PathBuf], exe: &Path, shared: bool, extra: &
     let lib = lib_dir();
     let mut cmd = Command::new(compiler);
     cmd.args(extra)
-        .arg("-I")
-        .arg(repo().join("include"))
+        .args(include_dirs().iter().map(|d| format!("-I{}", d.display())))
         .args(sources)
         .arg("-o")
         .arg(exe);
@@ -230,8 +229,7 @@ fn cpp_sample_static_and_shared_bake_what_the_rust_api_bakes() {
         let mut src = vec![repo().join("samples/cpp/bake.cpp")];
         if shared {
             // The bridge glue and cxx's runtime are hidden inside libflinch.so: compile them in.
-            src.push(repo().join("include/flinch/src/bridge.rs.cc"));
-            src.push(repo().join("include/rust/cxx.cc"));
+            src.extend(cxx_glue());
         }
         build(
             "c++",
@@ -390,8 +388,7 @@ fn build_sample(dir: &Path, name: &str, lang: &str, shared: bool) -> PathBuf {
     } else {
         let mut src = vec![repo().join(format!("samples/cpp/{name}.cpp"))];
         if shared {
-            src.push(repo().join("include/flinch/src/bridge.rs.cc"));
-            src.push(repo().join("include/rust/cxx.cc"));
+            src.extend(cxx_glue());
         }
         build(
             "c++",

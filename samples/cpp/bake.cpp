@@ -7,8 +7,10 @@
 // hits file's text.
 // (The per-joint deviations of a hand-stepped world are in samples/c/hit_reaction.c.)
 //
-// Build (static):  c++ -std=c++17 bake.cpp -Iinclude target/release/libflinch.a -lpthread -ldl -lm
-// Build (shared):  c++ -std=c++17 bake.cpp include/flinch/src/bridge.rs.cc include/rust/cxx.cc -Iinclude
+// Build (static):  c++ -std=c++17 bake.cpp -Iinclude -Itarget/release/include target/release/libflinch.a
+//                   -lpthread -ldl -lm
+// Build (shared):  c++ -std=c++17 bake.cpp target/release/include/flinch/src/bridge.rs.cc
+//                   target/release/include/rust/cxx.cc -Iinclude -Itarget/release/include
 //                   -Ltarget/release -lflinch -Wl,-rpath,target/release
 #include <flinch/flinch.hpp>
 

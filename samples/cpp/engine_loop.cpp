@@ -6,7 +6,8 @@
 // Render frames have uneven lengths; physics runs at a fixed 120 Hz from an accumulator. Prints one line:
 //   summary ticks N before_hit_max_deg X peak_deg Y return_s Z hand_travel_m W
 //
-// Build (static):  c++ -std=c++17 engine_loop.cpp -Iinclude target/release/libflinch.a -lpthread -ldl -lm
+// Build (static):  c++ -std=c++17 engine_loop.cpp -Iinclude -Itarget/release/include target/release/libflinch.a
+//                   -lpthread -ldl -lm
 #include <flinch/flinch.hpp>
 
 #include <algorithm>

@@ -12,7 +12,8 @@
 //   summary colliders N steps S bullets B bone_hits H bat_events E max_penetration_m P max_root_rise_m U
 //   swing_root_rise_m W fell_before_swing F final_root_height_m R
 //
-// Build (static):  c++ -std=c++17 engine_world.cpp -Iinclude target/release/libflinch.a -lpthread -ldl -lm
+// Build (static):  c++ -std=c++17 engine_world.cpp -Iinclude -Itarget/release/include target/release/libflinch.a
+//                   -lpthread -ldl -lm
 #include <flinch/flinch.hpp>
 
 #include <algorithm>

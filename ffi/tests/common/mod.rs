@@ -51,6 +51,19 @@ pub fn lib_dir() -> PathBuf {
         .clone()
 }
 
+/// The `-I` folders of a C or C++ program using flinch: the repository's `include/` (`flinch.h`, the hand-written
+/// `flinch/flinch.hpp`) and the generated C++ files `ffi/build.rs` gathers next to the libraries.
+pub fn include_dirs() -> [PathBuf; 2] {
+    [repo().join("include"), lib_dir().join("include")]
+}
+
+/// The C++ sources a program linking the shared library compiles in: the bridge glue and cxx's runtime (hidden
+/// inside libflinch.so), from the generated folder.
+pub fn cxx_glue() -> [PathBuf; 2] {
+    let g = lib_dir().join("include");
+    [g.join("flinch/src/bridge.rs.cc"), g.join("rust/cxx.cc")]
+}
+
 /// A scratch directory for binaries and outputs of this test.
 pub fn scratch(name: &str) -> PathBuf {
     let d = lib_dir().join("ffi-samples").join(name);
