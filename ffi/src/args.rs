@@ -139,3 +139,19 @@ pub unsafe fn slice<'a, T>(
     // SAFETY: non-NULL, valid for `count` reads per the caller's contract, and the size fits an isize.
     Ok(unsafe { std::slice::from_raw_parts(p, count) })
 }
+
+/// Item `index` of `items` (a list the caller reads one by one after asking its count), or an argument error of
+/// `function` naming `what` ("root event", "fault") and the valid range.
+pub fn item<'a, T>(
+    function: &str,
+    what: &str,
+    items: &'a [T],
+    index: usize,
+) -> Result<&'a T, FfiError> {
+    items.get(index).ok_or_else(|| {
+        FfiError::argument(
+            function,
+            format!("{what} index {index} out of range (0..{})", items.len()),
+        )
+    })
+}

@@ -3,7 +3,7 @@
 //! legs, limp), read like the root events.
 
 use crate::args;
-use crate::error::{FfiError, FlinchStatus, guard};
+use crate::error::{FlinchStatus, guard};
 use crate::world::{FlinchCharacterKey, FlinchWorld, with_character};
 use flinch_core::control::FallPhase;
 
@@ -80,16 +80,7 @@ pub unsafe extern "C" fn flinch_character_fall_event(
         // SAFETY: forwarded contract.
         let out = unsafe { args::out(F, "out", out) }?;
         *out = with_character(F, world, key, |c| {
-            let events = c.fall_events();
-            let e = events.get(index).ok_or_else(|| {
-                FfiError::argument(
-                    F,
-                    format!(
-                        "fall event index {index} out of range (0..{})",
-                        events.len()
-                    ),
-                )
-            })?;
+            let e = args::item(F, "fall event", c.fall_events(), index)?;
             Ok(FlinchFallEvent {
                 time: e.time,
                 phase: FlinchFallPhase::from_core(e.phase) as u32,

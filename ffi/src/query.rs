@@ -262,13 +262,7 @@ pub unsafe extern "C" fn flinch_world_event(
         // SAFETY: forwarded contract.
         let out = unsafe { args::out(F, "out", out) }?;
         *out = with_scene(F, world, |scene| {
-            let events = scene.events();
-            let e = events.get(index).ok_or_else(|| {
-                FfiError::argument(
-                    F,
-                    format!("event index {index} out of range (0..{})", events.len()),
-                )
-            })?;
+            let e = args::item(F, "event", scene.events(), index)?;
             let joint = scene
                 .character(e.character)
                 .ok()

@@ -172,13 +172,7 @@ pub unsafe extern "C" fn flinch_world_fault(
         // SAFETY: forwarded contract.
         let out = unsafe { args::out(F, "out", out) }?;
         *out = with_scene(F, world, |scene| {
-            let faults = scene.faults();
-            let f = faults.get(index).ok_or_else(|| {
-                FfiError::argument(
-                    F,
-                    format!("fault index {index} out of range (0..{})", faults.len()),
-                )
-            })?;
+            let f = args::item(F, "fault", scene.faults(), index)?;
             let (kind, body, value) = match f.event.kind {
                 FaultKind::StepFailed(_) => (FlinchFaultKind::StepFailed, usize::MAX, 0.0),
                 FaultKind::NonFinite { body } => (FlinchFaultKind::NonFinite, body, 0.0),

@@ -246,16 +246,7 @@ pub unsafe extern "C" fn flinch_character_root_event(
         // SAFETY: forwarded contract.
         let out = unsafe { args::out(F, "out", out) }?;
         *out = with_character(F, world, key, |c| {
-            let events = c.root_events();
-            let e = events.get(index).ok_or_else(|| {
-                FfiError::argument(
-                    F,
-                    format!(
-                        "root event index {index} out of range (0..{})",
-                        events.len()
-                    ),
-                )
-            })?;
+            let e = args::item(F, "root event", c.root_events(), index)?;
             Ok(FlinchRootEvent {
                 time: e.time,
                 from: FlinchRootState::from_core(e.from) as u32,
