@@ -579,9 +579,9 @@ fn free_root_allocations(
     (allocs, contacts, c.root_state())
 }
 
-/// The balanced root (issue 39) while it tracks (the walk falls at 0.65 s, step 78): the plan's ground wrench,
-/// the spread over the touching soles (the NNLS in its kept buffers, `math::nnls::Nnls`), the legs' adjustments
-/// and the online reaction allocate nothing once warm (issue 42 item 2).
+/// The balanced root (issue 39) while it tracks: the plan's ground wrench, the spread over the touching soles (the
+/// NNLS in its kept buffers, `math::nnls::Nnls`), the legs' adjustments, the re-anchoring, the time warp and the
+/// online reaction allocate nothing once warm (issue 42 item 2).
 #[test]
 fn balanced_free_root_steps_do_not_allocate() {
     use flinch::control::{RootPolicy, RootState};

@@ -99,11 +99,21 @@ impl RootRuntime {
         }
         let rot = self.anchor.rotation;
         let lift = ground.lift_at(reference, tau);
-        let com_ref = self.anchor.transform_point(&(com_ref / mass).into()).coords + lift;
-        let vel_ref = rot * (vel_ref / mass);
+        let mut com_ref = self.anchor.transform_point(&(com_ref / mass).into()).coords + lift;
+        let mut vel_ref = rot * (vel_ref / mass);
         let q_ref = rot * kin[0].rotation;
         let w_ref = rot * reference.twists[k * nb].0;
         let (com, vel) = centre_of_mass(bodies);
+        if cfg.reanchor_hz > 0.0 {
+            // Re-anchoring: the clip slides horizontally toward the body (a first-order filter), its velocity
+            // carrying the filter's rate, so the lag the body has taken is not fought.
+            let wr = std::f64::consts::TAU * cfg.reanchor_hz;
+            let gap = horizontal(com - com_ref);
+            let shift = gap * (1.0 - (-wr * h).exp());
+            self.anchor.translation.vector += shift;
+            com_ref += shift;
+            vel_ref += gap * wr;
+        }
         let m = mass;
         let root = &bodies[0];
         let (wn, wa, zeta) = (
@@ -111,7 +121,10 @@ impl RootRuntime {
             std::f64::consts::TAU * cfg.angular_frequency_hz,
             cfg.damping_ratio,
         );
-        let feedback_force = m * (wn * wn * (com_ref - com) + 2.0 * zeta * wn * (vel_ref - vel));
+        let mut feedback_force =
+            m * (wn * wn * (com_ref - com) + 2.0 * zeta * wn * (vel_ref - vel));
+        feedback_force.x *= cfg.horizontal_feedback;
+        feedback_force.z *= cfg.horizontal_feedback;
         let spin = root.velocity.fixed_rows::<3>(0).into_owned();
         let feedback_torque = self.inertia
             * (wa * wa * rotation_error(&q_ref, &root.orientation)
@@ -155,6 +168,53 @@ impl RootRuntime {
         self.online
             .update_with(reference, ground, k, bodies, planned, h, 1.0);
         self.online.ready = true;
+    }
+}
+
+impl RootRuntime {
+    /// Time warping (`BalanceConfig::warp_time_s`): advances the clip by this step's rate, played slower while the
+    /// body lags behind its clip along the walking direction and faster while it leads, so the joints' targets
+    /// (the swing leg's reach, the stance leg's sweep) follow the body's progress instead of dragging it.
+    pub(super) fn warp_clip(
+        &mut self,
+        reference: &ReferenceMotion,
+        ground: &GroundReference,
+        bodies: &[Body],
+        t: f64,
+        h: f64,
+    ) {
+        let cfg = self.config.balance;
+        if cfg.warp_time_s <= 0.0 {
+            return;
+        }
+        let tau = self.clip_time(t);
+        let (k, s) = locate(reference, tau);
+        let k = if s > 0.5 {
+            (k + 1).min(reference.steps - 1)
+        } else {
+            k
+        };
+        let nb = reference.bodies();
+        let kin = &mut self.balance.kin;
+        reference.poses(k, kin);
+        let topo = &reference.topology;
+        let mass: f64 = topo.mass.iter().sum();
+        let (mut com_ref, mut vel_ref) = (Vector3::zeros(), Vector3::zeros());
+        for (b, (pose, m)) in kin.iter().zip(&topo.mass).enumerate() {
+            com_ref += pose.com * *m;
+            vel_ref += reference.twists[k * nb + b].1 * *m;
+        }
+        let lift = ground.lift_at(reference, tau);
+        let com_ref = self.anchor.transform_point(&(com_ref / mass).into()).coords + lift;
+        let vel_ref = horizontal(self.anchor.rotation * (vel_ref / mass));
+        let speed = vel_ref.norm();
+        if speed < 0.2 {
+            return;
+        }
+        let (com, _) = centre_of_mass(bodies);
+        let gap = horizontal(com - com_ref).dot(&vel_ref) / speed;
+        let rate = (1.0 + gap / (speed * cfg.warp_time_s)).clamp(0.5, 1.5);
+        self.clip_offset += h * (1.0 - rate);
     }
 }
 

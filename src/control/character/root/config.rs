@@ -96,6 +96,18 @@ pub struct BalanceConfig {
     pub capture_time_s: f64,
     /// Whether the swing leg is moved to catch the body (foot placement, recovery steps). Default true.
     pub stepping: bool,
+    /// Re-anchoring (Hz): the clip's root is slid horizontally toward where the body's centre of mass is, by a
+    /// first-order filter of this bandwidth, so a body that has fallen behind (or ahead of) its clip is not pulled
+    /// back to it: the feedback, the capture point and the fall test then measure against a clip that walks on
+    /// from where the body is. Default 0.5; 0 turns it off.
+    pub reanchor_hz: f64,
+    /// Scale (0–1) of the centre-of-mass feedback's horizontal part (the vertical part is kept whole): the feet
+    /// cannot give the horizontal force the full feedback asks (`docs/balance.md`). Default 0.5.
+    pub horizontal_feedback: f64,
+    /// Time warping (s): while the clip walks (its centre of mass faster than 0.2 m/s horizontally), the clip is
+    /// played slower or faster so that its centre of mass closes the gap to the body's along the walking direction
+    /// in this time (rate 1 + gap / (speed × time), kept within 0.5–1.5). Default 0.15; 0 turns it off.
+    pub warp_time_s: f64,
 }
 
 impl Default for BalanceConfig {
@@ -110,6 +122,9 @@ impl Default for BalanceConfig {
             step_gain: 1.0,
             capture_time_s: 0.3,
             stepping: true,
+            reanchor_hz: 0.5,
+            horizontal_feedback: 0.5,
+            warp_time_s: 0.15,
         }
     }
 }
@@ -191,7 +206,7 @@ impl RootConfig {
     /// Checks every number: finite, in range. The error names the first offending field.
     pub fn validate(&self) -> Result<(), String> {
         let b = &self.balance;
-        let checks: [(&str, f64, bool); 24] = [
+        let checks: [(&str, f64, bool); 27] = [
             (
                 "online_reaction",
                 self.online_reaction,
@@ -295,6 +310,13 @@ impl RootConfig {
                 "balance.capture_time_s",
                 b.capture_time_s,
                 b.capture_time_s >= 0.0,
+            ),
+            ("balance.reanchor_hz", b.reanchor_hz, b.reanchor_hz >= 0.0),
+            ("balance.warp_time_s", b.warp_time_s, b.warp_time_s >= 0.0),
+            (
+                "balance.horizontal_feedback",
+                b.horizontal_feedback,
+                (0.0..=1.0).contains(&b.horizontal_feedback),
             ),
         ];
         for (name, value, in_range) in checks {

@@ -227,12 +227,15 @@ impl Character {
                 &reference.topology.parent,
             );
         }
-        let (tau0, tau1) = (rt.clip_time(t), rt.clip_time(t1));
         let balancing = rt.policy == RootPolicy::Balanced
             && matches!(
                 rt.machine.state,
                 RootState::Tracking | RootState::Staggering
             );
+        if balancing {
+            rt.warp_clip(reference, &ground, self.world.bodies(), t, h);
+        }
+        let (tau0, tau1) = (rt.clip_time(t), rt.clip_time(t1));
         if balancing {
             rt.plan_balance(reference, &ground, self.world.bodies(), t, h);
         }
