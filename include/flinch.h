@@ -128,7 +128,7 @@ typedef enum FlinchRootPolicy {
   FLINCH_ROOT_POLICY_ASSISTED = 2,
   /**
    * A free root balanced by its own joints and feet: no external wrench while tracking (`docs/balance.md`;
-   * experimental: it does not yet keep a walk up).
+   * experimental: the CMU walk stays up, slower than its clip; other clips fall).
    */
   FLINCH_ROOT_POLICY_BALANCED = 3,
 } FlinchRootPolicy;

@@ -21,7 +21,7 @@ pub enum FlinchRootPolicy {
     /// big hit.
     Assisted = 2,
     /// A free root balanced by its own joints and feet: no external wrench while tracking (`docs/balance.md`;
-    /// experimental: it does not yet keep a walk up).
+    /// experimental: the CMU walk stays up, slower than its clip; other clips fall).
     Balanced = 3,
 }
 
