@@ -8,7 +8,7 @@
 //! virtual-model / Jacobian-transpose realisation). What the soles cannot give is not given: the body then moves
 //! away from its clip instead of being held by a force no real body has.
 
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 
 use super::RootRuntime;
 use super::body_sums::{centre_of_mass, horizontal};
@@ -56,6 +56,39 @@ fn rotation_error(to: &UnitQuaternion<f64>, from: &UnitQuaternion<f64>) -> Vecto
     (to * from.inverse()).scaled_axis()
 }
 
+/// The reference sample nearest clip time `tau`.
+fn nearest_sample(reference: &ReferenceMotion, tau: f64) -> usize {
+    let (k, s) = locate(reference, tau);
+    if s > 0.5 {
+        (k + 1).min(reference.steps - 1)
+    } else {
+        k
+    }
+}
+
+/// The clip's centre of mass and its velocity at sample `k` (`kin` its poses), placed where the clip is played:
+/// moved by `anchor` and raised by `lift`.
+fn anchored_com(
+    reference: &ReferenceMotion,
+    kin: &[BodyPose],
+    k: usize,
+    anchor: &Isometry3<f64>,
+    lift: Vector3<f64>,
+) -> (Vector3<f64>, Vector3<f64>) {
+    let topo = &reference.topology;
+    let nb = reference.bodies();
+    let mass: f64 = topo.mass.iter().sum();
+    let (mut com, mut vel) = (Vector3::zeros(), Vector3::zeros());
+    for (b, (pose, m)) in kin.iter().zip(&topo.mass).enumerate() {
+        com += pose.com * *m;
+        vel += reference.twists[k * nb + b].1 * *m;
+    }
+    (
+        anchor.transform_point(&(com / mass).into()).coords + lift,
+        anchor.rotation * (vel / mass),
+    )
+}
+
 impl RootRuntime {
     /// Plans the ground forces of the step from world time `t` and writes the joints' feedforward correction into
     /// `online.extra` (marking it ready).
@@ -69,12 +102,7 @@ impl RootRuntime {
     ) {
         let cfg = self.config.balance;
         let tau = self.clip_time(t);
-        let (k, s) = locate(reference, tau);
-        let k = if s > 0.5 {
-            (k + 1).min(reference.steps - 1)
-        } else {
-            k
-        };
+        let k = nearest_sample(reference, tau);
         let nb = reference.bodies();
         let np = ground.points.len();
         let plan = &mut self.balance;
@@ -90,17 +118,10 @@ impl RootRuntime {
             torque += (p.world(kin) - root_com).cross(&f);
         }
         // The clip's centre of mass, its velocity and the root's pose and spin, anchored where it is played.
-        let topo = &reference.topology;
-        let mass: f64 = topo.mass.iter().sum();
-        let (mut com_ref, mut vel_ref) = (Vector3::zeros(), Vector3::zeros());
-        for (b, (pose, m)) in kin.iter().zip(&topo.mass).enumerate() {
-            com_ref += pose.com * *m;
-            vel_ref += reference.twists[k * nb + b].1 * *m;
-        }
+        let mass: f64 = reference.topology.mass.iter().sum();
         let rot = self.anchor.rotation;
         let lift = ground.lift_at(reference, tau);
-        let mut com_ref = self.anchor.transform_point(&(com_ref / mass).into()).coords + lift;
-        let mut vel_ref = rot * (vel_ref / mass);
+        let (mut com_ref, mut vel_ref) = anchored_com(reference, kin, k, &self.anchor, lift);
         let q_ref = rot * kin[0].rotation;
         let w_ref = rot * reference.twists[k * nb].0;
         let (com, vel) = centre_of_mass(bodies);
@@ -188,25 +209,11 @@ impl RootRuntime {
             return;
         }
         let tau = self.clip_time(t);
-        let (k, s) = locate(reference, tau);
-        let k = if s > 0.5 {
-            (k + 1).min(reference.steps - 1)
-        } else {
-            k
-        };
-        let nb = reference.bodies();
-        let kin = &mut self.balance.kin;
-        reference.poses(k, kin);
-        let topo = &reference.topology;
-        let mass: f64 = topo.mass.iter().sum();
-        let (mut com_ref, mut vel_ref) = (Vector3::zeros(), Vector3::zeros());
-        for (b, (pose, m)) in kin.iter().zip(&topo.mass).enumerate() {
-            com_ref += pose.com * *m;
-            vel_ref += reference.twists[k * nb + b].1 * *m;
-        }
+        let k = nearest_sample(reference, tau);
+        reference.poses(k, &mut self.balance.kin);
         let lift = ground.lift_at(reference, tau);
-        let com_ref = self.anchor.transform_point(&(com_ref / mass).into()).coords + lift;
-        let vel_ref = horizontal(self.anchor.rotation * (vel_ref / mass));
+        let (com_ref, vel_ref) = anchored_com(reference, &self.balance.kin, k, &self.anchor, lift);
+        let vel_ref = horizontal(vel_ref);
         let speed = vel_ref.norm();
         if speed < 0.2 {
             return;
