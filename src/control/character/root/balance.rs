@@ -41,6 +41,8 @@ pub(super) struct BalancePlan {
     /// The capture-point error the last plan stepped against (m, horizontal, world).
     pub capture_error: Vector3<f64>,
     kin: Vec<BodyPose>,
+    /// The sample `kin` holds (the time warp and the plan of one step ask for the same one, mostly).
+    kin_sample: Option<usize>,
     arms: Vec<Vector3<f64>>,
     touching: Vec<usize>,
     /// The planned forces of the last step (N, world), one per entry of `touching`.
@@ -106,7 +108,7 @@ impl RootRuntime {
         let nb = reference.bodies();
         let np = ground.points.len();
         let plan = &mut self.balance;
-        reference.poses(k, &mut plan.kin);
+        plan.poses_at(reference, k);
         let kin = &plan.kin;
         // The clip's ground wrench about its root CoM: the reaction on its stance soles plus the residual.
         let root_com = kin[0].com;
@@ -210,7 +212,7 @@ impl RootRuntime {
         }
         let tau = self.clip_time(t);
         let k = nearest_sample(reference, tau);
-        reference.poses(k, &mut self.balance.kin);
+        self.balance.poses_at(reference, k);
         let lift = ground.lift_at(reference, tau);
         let (com_ref, vel_ref) = anchored_com(reference, &self.balance.kin, k, &self.anchor, lift);
         let vel_ref = horizontal(vel_ref);
@@ -226,6 +228,15 @@ impl RootRuntime {
 }
 
 impl BalancePlan {
+    /// Fills `kin` with the reference poses of sample `k`, unless it holds them already (a pure function of the
+    /// sample: the reference never changes under a character).
+    fn poses_at(&mut self, reference: &ReferenceMotion, k: usize) {
+        if self.kin_sample != Some(k) || self.kin.len() != reference.bodies() {
+            reference.poses(k, &mut self.kin);
+            self.kin_sample = Some(k);
+        }
+    }
+
     /// Finds the legs of `ground`'s sole points (once).
     fn find_legs(&mut self, reference: &ReferenceMotion, ground: &GroundReference) {
         let parent = &reference.topology.parent;
