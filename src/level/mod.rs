@@ -12,6 +12,7 @@
 
 mod collider;
 pub mod load;
+mod mesh_memory;
 mod probe;
 mod query;
 pub mod sample;
@@ -24,6 +25,7 @@ pub use collider::{
 };
 use collider::{bounded_aabb, speed_bound};
 pub use load::{LevelFile, LevelLoadError, LoadOptions, Simplify, load_level, load_level_file};
+pub use mesh_memory::ProbeMemory;
 pub use query::LevelRayHit;
 pub(crate) use query::{checked_ray, checked_sweep};
 pub use shape::{LevelShape, MeshReport};

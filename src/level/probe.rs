@@ -6,6 +6,7 @@ use parry3d_f64::bounding_volume::Aabb;
 use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::Ball;
 
+use super::mesh_memory::{Owner, ProbeMemory};
 use super::{Entry, Level, LevelTouch, Motion};
 use crate::contact::collision::shape::{from_vec, to_pose, to_vec};
 
@@ -32,7 +33,24 @@ impl Level {
         radius: f64,
         margin: f64,
         h: f64,
+        layers: (u32, u32),
+        out: impl FnMut(LevelTouch),
+    ) {
+        self.probe_remembering(centre, radius, margin, h, layers, None, out);
+    }
+
+    /// [`Level::probe`] for a probe that keeps a [`ProbeMemory`] from step to step (a character's probe): the
+    /// same contacts (ties between equally close triangles of a mesh to the lowest index), found among the
+    /// triangles it remembers while it stays near them.
+    #[allow(clippy::too_many_arguments)]
+    pub fn probe_remembering(
+        &self,
+        centre: &Vector3<f64>,
+        radius: f64,
+        margin: f64,
+        h: f64,
         (layers, mask): (u32, u32),
+        mut memory: Option<&mut ProbeMemory>,
         mut out: impl FnMut(LevelTouch),
     ) {
         let r = radius.max(MIN_PROBE_RADIUS);
@@ -46,7 +64,9 @@ impl Level {
             if e.layers & mask == 0 || e.mask & layers == 0 {
                 return;
             }
-            if let Some(t) = self.probe_entry(i, e, centre, radius, margin, h) {
+            if let Some(t) =
+                self.probe_entry(i, e, (centre, radius), margin, h, memory.as_deref_mut())
+            {
                 out(t);
             }
         });
@@ -57,17 +77,19 @@ impl Level {
         &self,
         index: u32,
         e: &Entry,
-        centre: &Vector3<f64>,
-        radius: f64,
+        (centre, radius): (&Vector3<f64>, f64),
         margin: f64,
         h: f64,
+        memory: Option<&mut ProbeMemory>,
     ) -> Option<LevelTouch> {
         let r = radius.max(MIN_PROBE_RADIUS);
         let prediction = margin + (r - radius) + e.speed * h;
-        let (other_point, normal) = surface_near(e, centre, r, r + prediction)?;
+        let key = self.key_of(index);
+        let remembered = memory.map(|m| (m, (key.to_raw(), shape_address(e))));
+        let (other_point, normal) = surface_near(e, centre, r, r + prediction, remembered)?;
         let point = centre - normal * radius;
         Some(LevelTouch {
-            collider: self.key_of(index),
+            collider: key,
             point,
             other_point,
             normal,
@@ -81,12 +103,28 @@ impl Level {
 
     /// The deepest a probe sphere sits inside the colliders it may touch (m, ≥ 0).
     pub fn probe_depth(&self, centre: &Vector3<f64>, radius: f64, layers: (u32, u32)) -> f64 {
+        self.probe_depth_remembering(centre, radius, layers, None)
+    }
+
+    /// [`Level::probe_depth`] for a probe with a [`ProbeMemory`] (see [`Level::probe_remembering`]).
+    pub fn probe_depth_remembering(
+        &self,
+        centre: &Vector3<f64>,
+        radius: f64,
+        layers: (u32, u32),
+        memory: Option<&mut ProbeMemory>,
+    ) -> f64 {
         let mut depth: f64 = 0.0;
-        self.probe(centre, radius, MAX_DEPTH, 0.0, layers, |t| {
+        self.probe_remembering(centre, radius, MAX_DEPTH, 0.0, layers, memory, |t| {
             depth = depth.max(-t.gap)
         });
         depth
     }
+}
+
+/// The address of a collider's shape (with its key, which mesh a [`ProbeMemory`] was taken from).
+fn shape_address(e: &Entry) -> usize {
+    std::sync::Arc::as_ptr(&e.shape.0).cast::<()>() as usize
 }
 
 /// The closest point of a collider to a probe sphere (centre `centre`, `radius` > 0) within `reach` of the
@@ -96,6 +134,7 @@ fn surface_near(
     centre: &Vector3<f64>,
     radius: f64,
     reach: f64,
+    memory: Option<(&mut ProbeMemory, Owner)>,
 ) -> Option<(Vector3<f64>, Vector3<f64>)> {
     if let Some(plane) = e.shape.as_halfspace() {
         // A plane, analytically: the flat floor's arithmetic (the foot of the centre, the normal).
@@ -111,28 +150,25 @@ fn surface_near(
             .pose
             .inverse_transform_point(&Point3::from(*centre))
             .coords;
-        let query = |max: f64| {
-            mesh.project_local_point_and_get_location_with_max_dist(to_vec(&local), false, max)
-        };
         // Within reach on either side; else, a centre that may be under the surface (in the mesh's box, grown by
-        // `MAX_DEPTH`) is looked for deeper, and kept only if inside.
+        // `MAX_DEPTH`) is looked for deeper, and kept only if inside: one query as deep as either asks.
         let oriented = mesh.pseudo_normals_if_oriented().is_some();
-        let (proj, (tri, _)) = match query(reach) {
-            Some(found) => found,
-            None if oriented
-                && reach < MAX_DEPTH
-                && e.aabb
-                    .is_some_and(|b| b.contains_local_point(to_vec(centre))) =>
-            {
-                query(MAX_DEPTH).filter(|(p, _)| p.is_inside)?
+        let deeper = oriented
+            && reach < MAX_DEPTH
+            && e.aabb
+                .is_some_and(|b| b.contains_local_point(to_vec(centre)));
+        let max = if deeper { MAX_DEPTH } else { reach };
+        let (proj, (tri, _)) = match memory {
+            Some((memory, owner)) => memory.project(mesh, owner, to_vec(&local), max),
+            None => {
+                mesh.project_local_point_and_get_location_with_max_dist(to_vec(&local), false, max)
             }
-            None => return None,
-        };
+        }?;
         let foot = from_vec(proj.point);
         let d = local - foot;
         let dist = d.norm();
         let inside = oriented && proj.is_inside;
-        if !inside && dist > reach {
+        if !inside && (proj.point - to_vec(&local)).length() >= reach {
             return None;
         }
         let face = from_vec(mesh.triangle(tri).normal()?);

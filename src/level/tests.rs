@@ -509,3 +509,102 @@ fn mesh_floor_probes_like_a_plane() {
     }
     assert!(worst < 1e-9, "{worst}");
 }
+
+/// The sample level, every mesh a collider at its place.
+fn sample_level() -> Level {
+    let mut level = Level::new();
+    for (mesh, at) in sample::sample_level() {
+        let desc = ColliderDesc::new(
+            LevelShape::TriMesh {
+                vertices: mesh.vertices,
+                triangles: mesh.triangles,
+            },
+            Isometry3::translation(at.x, at.y, at.z),
+        );
+        level.add(desc).expect("sample mesh");
+    }
+    level
+}
+
+/// A probe's memory finds the closest point parry's hierarchy finds (same distance and point to 1e-12 m, same
+/// inside test) for probes wandering over every sample mesh (refreshing as they go, two meshes at the stairs'
+/// foot), and a probe with a memory reports the contacts and depths of one without.
+#[test]
+fn a_probe_memory_finds_what_the_hierarchy_finds() {
+    use parry3d_f64::query::PointQueryWithLocation;
+    let level = sample_level();
+    let meshes: Vec<(u64, &Entry)> = level
+        .entries
+        .iter()
+        .map(|(k, e)| (k.index as u64, e))
+        .filter(|(_, e)| e.shape.as_trimesh().is_some())
+        .collect();
+    assert!(meshes.len() >= 5);
+    let mut rnd = uniform(11);
+    let (mut found, mut refreshed_tests) = (0, 0);
+    for (key, e) in &meshes {
+        let mesh = e.shape.as_trimesh().expect("mesh");
+        let owner = (*key, 1);
+        let mut memory = ProbeMemory::default();
+        // Walks from vertex to vertex with steps of 0–6 cm, and jumps.
+        for walk in 0..40 {
+            let v = mesh.vertices()[(rnd() * mesh.vertices().len() as f64) as usize];
+            let mut p =
+                v + parry3d_f64::math::Vector::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 0.2;
+            for _ in 0..60 {
+                let step = parry3d_f64::math::Vector::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5);
+                p += step * 0.06 * f64::from(walk % 3);
+                let max = [0.001, 0.02, 0.1, 0.13][(rnd() * 4.0) as usize];
+                let want = mesh.project_local_point_and_get_location_with_max_dist(p, false, max);
+                let got = memory.project(mesh, owner, p, max);
+                refreshed_tests += 1;
+                match (want, got) {
+                    (None, None) => {}
+                    (Some((a, (ta, _))), Some((b, (tb, _)))) => {
+                        found += 1;
+                        let (da, db) = ((a.point - p).length(), (b.point - p).length());
+                        assert!((da - db).abs() < 1e-12, "{da} vs {db} at {p:?}");
+                        // The same triangle, the same side (two triangles can tie: a face doubled back to
+                        // back tells the sides apart by which one answers, in either search).
+                        if ta == tb {
+                            assert_eq!(a.is_inside, b.is_inside, "at {p:?}");
+                        }
+                    }
+                    other => {
+                        panic!("memory and hierarchy disagree at {p:?} (max {max}): {other:?}")
+                    }
+                }
+            }
+        }
+    }
+    assert!(found > refreshed_tests / 4, "{found} of {refreshed_tests}");
+
+    // Through the probe: the same touches and depths with and without a memory.
+    let mut memory = ProbeMemory::default();
+    let mut c = Vector3::new(-1.0, 0.05, 0.0);
+    for i in 0..3000 {
+        c += Vector3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 0.05;
+        if i % 500 == 0 {
+            c = Vector3::new(rnd() * 16.0 - 8.0, rnd() * 1.2, rnd() * 16.0 - 8.0);
+        }
+        let mut plain = Vec::new();
+        level.probe(&c, 0.0, 0.02, 0.0, ALL, |t| plain.push(t));
+        let mut remembered = Vec::new();
+        level.probe_remembering(&c, 0.0, 0.02, 0.0, ALL, Some(&mut memory), |t| {
+            remembered.push(t)
+        });
+        assert_eq!(plain.len(), remembered.len(), "at {c:?}");
+        for (a, b) in plain.iter().zip(&remembered) {
+            assert_eq!(a.collider, b.collider);
+            assert!(
+                (a.gap - b.gap).abs() < 1e-12 && (a.other_point - b.other_point).norm() < 1e-12
+            );
+        }
+        let depth = level.probe_depth(&c, 0.03, ALL);
+        let remembered = level.probe_depth_remembering(&c, 0.03, ALL, Some(&mut memory));
+        assert!(
+            (depth - remembered).abs() < 1e-12,
+            "{depth} vs {remembered} at {c:?}"
+        );
+    }
+}

@@ -236,7 +236,8 @@ pub(super) fn capsule_contacts(
                     return;
                 }
                 let centre = a + axis * s;
-                let Some(t) = level.probe_entry(i, e, &centre, cap.radius, CAPSULE_MARGIN_M, h)
+                let Some(t) =
+                    level.probe_entry(i, e, (&centre, cap.radius), CAPSULE_MARGIN_M, h, None)
                 else {
                     return;
                 };

@@ -7,7 +7,7 @@ use nalgebra::Vector3;
 use crate::control::ground::GroundReference;
 use crate::control::kinematics::Topology;
 use crate::dynamics::{Body, ContactOther, ContactPoint};
-use crate::level::{ColliderKey, Level};
+use crate::level::{ColliderKey, Level, ProbeMemory};
 use crate::model::Model;
 
 /// Probes closer to the floor than this become contacts (m): the LCP lets them close the gap within the step
@@ -115,18 +115,19 @@ pub(super) fn level_contacts(
         contacts: out,
         kinematic,
         starts,
+        memories,
     }: ProbeOutputs<'_>,
 ) -> bool {
     let mut body_touch = false;
     starts.clear();
-    for p in probes {
+    for (p, memory) in probes.iter().zip(memories.iter_mut()) {
         let centre = p.centre(bodies);
         // Speculative: a probe moving more than the margin in a step is met that much further out, so a fast
         // fall cannot pass through a thin collider (the LCP lets the step close the gap, no more).
         let speed = bodies[p.body].point_velocity(&centre).norm();
         let margin = CONTACT_MARGIN_M + speed * h;
         let before = out.len();
-        level.probe(&centre, p.radius, margin, h, layers, |t| {
+        level.probe_remembering(&centre, p.radius, margin, h, layers, Some(memory), |t| {
             if kinematic_only && !t.kinematic {
                 return;
             }
@@ -146,11 +147,12 @@ pub(super) fn level_contacts(
 }
 
 /// What [`level_contacts`] appends to: the contacts, which of them touch kinematic colliders (index, collider),
-/// and every probe's start (cleared first).
+/// and every probe's start (cleared first); and each probe's memory of the meshes near it (one per probe).
 pub(super) struct ProbeOutputs<'a> {
     pub contacts: &'a mut Vec<ContactPoint>,
     pub kinematic: &'a mut Vec<(usize, ColliderKey)>,
     pub starts: &'a mut Vec<ProbeStart>,
+    pub memories: &'a mut [ProbeMemory],
 }
 
 /// Where a probe was at the start of a step, with its contact margin and whether it touched the level.
@@ -170,15 +172,16 @@ pub(super) fn level_penetration(
     level: &Level,
     layers: (u32, u32),
     starts: &[ProbeStart],
+    memories: &mut [ProbeMemory],
 ) -> f64 {
     probes
         .iter()
-        .enumerate()
-        .filter_map(|(i, p)| {
+        .zip(starts)
+        .zip(memories)
+        .filter_map(|((p, s), memory)| {
             let centre = p.centre(bodies);
-            let s = starts.get(i)?;
             (s.touched || (centre - s.centre).norm() > s.margin)
-                .then(|| level.probe_depth(&centre, p.radius, layers))
+                .then(|| level.probe_depth_remembering(&centre, p.radius, layers, Some(memory)))
         })
         .fold(0.0, f64::max)
 }

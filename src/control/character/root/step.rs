@@ -83,10 +83,11 @@ impl RootRuntime {
             user_free: Vec::with_capacity(16),
             contacts: Vec::with_capacity(probes.len() + 16),
             online: OnlineReaction::default(),
+            probe_memories: vec![Default::default(); probes.len()],
+            probe_starts: Vec::with_capacity(probes.len()),
             probes,
             penetration: 0.0,
             kinematic: Vec::new(),
-            probe_starts: Vec::new(),
         }
     }
 
@@ -320,6 +321,7 @@ impl Character {
                     contacts: &mut rt.contacts,
                     kinematic: &mut rt.kinematic,
                     starts: &mut rt.probe_starts,
+                    memories: &mut rt.probe_memories,
                 },
             );
         }
@@ -380,6 +382,7 @@ impl Character {
                 level,
                 self.level_layers,
                 &rt.probe_starts,
+                &mut rt.probe_memories,
             ),
             None => penetration(&rt.probes, self.world.bodies(), ground.floor),
         };
