@@ -12,8 +12,8 @@
 
 mod collider;
 pub mod load;
-mod mesh_memory;
 mod probe;
+mod probe_memory;
 mod query;
 pub mod sample;
 mod shape;
@@ -25,13 +25,13 @@ pub use collider::{
 };
 use collider::{bounded_aabb, speed_bound};
 pub use load::{LevelFile, LevelLoadError, LoadOptions, Simplify, load_level, load_level_file};
-pub use mesh_memory::ProbeMemory;
+pub use probe_memory::ProbeMemory;
 pub use query::LevelRayHit;
 pub(crate) use query::{checked_ray, checked_sweep};
 pub use shape::{LevelShape, MeshReport};
 pub use write::{LevelMesh, level_glb};
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use nalgebra::{Isometry3, Vector3};
 use parry3d_f64::bounding_volume::Aabb;
@@ -42,6 +42,14 @@ use crate::scene::slab::{RawKey, Slab};
 
 /// Each new level's keys start at a different generation.
 static NEXT_LEVEL: AtomicU32 = AtomicU32::new(1);
+
+/// Revisions of levels (every change to any level takes the next: two levels, clones included, share one only
+/// while their colliders are the same).
+static NEXT_REVISION: AtomicU64 = AtomicU64::new(1);
+
+fn next_revision() -> u64 {
+    NEXT_REVISION.fetch_add(1, Ordering::Relaxed)
+}
 
 /// The game's world: colliders, their bounding-volume hierarchy, and the limits of what may be added.
 #[derive(Debug, Clone)]
@@ -58,6 +66,8 @@ pub struct Level {
     kinematic: Vec<u32>,
     /// How many colliders are static.
     statics: usize,
+    /// Changes with every collider added, moved or removed (what a [`ProbeMemory`] checks its colliders by).
+    revision: u64,
 }
 
 impl Default for Level {
@@ -81,6 +91,7 @@ impl Level {
             max_speed: 0.0,
             kinematic: Vec::new(),
             statics: 0,
+            revision: next_revision(),
         }
     }
 
@@ -184,6 +195,7 @@ impl Level {
             Motion::Kinematic { .. } => self.kinematic.retain(|&i| i != key.0.index),
         }
         self.update_max_speed();
+        self.revision = next_revision();
         if entry.aabb.is_some() {
             self.bvh.remove(key.0.index);
         } else {
@@ -357,6 +369,7 @@ impl Level {
         let Some(entry) = self.entries.get_by_index(index) else {
             return;
         };
+        self.revision = next_revision();
         match entry.aabb {
             Some(aabb) => self.bvh.insert(aabb, index),
             None => {
@@ -376,6 +389,33 @@ impl Level {
         }
         for i in self.bvh.intersect_aabb(aabb) {
             if let Some(e) = self.entries.get_by_index(i) {
+                visit(i, e);
+            }
+        }
+    }
+
+    /// [`Level::near`] through a probe's memory of the colliders near it: the same colliders in the same order
+    /// (planes, then the hierarchy's order), from the kept ones while they cover `aabb` in this revision.
+    fn near_remembering(
+        &self,
+        aabb: &Aabb,
+        memory: &mut probe_memory::NearColliders,
+        mut visit: impl FnMut(u32, &Entry),
+    ) {
+        let Some(slots) = memory.covering(&self.bvh, self.revision, aabb) else {
+            return self.near(aabb, visit);
+        };
+        for &i in &self.planes {
+            if let Some(e) = self.entries.get_by_index(i) {
+                visit(i, e);
+            }
+        }
+        for &i in slots {
+            // The hierarchy's leaf test: boxes meet, boundaries included.
+            if let Some(e) = self.entries.get_by_index(i)
+                && e.aabb
+                    .is_some_and(|b| b.mins.cmple(aabb.maxs).all() && b.maxs.cmpge(aabb.mins).all())
+            {
                 visit(i, e);
             }
         }

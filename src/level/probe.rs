@@ -6,7 +6,7 @@ use parry3d_f64::bounding_volume::Aabb;
 use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::Ball;
 
-use super::mesh_memory::{Owner, ProbeMemory};
+use super::probe_memory::{MeshMemory, Owner, ProbeMemory};
 use super::{Entry, Level, LevelTouch, Motion};
 use crate::contact::collision::shape::{from_vec, to_pose, to_vec};
 
@@ -50,7 +50,7 @@ impl Level {
         margin: f64,
         h: f64,
         (layers, mask): (u32, u32),
-        mut memory: Option<&mut ProbeMemory>,
+        memory: Option<&mut ProbeMemory>,
         mut out: impl FnMut(LevelTouch),
     ) {
         let r = radius.max(MIN_PROBE_RADIUS);
@@ -60,16 +60,20 @@ impl Level {
             c - parry3d_f64::math::Vector::splat(reach),
             c + parry3d_f64::math::Vector::splat(reach),
         );
-        self.near(&aabb, |i, e| {
+        let mut visit = |i: u32, e: &Entry, meshes: Option<&mut MeshMemory>| {
             if e.layers & mask == 0 || e.mask & layers == 0 {
                 return;
             }
-            if let Some(t) =
-                self.probe_entry(i, e, (centre, radius), margin, h, memory.as_deref_mut())
-            {
+            if let Some(t) = self.probe_entry(i, e, (centre, radius), margin, h, meshes) {
                 out(t);
             }
-        });
+        };
+        match memory {
+            Some(ProbeMemory { near, meshes }) => {
+                self.near_remembering(&aabb, near, |i, e| visit(i, e, Some(meshes)))
+            }
+            None => self.near(&aabb, |i, e| visit(i, e, None)),
+        }
     }
 
     /// The contact of a probe sphere with the collider in slot `index` (see [`Level::probe`]).
@@ -80,7 +84,7 @@ impl Level {
         (centre, radius): (&Vector3<f64>, f64),
         margin: f64,
         h: f64,
-        memory: Option<&mut ProbeMemory>,
+        memory: Option<&mut MeshMemory>,
     ) -> Option<LevelTouch> {
         let r = radius.max(MIN_PROBE_RADIUS);
         let prediction = margin + (r - radius) + e.speed * h;
@@ -134,7 +138,7 @@ fn surface_near(
     centre: &Vector3<f64>,
     radius: f64,
     reach: f64,
-    memory: Option<(&mut ProbeMemory, Owner)>,
+    memory: Option<(&mut MeshMemory, Owner)>,
 ) -> Option<(Vector3<f64>, Vector3<f64>)> {
     if let Some(plane) = e.shape.as_halfspace() {
         // A plane, analytically: the flat floor's arithmetic (the foot of the centre, the normal).

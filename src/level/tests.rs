@@ -556,7 +556,7 @@ fn a_probe_memory_finds_what_the_hierarchy_finds() {
                 p += step * 0.06 * f64::from(walk % 3);
                 let max = [0.001, 0.02, 0.1, 0.13][(rnd() * 4.0) as usize];
                 let want = mesh.project_local_point_and_get_location_with_max_dist(p, false, max);
-                let got = memory.project(mesh, owner, p, max);
+                let got = memory.meshes.project(mesh, owner, p, max);
                 refreshed_tests += 1;
                 match (want, got) {
                     (None, None) => {}
@@ -579,13 +579,44 @@ fn a_probe_memory_finds_what_the_hierarchy_finds() {
     }
     assert!(found > refreshed_tests / 4, "{found} of {refreshed_tests}");
 
-    // Through the probe: the same touches and depths with and without a memory.
+    // Through the probe: the same touches and depths with and without a memory, while a kinematic ball moves
+    // about the probe and a box comes and goes (the level's revision changes under the memory).
+    let mut level = level;
+    let ball = level
+        .add(
+            ColliderDesc::new(LevelShape::Sphere { radius: 0.2 }, Isometry3::identity())
+                .kinematic(),
+        )
+        .expect("ball")
+        .0;
+    let mut crate_box = None;
     let mut memory = ProbeMemory::default();
     let mut c = Vector3::new(-1.0, 0.05, 0.0);
     for i in 0..3000 {
         c += Vector3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 0.05;
         if i % 500 == 0 {
             c = Vector3::new(rnd() * 16.0 - 8.0, rnd() * 1.2, rnd() * 16.0 - 8.0);
+        }
+        if i % 7 == 0 {
+            let at = c + Vector3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 0.6;
+            level
+                .set_kinematic_pose(ball, Isometry3::translation(at.x, at.y, at.z), None, 1.0)
+                .expect("move");
+        }
+        if i % 97 == 0 {
+            match crate_box.take() {
+                Some(k) => level.remove(k).expect("remove"),
+                None => {
+                    let at = c + Vector3::new(0.3, 0.0, 0.0);
+                    let desc = ColliderDesc::new(
+                        LevelShape::Box {
+                            half_extents: Vector3::repeat(0.2),
+                        },
+                        Isometry3::translation(at.x, at.y, at.z),
+                    );
+                    crate_box = Some(level.add(desc).expect("box").0);
+                }
+            }
         }
         let mut plain = Vec::new();
         level.probe(&c, 0.0, 0.02, 0.0, ALL, |t| plain.push(t));

@@ -1,14 +1,17 @@
-//! A probe's memory of the triangles near it (temporal coherence, `docs/world.md`, "What a level step costs").
+//! A probe's memory of the level near it (temporal coherence, `docs/world.md`, "What a level step costs"): the
+//! colliders whose boxes meet a box around it, and the triangles of the meshes among them.
 //!
 //! A stance foot's sole points barely move from one step to the next, yet each step every one of them asked the
-//! floor mesh's hierarchy for its closest triangle (and again after the step for its depth): about 17 descents of
-//! a 28 800-triangle hierarchy per step, a quarter of a free-root step. A probe now keeps the few triangles whose
-//! boxes meet a box around it; while its query box stays inside that box, its closest point is found among them
-//! (nearest first, each triangle's box before the triangle, so the scan ends a few triangles past the answer).
+//! level's hierarchy for the colliders near it and the floor mesh's hierarchy for its closest triangle (and again
+//! after the step for its depth): about 17 descents of a 28 800-triangle hierarchy per step, a quarter of a
+//! free-root step. A probe now keeps the colliders and the few triangles whose boxes meet a box around its query;
+//! while its query box stays inside that box (and, for the colliders, the level has not changed since), it looks
+//! among those only: the colliders in the hierarchy's own order, the triangles nearest first, each triangle's box
+//! before the triangle, so the scan ends a few triangles past the answer.
 //!
-//! Exact: a triangle within the query's reach has its box inside the query box, so it is among the kept ones.
-//! Ties between equally close triangles go to the lowest triangle index whatever the memory holds, so a state
-//! restored into a fresh character (cold memory) steps bit-identically.
+//! Exact: a collider or triangle within the query's reach has its box meeting the query box, so it is among the
+//! kept ones. Ties between equally close triangles go to the lowest triangle index whatever the memory holds, so a
+//! state restored into a fresh character (cold memory) steps bit-identically.
 
 use parry3d_f64::bounding_volume::Aabb;
 use parry3d_f64::math::Vector;
@@ -95,24 +98,83 @@ fn box_distance(mesh: &TriMesh, t: u32, point: Vector) -> f64 {
     (lo - point).max(point - hi).max(Vector::ZERO).length()
 }
 
-/// What one probe remembers of the meshes near it between steps: two meshes (a floor and the stairs on it).
+/// Most colliders one memory keeps (more: the level's hierarchy answers each query).
+const NEAR_KEPT: usize = 8;
+
+/// How far the colliders' box reaches beyond the query box (m): colliders are few, so a wide box costs little.
+const NEAR_PAD_M: f64 = 0.25;
+
+/// The bounded colliders (slots) whose boxes met `bounds` in the level at `revision`, in the hierarchy's order.
 #[derive(Debug, Clone, Copy)]
-pub struct ProbeMemory {
-    slots: [Kept; 2],
+pub(crate) struct NearColliders {
+    /// The level's revision when gathered (0: nothing kept).
+    revision: u64,
+    bounds: Aabb,
+    len: usize,
+    slots: [u32; NEAR_KEPT],
+}
+
+impl NearColliders {
+    /// The bounded colliders of `bvh` (a level's hierarchy at `revision`) whose boxes may meet `query`, in the
+    /// hierarchy's order: the kept ones while they cover the query, else gathered again; `None` for more than
+    /// [`NEAR_KEPT`] (the caller asks the hierarchy). The caller tests each one's box against the query.
+    pub(super) fn covering(
+        &mut self,
+        bvh: &parry3d_f64::partitioning::Bvh,
+        revision: u64,
+        query: &Aabb,
+    ) -> Option<&[u32]> {
+        let covered = self.revision == revision
+            && self.bounds.mins.cmple(query.mins).all()
+            && self.bounds.maxs.cmpge(query.maxs).all();
+        if !covered {
+            let pad = Vector::splat(NEAR_PAD_M);
+            self.revision = 0;
+            self.bounds = Aabb::new(query.mins - pad, query.maxs + pad);
+            self.len = 0;
+            for i in bvh.intersect_aabb(&self.bounds) {
+                *self.slots.get_mut(self.len)? = i;
+                self.len += 1;
+            }
+            self.revision = revision;
+        }
+        Some(&self.slots[..self.len])
+    }
+}
+
+/// The triangles a probe keeps of two meshes (a floor and the stairs on it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MeshMemory {
+    meshes: [Kept; 2],
     /// The slot a new mesh replaces.
     next: usize,
+}
+
+/// What one probe remembers of the level near it between steps: its colliders and the triangles of two meshes.
+#[derive(Debug, Clone, Copy)]
+pub struct ProbeMemory {
+    pub(super) near: NearColliders,
+    pub(super) meshes: MeshMemory,
 }
 
 impl Default for ProbeMemory {
     fn default() -> Self {
         ProbeMemory {
-            slots: [Kept::EMPTY; 2],
-            next: 0,
+            near: NearColliders {
+                revision: 0,
+                bounds: Kept::EMPTY.bounds,
+                len: 0,
+                slots: [0; NEAR_KEPT],
+            },
+            meshes: MeshMemory {
+                meshes: [Kept::EMPTY; 2],
+                next: 0,
+            },
         }
     }
 }
 
-impl ProbeMemory {
+impl MeshMemory {
     /// The closest point of `mesh` to `point` (mesh frame) closer than `max_dist`, exactly as
     /// `TriMesh::project_local_point_and_get_location_with_max_dist(point, false, max_dist)` finds it (ties to the
     /// lowest triangle index), from the kept triangles when they cover the query.
@@ -128,21 +190,21 @@ impl ProbeMemory {
         if !(point.is_finite() && max_dist.is_finite()) {
             return mesh.project_local_point_and_get_location_with_max_dist(point, false, max_dist);
         }
-        let slot = match self.slots.iter().position(|k| k.covers(owner, &query)) {
+        let slot = match self.meshes.iter().position(|k| k.covers(owner, &query)) {
             Some(s) => s,
             None => {
                 let pad = Vector::splat(PAD_M);
                 let s = self
-                    .slots
+                    .meshes
                     .iter()
                     .position(|k| k.owner == owner)
                     .unwrap_or(self.next);
                 self.next = 1 - s;
                 match Kept::gather(mesh, owner, Aabb::new(query.mins - pad, query.maxs + pad)) {
-                    Some(kept) => self.slots[s] = kept,
+                    Some(kept) => self.meshes[s] = kept,
                     None => {
                         // Too many triangles to keep: this query's own box alone, else the hierarchy.
-                        self.slots[s] = Kept::EMPTY;
+                        self.meshes[s] = Kept::EMPTY;
                         return match Kept::gather(mesh, owner, query) {
                             Some(kept) => nearest(mesh, &kept, point, max_dist),
                             None => mesh.project_local_point_and_get_location_with_max_dist(
@@ -154,7 +216,7 @@ impl ProbeMemory {
                 s
             }
         };
-        nearest(mesh, &self.slots[slot], point, max_dist)
+        nearest(mesh, &self.meshes[slot], point, max_dist)
     }
 }
 
