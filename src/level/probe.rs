@@ -41,7 +41,7 @@ impl Level {
 
     /// [`Level::probe`] for a probe that keeps a [`ProbeMemory`] from step to step (a character's probe): the
     /// same contacts (ties between equally close triangles of a mesh to the lowest index), found among the
-    /// triangles it remembers while it stays near them.
+    /// colliders and triangles it remembers while it stays near them and the level is unchanged.
     #[allow(clippy::too_many_arguments)]
     pub fn probe_remembering(
         &self,

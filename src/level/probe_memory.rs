@@ -3,8 +3,8 @@
 //!
 //! A stance foot's sole points barely move from one step to the next, yet each step every one of them asked the
 //! level's hierarchy for the colliders near it and the floor mesh's hierarchy for its closest triangle (and again
-//! after the step for its depth): about 17 descents of a 28 800-triangle hierarchy per step, a quarter of a
-//! free-root step. A probe now keeps the colliders and the few triangles whose boxes meet a box around its query;
+//! after the step for its depth): about 17 descents of a 28 800-triangle hierarchy per step, 4.4 of a 32.8 µs
+//! free-root step (26 % over the same step on one plane). A probe now keeps the colliders and the few triangles whose boxes meet a box around its query;
 //! while its query box stays inside that box (and, for the colliders, the level has not changed since), it looks
 //! among those only: the colliders in the hierarchy's own order, the triangles nearest first, each triangle's box
 //! before the triangle, so the scan ends a few triangles past the answer.

@@ -119,17 +119,7 @@ fn probe_gaps_are_distances_and_normals_their_gradient() {
 /// The hierarchy's ray casts agree with testing every collider, on the sample level (2000 random rays).
 #[test]
 fn ray_casts_agree_with_brute_force_on_the_sample_level() {
-    let mut level = Level::new();
-    for (mesh, at) in sample::sample_level() {
-        let desc = ColliderDesc::new(
-            LevelShape::TriMesh {
-                vertices: mesh.vertices,
-                triangles: mesh.triangles,
-            },
-            Isometry3::translation(at.x, at.y, at.z),
-        );
-        level.add(desc).expect("sample mesh");
-    }
+    let level = sample_level();
     assert!(level.triangle_count() > 28_800);
     let mut rnd = uniform(7);
     let mut hits = 0;

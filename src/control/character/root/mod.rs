@@ -67,7 +67,8 @@ pub(super) struct RootRuntime {
     kinematic: Vec<(usize, crate::level::ColliderKey)>,
     /// Each probe at the step's start in a level (for the penetration measure).
     probe_starts: Vec<probes::ProbeStart>,
-    /// Each probe's memory of the level's meshes near it (a cache: the contacts do not depend on it).
+    /// Each probe's memory of the level near it, colliders and mesh triangles (a cache: the contacts do not
+    /// depend on it).
     probe_memories: Vec<crate::level::ProbeMemory>,
 }
 

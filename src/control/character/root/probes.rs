@@ -147,7 +147,7 @@ pub(super) fn level_contacts(
 }
 
 /// What [`level_contacts`] appends to: the contacts, which of them touch kinematic colliders (index, collider),
-/// and every probe's start (cleared first); and each probe's memory of the meshes near it (one per probe).
+/// and every probe's start (cleared first); and each probe's memory of the level near it (one per probe).
 pub(super) struct ProbeOutputs<'a> {
     pub contacts: &'a mut Vec<ContactPoint>,
     pub kinematic: &'a mut Vec<(usize, ColliderKey)>,
