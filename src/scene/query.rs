@@ -51,62 +51,92 @@ impl From<LevelRayHit> for SceneRayHit {
     }
 }
 
-/// A character's bounding sphere (centre, radius): every collidable capsule inside it.
+/// A character's bounding sphere (centre, radius): every collidable capsule inside it. Centred on the root, it
+/// reaches each body's centre of mass plus the farthest point of its capsules from it (a distance in the body,
+/// the same in every pose): one distance per body instead of two transformed points per capsule, and never
+/// smaller than the sphere through the capsules themselves.
 fn bounding_sphere(c: &Character) -> (Vector3<f64>, f64) {
     let root = c.world().body(0).position;
+    let com = &c.reference().topology.com;
     let mut r: f64 = 0.0;
     for (b, body) in c.model().bodies.iter().enumerate() {
-        if !body.collides {
+        if !body.collides || body.capsules.is_empty() {
             continue;
         }
-        let f = c.body_frame(b);
-        for cap in &body.capsules {
-            for p in [cap.a, cap.b] {
-                r = r.max(((f * p).coords - root).norm() + cap.radius);
-            }
-        }
+        let reach = body
+            .capsules
+            .iter()
+            .map(|cap| {
+                (cap.a.coords - com[b])
+                    .norm()
+                    .max((cap.b.coords - com[b]).norm())
+                    + cap.radius
+            })
+            .fold(0.0, f64::max);
+        r = r.max((c.world().body(b).position - root).norm() + reach);
     }
     (root, r)
 }
 
-/// The first hit of a ray (unit `dir`) on a character's capsules within `max` (m).
-fn ray_character(
-    key: CharacterKey,
-    c: &Character,
+/// Whether a ray from `origin` along unit `dir` may meet the sphere (`centre`, `radius`) within `max` (m): false
+/// only when it surely does not (a ray starting inside meets it).
+fn may_meet_sphere(
     origin: &Vector3<f64>,
     dir: &Vector3<f64>,
     max: f64,
+    centre: &Vector3<f64>,
+    radius: f64,
+) -> bool {
+    let to = centre - origin;
+    let along = to.dot(dir);
+    let off2 = to.norm_squared() - along * along;
+    !(off2 > radius * radius || along + radius < 0.0 || along - radius > max)
+}
+
+/// The first hit of a ray (unit `dir`) on a character's capsules within `max` (m). With `cull`, a capsule whose
+/// bounding sphere the ray misses is not cast against (the brute-force reference casts against every one).
+fn ray_character(
+    key: CharacterKey,
+    c: &Character,
+    (origin, dir): (&Vector3<f64>, &Vector3<f64>),
+    max: f64,
+    cull: bool,
 ) -> Option<SceneRayHit> {
     let ray = Ray::new(to_vec(origin), to_vec(dir));
     let identity = to_pose(&Isometry3::identity());
-    let mut best: Option<SceneRayHit> = None;
+    // The best (body, time, normal); the hit, with its bone's name, is made once at the end.
+    let mut best: Option<(usize, f64, Vector3<f64>)> = None;
     for (b, body) in c.model().bodies.iter().enumerate() {
         if !body.collides {
             continue;
         }
         let f = c.body_frame(b);
         for cap in &body.capsules {
-            let capsule = Capsule::new(
-                to_vec(&(f * cap.a).coords),
-                to_vec(&(f * cap.b).coords),
-                cap.radius,
-            );
-            let limit = best.as_ref().map_or(max, |h| h.distance);
+            let (a, z) = ((f * cap.a).coords, (f * cap.b).coords);
+            let limit = best.map_or(max, |h| h.1);
+            if cull {
+                let half = 0.5 * (z - a).norm();
+                if !may_meet_sphere(origin, dir, limit, &((a + z) * 0.5), half + cap.radius) {
+                    continue;
+                }
+            }
+            let capsule = Capsule::new(to_vec(&a), to_vec(&z), cap.radius);
             if let Some(hit) = capsule.cast_ray_and_get_normal(&identity, &ray, limit, true) {
-                best = Some(SceneRayHit {
-                    target: RayTarget::Character {
-                        key,
-                        body: b,
-                        bone: body.name.clone(),
-                    },
-                    distance: hit.time_of_impact,
-                    point: origin + dir * hit.time_of_impact,
-                    normal: from_vec(hit.normal),
-                });
+                best = Some((b, hit.time_of_impact, from_vec(hit.normal)));
             }
         }
     }
-    best
+    let (b, distance, normal) = best?;
+    Some(SceneRayHit {
+        target: RayTarget::Character {
+            key,
+            body: b,
+            bone: c.model().bodies[b].name.clone(),
+        },
+        distance,
+        point: origin + dir * distance,
+        normal,
+    })
 }
 
 impl Scene {
@@ -155,14 +185,11 @@ impl Scene {
             if fast {
                 // Skip a character whose bounding sphere the ray misses (or meets beyond the best hit).
                 let (centre, r) = bounding_sphere(c);
-                let to = centre - origin;
-                let along = to.dot(&dir);
-                let off2 = to.norm_squared() - along * along;
-                if off2 > r * r || along + r < 0.0 || along - r > limit {
+                if !may_meet_sphere(origin, &dir, limit, &centre, r) {
                     continue;
                 }
             }
-            if let Some(h) = ray_character(CharacterKey(k), c, origin, &dir, limit) {
+            if let Some(h) = ray_character(CharacterKey(k), c, (origin, &dir), limit, fast) {
                 best = Some(h);
             }
         }
