@@ -103,12 +103,10 @@ impl RootRuntime {
         h: f64,
     ) {
         let cfg = self.config.balance;
-        let tau = self.clip_time(t);
-        let k = nearest_sample(reference, tau);
+        let (k, (mut com_ref, mut vel_ref)) = self.anchored_clip(reference, ground, t);
         let nb = reference.bodies();
         let np = ground.points.len();
         let plan = &mut self.balance;
-        plan.poses_at(reference, k);
         let kin = &plan.kin;
         // The clip's ground wrench about its root CoM: the reaction on its stance soles plus the residual.
         let root_com = kin[0].com;
@@ -122,8 +120,6 @@ impl RootRuntime {
         // The clip's centre of mass, its velocity and the root's pose and spin, anchored where it is played.
         let mass: f64 = reference.topology.mass.iter().sum();
         let rot = self.anchor.rotation;
-        let lift = ground.lift_at(reference, tau);
-        let (mut com_ref, mut vel_ref) = anchored_com(reference, kin, k, &self.anchor, lift);
         let q_ref = rot * kin[0].rotation;
         let w_ref = rot * reference.twists[k * nb].0;
         let (com, vel) = centre_of_mass(bodies);
@@ -192,9 +188,7 @@ impl RootRuntime {
             .update_with(reference, ground, k, bodies, planned, h, 1.0);
         self.online.ready = true;
     }
-}
 
-impl RootRuntime {
     /// Time warping (`BalanceConfig::warp_time_s`): advances the clip by this step's rate, played slower while the
     /// body lags behind its clip along the walking direction and faster while it leads, so the joints' targets
     /// (the swing leg's reach, the stance leg's sweep) follow the body's progress instead of dragging it.
@@ -210,11 +204,7 @@ impl RootRuntime {
         if cfg.warp_time_s <= 0.0 {
             return;
         }
-        let tau = self.clip_time(t);
-        let k = nearest_sample(reference, tau);
-        self.balance.poses_at(reference, k);
-        let lift = ground.lift_at(reference, tau);
-        let (com_ref, vel_ref) = anchored_com(reference, &self.balance.kin, k, &self.anchor, lift);
+        let (_, (com_ref, vel_ref)) = self.anchored_clip(reference, ground, t);
         let vel_ref = horizontal(vel_ref);
         let speed = vel_ref.norm();
         if speed < 0.2 {
@@ -224,6 +214,23 @@ impl RootRuntime {
         let gap = horizontal(com - com_ref).dot(&vel_ref) / speed;
         let rate = (1.0 + gap / (speed * cfg.warp_time_s)).clamp(0.5, 1.5);
         self.clip_offset += h * (1.0 - rate);
+    }
+
+    /// The clip at world time `t`, where it is played: its nearest sample `k` (whose poses
+    /// `balance.kin` then holds) and its anchored, lifted centre of mass and velocity. The time warp and the plan
+    /// of one step share it.
+    fn anchored_clip(
+        &mut self,
+        reference: &ReferenceMotion,
+        ground: &GroundReference,
+        t: f64,
+    ) -> (usize, (Vector3<f64>, Vector3<f64>)) {
+        let tau = self.clip_time(t);
+        let k = nearest_sample(reference, tau);
+        self.balance.poses_at(reference, k);
+        let lift = ground.lift_at(reference, tau);
+        let com = anchored_com(reference, &self.balance.kin, k, &self.anchor, lift);
+        (k, com)
     }
 }
 
