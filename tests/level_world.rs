@@ -263,19 +263,20 @@ fn knockdowns_in_the_level_fall_onto_it_without_passing_through() {
 }
 
 /// Issue 38's `bat_swing`: a kinematic bat at 8 m/s through the walking (kinematic-root) character's head is a
-/// hit event on the head with its point and impulse, and moves the neck chain ≥ 15°; at 15 m/s it knocks an
-/// assisted free root down.
+/// hit event on the head with its point and impulse, moves the neck chain ≥ 15° and every joint is back within 2°
+/// of the clip within 1 s (issue 38's `hit_return_s`); at 15 m/s it knocks an assisted free root down.
 #[test]
 fn a_kinematic_bat_hits_the_head_and_knocks_a_free_root_down() {
     use flinch::scene::world_runs::bat_swing;
     let imported = load_embedded_walk(&ImportOptions::default()).unwrap();
     let kinematic = Character::from_imported(imported, &CharacterConfig::default()).unwrap();
-    let f = bat_swing(kinematic, 8.0, 1.0, 2.0, |_, _| {}).unwrap();
+    let f = bat_swing(kinematic, 8.0, 1.0, 2.3, |_, _| {}).unwrap();
     eprintln!("{f:?}");
     let (bone, point, impulse) = f.first.clone().expect("a bat hit event");
     assert_eq!(bone, "Head");
     assert!(impulse.norm() > 1.0 && point.iter().all(|x| x.is_finite()));
     assert!(f.hit_peak_deg >= 15.0, "{}", f.hit_peak_deg);
+    assert!(f.hit_return_s.is_some_and(|t| t <= 1.0), "{f:?}");
     let f = bat_swing(assisted_walk(), 15.0, 1.0, 2.5, |_, _| {}).unwrap();
     assert!(f.fell, "{f:?}");
 }

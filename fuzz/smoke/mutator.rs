@@ -135,6 +135,7 @@ const JSON_KEYS: &[&str] = &[
     "k_min",
     "d_min",
     "load_factor",
+    "min_frequency",
     "bones",
     "radius_rules",
     "names",

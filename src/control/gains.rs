@@ -5,7 +5,8 @@
 //! damping scale with `|τ_i|` (muscle stiffness grows with activation; scaling the damping alike keeps the damping
 //! ratio roughly constant, since a joint's load torque and its subtree's inertia grow together). The floors keep
 //! joints with a vanishing feedforward (a wrist, a torque crossing zero, a balanced trunk) from going limp; by
-//! default they follow each joint's load (see [`Gains::k_min`]).
+//! default they follow each joint's load (see [`Gains::k_min`]) and never leave a joint slower than
+//! [`Gains::min_frequency`].
 
 use serde::{Deserialize, Serialize};
 
@@ -24,16 +25,24 @@ pub struct Gains {
     /// Damping per unit feedforward torque (N·m·s/rad per N·m = s/rad). Default 1 (with the floor below, the
     /// damping ratio of a loaded joint is about 1).
     pub k_d: f64,
-    /// Stiffness floor (N·m/rad); `None` (default): `load_factor · m_sub·g·d_sub`, the static gravity moment of
-    /// the joint's subtree (mass `m_sub`, CoM at `d_sub` from the joint) times a margin. A balanced segment (an
-    /// upright trunk over the pelvis) has almost no feedforward torque yet is an inverted pendulum: below
-    /// `m·g·d` of stiffness it would topple to a new equilibrium instead of returning.
+    /// Stiffness floor (N·m/rad); `None` (default): the larger of `load_factor · m_sub·g·d_sub`, the static
+    /// gravity moment of the joint's subtree (mass `m_sub`, CoM at `d_sub` from the joint) times a margin, and
+    /// `I_sub·min_frequency²`. A balanced segment (an upright trunk over the pelvis) has almost no feedforward
+    /// torque yet is an inverted pendulum: below `m·g·d` of stiffness it would topple to a new equilibrium
+    /// instead of returning.
     pub k_min: Option<f64>,
     /// Damping floor (N·m·s/rad); `None` (default): critical for the floor, `2·√(k_min·I_sub)` with `I_sub` the
     /// subtree's largest moment of inertia about the joint.
     pub d_min: Option<f64>,
     /// Margin of the automatic stiffness floor over the subtree's gravity moment (dimensionless). Default 3.
     pub load_factor: f64,
+    /// Lowest natural frequency the automatic stiffness floor allows a joint (rad/s): `k_min ≥ I_sub·ω²`, with
+    /// `I_sub` the subtree's largest moment of inertia about the joint. Default 6.75. A joint whose subtree
+    /// balances on it has no gravity moment to scale a floor from: the CMU chest joint (`Spine1`) carries 17 kg
+    /// of chest, head and arms (0.94 kg·m²) whose centre of mass sits 1.4 cm from it, so the load floor alone
+    /// gave 6.7 N·m/rad, a 2.7 rad/s pendulum that took 1.2 s to return from a bat. The other joints of the
+    /// shared rigs have load floors of 7.2–22 rad/s (one at 6.0), so the default lifts only such joints.
+    pub min_frequency: f64,
 }
 
 impl Default for Gains {
@@ -44,6 +53,7 @@ impl Default for Gains {
             k_min: None,
             d_min: None,
             load_factor: 3.0,
+            min_frequency: 6.75,
         }
     }
 }
@@ -100,13 +110,17 @@ impl Gains {
             k_min: o.k_min.or(self.k_min),
             d_min: o.d_min.or(self.d_min),
             load_factor: o.load_factor.unwrap_or(self.load_factor),
+            min_frequency: o.min_frequency.unwrap_or(self.min_frequency),
         }
     }
 
     /// The numbers for a joint whose subtree has gravity moment `load` (N·m) and largest moment of inertia
     /// `inertia` (kg·m²) about the joint.
     pub fn resolve(&self, load: f64, inertia: f64) -> JointGains {
-        let k_min = self.k_min.unwrap_or(self.load_factor * load);
+        let bandwidth = inertia * self.min_frequency * self.min_frequency;
+        let k_min = self
+            .k_min
+            .unwrap_or((self.load_factor * load).max(bandwidth));
         JointGains {
             k_s: self.k_s,
             k_min,
@@ -123,6 +137,7 @@ impl Gains {
             self.k_min.unwrap_or(0.0),
             self.d_min.unwrap_or(0.0),
             self.load_factor,
+            self.min_frequency,
         ]
         .iter()
         .all(|g| g.is_finite() && *g >= 0.0)
@@ -154,4 +169,35 @@ pub fn subtree_loads<P: Placement>(topo: &Topology, kin: &[P], gravity: f64) -> 
             (mass[b] * gravity * d, inertia)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A joint whose subtree balances on it (no gravity moment) still gets a floor of the minimum natural
+    /// frequency, critically damped; a loaded joint keeps its load floor; explicit floors win.
+    #[test]
+    fn the_stiffness_floor_keeps_a_minimum_frequency() {
+        let g = Gains::default();
+        let (inertia, w) = (0.94, g.min_frequency);
+        let balanced = g.resolve(0.0, inertia);
+        assert!((balanced.k_min - inertia * w * w).abs() < 1e-12);
+        assert!((balanced.d_min - 2.0 * inertia * w).abs() < 1e-9);
+        let loaded = g.resolve(40.0, inertia);
+        assert_eq!(loaded.k_min, 120.0);
+        let explicit = Gains {
+            k_min: Some(5.0),
+            ..g
+        }
+        .resolve(0.0, inertia);
+        assert_eq!(explicit.k_min, 5.0);
+        assert!(
+            !Gains {
+                min_frequency: f64::NAN,
+                ..g
+            }
+            .is_valid()
+        );
+    }
 }

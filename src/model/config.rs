@@ -101,6 +101,8 @@ pub struct GainConfig {
     pub d_min: Option<f64>,
     /// Margin of the automatic stiffness floor over the joint's gravity moment (see `Gains::load_factor`).
     pub load_factor: Option<f64>,
+    /// Lowest natural frequency of the automatic stiffness floor, rad/s (see `Gains::min_frequency`).
+    pub min_frequency: Option<f64>,
 }
 
 impl Default for BuildConfig {
