@@ -148,6 +148,7 @@ pub struct Scene {
     scratch_touches: Vec<Touch>,
     scratch_keys: Vec<RawKey>,
     scratch_between: Vec<between::BodyTouch>,
+    scratch_shapes: Vec<between::CharacterShapes>,
     contact_events: Vec<CharacterContactEvent>,
     /// Characters pass through each other (see [`Scene::set_character_contacts`]).
     no_character_contacts: bool,
@@ -425,7 +426,9 @@ impl Scene {
         let mut between = std::mem::take(&mut self.scratch_between);
         between.clear();
         if self.characters.len() > 1 && !self.no_character_contacts {
-            self.touches_between(CONTACT_MARGIN, &mut between);
+            let mut shapes = std::mem::take(&mut self.scratch_shapes);
+            self.touches_between(CONTACT_MARGIN, &mut shapes, &mut between);
+            self.scratch_shapes = shapes;
         }
         // Islands of characters touching each other step in parallel, each island's members in slot order; a lone
         // character is an island of one. Results are gathered in a fixed order, so the state is bit-identical for
