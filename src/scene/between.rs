@@ -5,8 +5,12 @@
 
 use nalgebra::Vector3;
 
-use super::sweep::closest_between_segments;
+use parry3d_f64::query::closest_points::closest_points_segment_segment_with_locations_nD;
+use parry3d_f64::shape::Segment;
+
+use super::capsules::{WorldCapsule, world_capsules};
 use super::{CharacterKey, Scene};
+use crate::contact::collision::shape::{from_vec, to_vec};
 use crate::control::Character;
 
 /// The most touches kept between two characters in a substep (the deepest).
@@ -49,15 +53,6 @@ pub struct CharacterContactEvent {
     pub impulse: Vector3<f64>,
 }
 
-/// A colliding capsule of a character in world coordinates: its body, its axis `a`–`b` and its radius.
-#[derive(Debug, Clone, Copy)]
-struct WorldCapsule {
-    body: usize,
-    a: Vector3<f64>,
-    b: Vector3<f64>,
-    radius: f64,
-}
-
 /// A character's colliding capsules (world) and their box; kept by the scene between substeps so a crowd's pair
 /// search allocates nothing once every character's list has grown to its size.
 #[derive(Debug, Clone, Default)]
@@ -72,20 +67,7 @@ impl CharacterShapes {
     fn fill(&mut self, key: CharacterKey, c: &Character, margin: f64) {
         self.key = Some(key);
         self.capsules.clear();
-        for (b, body) in c.model().bodies.iter().enumerate() {
-            if !body.collides {
-                continue;
-            }
-            let frame = c.body_frame(b);
-            for cap in &body.capsules {
-                self.capsules.push(WorldCapsule {
-                    body: b,
-                    a: (frame * cap.a).coords,
-                    b: (frame * cap.b).coords,
-                    radius: cap.radius,
-                });
-            }
-        }
+        self.capsules.extend(world_capsules(c));
         self.bounds = Some(Bounds::of(&self.capsules, margin));
     }
 }
@@ -131,10 +113,15 @@ struct CapsuleTouch {
     distance: f64,
 }
 
-/// Two capsules within `margin` of each other, from their closest axis points (closed form); `None` when farther
-/// apart. Coinciding axes (a body inside another) take the direction between the capsules' middles, or +Y.
+/// Two capsules within `margin` of each other, from their closest axis points (parry's closed-form segment–segment
+/// test, Ericson's); `None` when farther apart. Coinciding axes (a body inside another) take the direction between the capsules' middles, or +Y.
 fn capsule_touch(ca: &WorldCapsule, cb: &WorldCapsule, margin: f64) -> Option<CapsuleTouch> {
-    let (p, q) = closest_between_segments(&ca.a, &ca.b, &cb.a, &cb.b);
+    let (sa, sb) = (
+        Segment::new(to_vec(&ca.a), to_vec(&ca.b)),
+        Segment::new(to_vec(&cb.a), to_vec(&cb.b)),
+    );
+    let (la, lb) = closest_points_segment_segment_with_locations_nD((&sa.a, &sa.b), (&sb.a, &sb.b));
+    let (p, q) = (from_vec(sa.point_at(&la)), from_vec(sb.point_at(&lb)));
     let axis = q - p;
     let gap = axis.norm();
     let distance = gap - ca.radius - cb.radius;
@@ -250,8 +237,6 @@ mod tests {
     use parry3d_f64::math::Pose;
     use parry3d_f64::query;
     use parry3d_f64::shape::Capsule;
-
-    use crate::contact::collision::shape::{from_vec, to_vec};
 
     /// The closed-form capsule pair against parry's general contact query (GJK/EPA) on random capsules, parallel
     /// and crossing ones included: the same touches within the margin, the same signed distance (never farther

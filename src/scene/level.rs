@@ -9,6 +9,7 @@ use nalgebra::{Isometry3, Vector3};
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::shape::Capsule;
 
+use super::capsules::world_capsules;
 use super::{Scene, SceneError};
 use crate::contact::collision::shape::{from_vec, to_pose, to_vec};
 use crate::control::Character;
@@ -191,60 +192,54 @@ pub(super) fn capsule_contacts(
     let friction = c.prepared().root_config().ground.friction;
     let (layers, mask) = c.level_layers();
     let reach = CAPSULE_MARGIN_M + level.max_speed() * h;
-    for (b, body) in c.model().bodies.iter().enumerate() {
-        // A free root's feet stand on their sole points (probes), not on capsule contacts.
-        let sole = c
-            .ground()
-            .is_some_and(|g| g.points.iter().any(|p| p.body == b));
-        if !body.collides || (free && sole) {
-            continue;
-        }
-        let frame = c.body_frame(b);
-        for cap in &body.capsules {
-            let (a, z) = ((frame * cap.a).coords, (frame * cap.b).coords);
-            let capsule = Capsule::new(to_vec(&a), to_vec(&z), cap.radius);
-            let identity = to_pose(&Isometry3::identity());
-            let aabb: Aabb = capsule_aabb(&a, &z, cap.radius).loosened(reach);
-            level.near(&aabb, |i, e| {
-                if e.layers & mask == 0 || e.mask & layers == 0 {
-                    return;
-                }
-                let kinematic = e.motion != Motion::Static;
-                if !free && !kinematic {
-                    return;
-                }
-                // The capsule's closest axis point to the collider, then that sphere probed like a free root's
-                // (a mesh is solid under its faces: a limb dipped into a floor is pushed up).
-                let prediction = CAPSULE_MARGIN_M + e.speed * h;
-                let Ok(Some(hit)) = parry3d_f64::query::contact(
-                    &to_pose(&e.pose),
-                    e.shape.as_ref(),
-                    &identity,
-                    &capsule,
-                    prediction,
-                ) else {
-                    return;
-                };
-                let axis = z - a;
-                let len2 = axis.norm_squared();
-                let s = if len2 > 0.0 {
-                    ((from_vec(hit.point2) - a).dot(&axis) / len2).clamp(0.0, 1.0)
-                } else {
-                    0.5
-                };
-                if free && !(END_FRACTION..=1.0 - END_FRACTION).contains(&s) {
-                    return;
-                }
-                let centre = a + axis * s;
-                let Some(t) =
-                    level.probe_entry(i, e, (&centre, cap.radius), CAPSULE_MARGIN_M, h, None)
-                else {
-                    return;
-                };
-                points.push(t.contact_point(b, friction));
-                colliders.push(t.collider);
-            });
-        }
+    // A free root's feet stand on their sole points (probes), not on capsule contacts.
+    let sole = |b: usize| {
+        c.ground()
+            .is_some_and(|g| g.points.iter().any(|p| p.body == b))
+    };
+    for cap in world_capsules(c).filter(|cap| !(free && sole(cap.body))) {
+        let (a, z, b) = (cap.a, cap.b, cap.body);
+        let capsule = Capsule::new(to_vec(&a), to_vec(&z), cap.radius);
+        let identity = to_pose(&Isometry3::identity());
+        let aabb: Aabb = capsule_aabb(&a, &z, cap.radius).loosened(reach);
+        level.near(&aabb, |i, e| {
+            if e.layers & mask == 0 || e.mask & layers == 0 {
+                return;
+            }
+            let kinematic = e.motion != Motion::Static;
+            if !free && !kinematic {
+                return;
+            }
+            // The capsule's closest axis point to the collider, then that sphere probed like a free root's
+            // (a mesh is solid under its faces: a limb dipped into a floor is pushed up).
+            let prediction = CAPSULE_MARGIN_M + e.speed * h;
+            let Ok(Some(hit)) = parry3d_f64::query::contact(
+                &to_pose(&e.pose),
+                e.shape.as_ref(),
+                &identity,
+                &capsule,
+                prediction,
+            ) else {
+                return;
+            };
+            let axis = z - a;
+            let len2 = axis.norm_squared();
+            let s = if len2 > 0.0 {
+                ((from_vec(hit.point2) - a).dot(&axis) / len2).clamp(0.0, 1.0)
+            } else {
+                0.5
+            };
+            if free && !(END_FRACTION..=1.0 - END_FRACTION).contains(&s) {
+                return;
+            }
+            let centre = a + axis * s;
+            let Some(t) = level.probe_entry(i, e, (&centre, cap.radius), CAPSULE_MARGIN_M, h, None)
+            else {
+                return;
+            };
+            points.push(t.contact_point(b, friction));
+            colliders.push(t.collider);
+        });
     }
 }
 

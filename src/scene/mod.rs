@@ -12,6 +12,7 @@
 
 mod aim;
 mod between;
+mod capsules;
 mod character_step;
 mod islands;
 mod knockdown;
@@ -452,42 +453,34 @@ impl Scene {
         let end = ball.position + ball.velocity * h + 0.5 * GRAVITY * h * h;
         let mut first: Option<Touch> = None;
         for (ck, c) in self.characters.iter() {
-            for (b, body) in c.model().bodies.iter().enumerate() {
-                if !body.collides {
+            for cap in capsules::world_capsules(c) {
+                let Some(t) = sweep_sphere_capsule(
+                    &ball.position,
+                    &end,
+                    &cap.a,
+                    &cap.b,
+                    ball.radius + cap.radius,
+                ) else {
                     continue;
-                }
-                let frame = c.body_frame(b);
-                for cap in &body.capsules {
-                    let a = (frame * cap.a).coords;
-                    let z = (frame * cap.b).coords;
-                    let Some(t) = sweep_sphere_capsule(
-                        &ball.position,
-                        &end,
-                        &a,
-                        &z,
-                        ball.radius + cap.radius,
-                    ) else {
-                        continue;
-                    };
-                    let offset = t.centre - t.axis_point;
-                    let normal = if offset.norm() > 1e-12 {
-                        offset.normalize()
-                    } else {
-                        -ball.velocity.try_normalize(1e-12).unwrap_or(Vector3::y())
-                    };
-                    let point = t.axis_point + normal * cap.radius;
-                    let approach = (ball.velocity - c.point_velocity(b, &point)).dot(&normal);
-                    if approach < 0.0 && first.is_none_or(|f| t.s < f.s) {
-                        first = Some(Touch {
-                            ball: key,
-                            state: ball,
-                            s: t.s,
-                            character: CharacterKey(ck),
-                            body: b,
-                            point,
-                            normal,
-                        });
-                    }
+                };
+                let offset = t.centre - t.axis_point;
+                let normal = if offset.norm() > 1e-12 {
+                    offset.normalize()
+                } else {
+                    -ball.velocity.try_normalize(1e-12).unwrap_or(Vector3::y())
+                };
+                let point = t.axis_point + normal * cap.radius;
+                let approach = (ball.velocity - c.point_velocity(cap.body, &point)).dot(&normal);
+                if approach < 0.0 && first.is_none_or(|f| t.s < f.s) {
+                    first = Some(Touch {
+                        ball: key,
+                        state: ball,
+                        s: t.s,
+                        character: CharacterKey(ck),
+                        body: cap.body,
+                        point,
+                        normal,
+                    });
                 }
             }
         }

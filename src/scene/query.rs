@@ -5,6 +5,7 @@ use nalgebra::{Isometry3, Vector3};
 use parry3d_f64::query::{Ray, RayCast};
 use parry3d_f64::shape::Capsule;
 
+use super::capsules::world_capsules;
 use super::sweep::sweep_sphere_capsule;
 use super::{CharacterKey, Scene};
 use crate::contact::collision::shape::{from_vec, to_pose, to_vec};
@@ -106,24 +107,18 @@ fn ray_character(
     let identity = to_pose(&Isometry3::identity());
     // The best (body, time, normal); the hit, with its bone's name, is made once at the end.
     let mut best: Option<(usize, f64, Vector3<f64>)> = None;
-    for (b, body) in c.model().bodies.iter().enumerate() {
-        if !body.collides {
-            continue;
+    for cap in world_capsules(c) {
+        let (a, z) = (cap.a, cap.b);
+        let limit = best.map_or(max, |h| h.1);
+        if cull {
+            let half = 0.5 * (z - a).norm();
+            if !may_meet_sphere(origin, dir, limit, &((a + z) * 0.5), half + cap.radius) {
+                continue;
+            }
         }
-        let f = c.body_frame(b);
-        for cap in &body.capsules {
-            let (a, z) = ((f * cap.a).coords, (f * cap.b).coords);
-            let limit = best.map_or(max, |h| h.1);
-            if cull {
-                let half = 0.5 * (z - a).norm();
-                if !may_meet_sphere(origin, dir, limit, &((a + z) * 0.5), half + cap.radius) {
-                    continue;
-                }
-            }
-            let capsule = Capsule::new(to_vec(&a), to_vec(&z), cap.radius);
-            if let Some(hit) = capsule.cast_ray_and_get_normal(&identity, &ray, limit, true) {
-                best = Some((b, hit.time_of_impact, from_vec(hit.normal)));
-            }
+        let capsule = Capsule::new(to_vec(&a), to_vec(&z), cap.radius);
+        if let Some(hit) = capsule.cast_ray_and_get_normal(&identity, &ray, limit, true) {
+            best = Some((cap.body, hit.time_of_impact, from_vec(hit.normal)));
         }
     }
     let (b, distance, normal) = best?;
@@ -213,35 +208,29 @@ impl Scene {
             .map(SceneRayHit::from);
         let end = origin + dir * max_distance;
         for (k, c) in self.characters.iter() {
-            for (b, body) in c.model().bodies.iter().enumerate() {
-                if !body.collides {
+            for cap in world_capsules(c) {
+                let Some(t) =
+                    sweep_sphere_capsule(origin, &end, &cap.a, &cap.b, radius + cap.radius)
+                else {
+                    continue;
+                };
+                let distance = t.s * max_distance;
+                if best.as_ref().is_some_and(|h| h.distance <= distance) {
                     continue;
                 }
-                let f = c.body_frame(b);
-                for cap in &body.capsules {
-                    let (a, z) = ((f * cap.a).coords, (f * cap.b).coords);
-                    let Some(t) = sweep_sphere_capsule(origin, &end, &a, &z, radius + cap.radius)
-                    else {
-                        continue;
-                    };
-                    let distance = t.s * max_distance;
-                    if best.as_ref().is_some_and(|h| h.distance <= distance) {
-                        continue;
-                    }
-                    let normal = (t.centre - t.axis_point)
-                        .try_normalize(1e-12)
-                        .unwrap_or(-dir);
-                    best = Some(SceneRayHit {
-                        target: RayTarget::Character {
-                            key: CharacterKey(k),
-                            body: b,
-                            bone: body.name.clone(),
-                        },
-                        distance,
-                        point: t.axis_point + normal * cap.radius,
-                        normal,
-                    });
-                }
+                let normal = (t.centre - t.axis_point)
+                    .try_normalize(1e-12)
+                    .unwrap_or(-dir);
+                best = Some(SceneRayHit {
+                    target: RayTarget::Character {
+                        key: CharacterKey(k),
+                        body: cap.body,
+                        bone: c.model().bodies[cap.body].name.clone(),
+                    },
+                    distance,
+                    point: t.axis_point + normal * cap.radius,
+                    normal,
+                });
             }
         }
         best

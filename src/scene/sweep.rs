@@ -17,49 +17,6 @@ pub(crate) fn closest_on_segment(
     a + ab * t
 }
 
-/// The closest points of the segments `p1`–`q1` and `p2`–`q2` (one on each; for parallel overlapping segments
-/// one of the closest pairs, at an end of the first segment's overlap). Closed form (Ericson, *Real-Time Collision
-/// Detection*, 5.1.9): the unconstrained closest parameters clamped to the segments, the other parameter then
-/// recomputed and clamped once more.
-pub(crate) fn closest_between_segments(
-    p1: &Vector3<f64>,
-    q1: &Vector3<f64>,
-    p2: &Vector3<f64>,
-    q2: &Vector3<f64>,
-) -> (Vector3<f64>, Vector3<f64>) {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
-    let tiny = f64::MIN_POSITIVE;
-    let (s, t) = if a <= tiny && e <= tiny {
-        (0.0, 0.0)
-    } else if a <= tiny {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(&r);
-        if e <= tiny {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            // Parallel segments (denominator zero up to round-off): any s is as good; take the first's start.
-            let s = if denom > 1e-12 * a * e {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let t = (b * s + f) / e;
-            if t < 0.0 {
-                ((-c / a).clamp(0.0, 1.0), 0.0)
-            } else if t > 1.0 {
-                (((b - c) / a).clamp(0.0, 1.0), 1.0)
-            } else {
-                (s, t)
-            }
-        }
-    };
-    (p1 + d1 * s, p2 + d2 * t)
-}
-
 /// Where a sweep first touches: the chord parameter and the closest axis point of the capsule there.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Touch {
